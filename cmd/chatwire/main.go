@@ -1,0 +1,86 @@
+// Command chatwire checks, records, replays, mocks, decodes and benchmarks
+// the `<code>:<JSON>` line stream of POST /api/chat.
+//
+// Usage:
+//
+//	chatwire <command> [flags] [args]
+//
+// Run `chatwire help` for the commands and `chatwire <command> -h` for the
+// flags of one.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// version is the tool's version, reported in reports and transcripts.
+const version = "0.1.0"
+
+// command is one subcommand of the CLI.
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int
+}
+
+// commands lists the subcommands in the order help shows them.
+func commands() []command {
+	return []command{
+		// Subcommands are added here, one line each.
+		{"decode", "print the parts of a stream file as JSON lines", runDecode},
+	}
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// Exit codes shared by the subcommands.
+const (
+	exitOK           = 0 // conformant, or the command did its work
+	exitFail         = 1 // a check failed, or the input is bad
+	exitUsage        = 2 // bad flags or arguments, or no check matched
+	exitInconclusive = 3 // conformance could not be established
+)
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return exitUsage
+	}
+	switch args[0] {
+	case "help", "-h", "-help", "--help":
+		usage(stdout)
+		return exitOK
+	case "version", "-version", "--version":
+		fmt.Fprintln(stdout, "chatwire", version)
+		return exitOK
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.run(ctx, args[1:], stdin, stdout, stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "chatwire: unknown command %q\n\n", args[0])
+	usage(stderr)
+	return exitUsage
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, "chatwire checks, records, replays, mocks, decodes and benchmarks the\n"+
+		"<code>:<JSON> line stream of POST /api/chat (AI SDK v4 data stream protocol).\n\n"+
+		"Usage:\n\n\tchatwire <command> [flags] [args]\n\nCommands:\n\n")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "\t%-8s %s\n", c.name, c.summary)
+	}
+	fmt.Fprint(w, "\nRun 'chatwire <command> -h' for the flags of a command.\n"+
+		"API keys come only from environment variables (CHATWIRE_API_KEY and role keys).\n")
+}

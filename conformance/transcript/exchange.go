@@ -1,0 +1,75 @@
+// Package transcript holds what chatwire keeps of an HTTP exchange with
+// POST /api/chat: the request, the response head and every line of the body
+// with its arrival time; and reads and writes it as a JSON Lines transcript.
+//
+// Checks judge an [Exchange], never the network, so a live run and a replay
+// of its transcripts reach the same verdicts.
+package transcript
+
+import (
+	"bytes"
+	"net/http"
+	"time"
+)
+
+// An Exchange is one request and what came back for it.
+type Exchange struct {
+	Request  Request
+	Response *Response // nil when no response head arrived (see End)
+	Lines    []Line    // the response body split at '\n', in arrival order
+	End      End
+}
+
+// Request is the request as it was sent.
+type Request struct {
+	Method string
+	URL    string // absolute
+	Header http.Header
+	Body   []byte
+}
+
+// Response is the response head.
+type Response struct {
+	Status int
+	Proto  string
+	Header http.Header
+	At     time.Duration // since the request was sent: time to the head
+}
+
+// A Line is one line of the response body, whatever its content type: a
+// stream line, or a line of a JSON body.
+type Line struct {
+	Text []byte        // without its '\n' ("\r" kept)
+	At   time.Duration // since the request was sent
+	NL   bool          // whether a '\n' ended it; false only for a final line
+}
+
+// Reasons an exchange ended.
+const (
+	EndEOF     = "eof"     // the body ended
+	EndCap     = "cap"     // the reader stopped at its line, byte or time cap
+	EndTimeout = "timeout" // a connect, first-line or idle timeout
+	EndReset   = "reset"   // the connection failed (also before the head)
+	EndCancel  = "cancel"  // the run was interrupted
+)
+
+// End says how and when the exchange ended.
+type End struct {
+	Reason string        // one of the End… constants
+	At     time.Duration // since the request was sent
+	Lines  int           // lines read
+	Bytes  int64         // body bytes read
+	Err    string        // what went wrong, for reasons other than eof and cap
+}
+
+// Body returns the body bytes that were read, the lines joined again.
+func (x *Exchange) Body() []byte {
+	var b bytes.Buffer
+	for _, l := range x.Lines {
+		b.Write(l.Text)
+		if l.NL {
+			b.WriteByte('\n')
+		}
+	}
+	return b.Bytes()
+}

@@ -1,0 +1,304 @@
+package linestream
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// DefaultMaxLineLength is the longest line a [Decoder] accepts unless
+// [Decoder.SetMaxLineLength] says otherwise: 64 MiB.
+const DefaultMaxLineLength = 64 << 20
+
+const initialBufSize = 64 << 10
+
+// maxEmptyReads is how many reads in a row may return no bytes and no error
+// before the decoder gives up with [io.ErrNoProgress], as bufio does.
+const maxEmptyReads = 100
+
+// A Part is one line of the stream: its code and its JSON value.
+// Code, Value and Raw are borrowed from the decoder's buffer: they are valid
+// until the next call to [Decoder.Next] or [Decoder.Reset]. Use [Part.Clone]
+// to keep them longer.
+type Part struct {
+	Code   []byte // the code before the first ':', such as "0" or "2"
+	Value  []byte // the JSON value after the ':', without surrounding whitespace
+	Raw    []byte // the whole line without its line end ("\n" or "\r\n") or a leading BOM
+	Line   int    // 1-based physical line number
+	Offset int64  // byte offset of the line's start in the stream
+}
+
+// Kind returns the kind of the part's code. It does no allocation.
+func (p Part) Kind() Kind { return KindOf(p.Code) }
+
+// AppendText appends the text of a string value (the parts "0" text, "3"
+// error and "g" reasoning) to dst; see [AppendString].
+// It does no allocation when dst has room.
+func (p Part) AppendText(dst []byte) ([]byte, error) { return AppendString(dst, p.Value) }
+
+// CheckShape returns nil when the value has the shape the AI SDK v4 parser
+// accepts for the part's kind (always nil for an unknown code), and else an
+// error with the SDK's message wrapping [ErrShape].
+func (p Part) CheckShape() error {
+	if msg := checkShape(p.Kind(), p.Value); msg != "" {
+		return fmt.Errorf("%w: %s", ErrShape, msg)
+	}
+	return nil
+}
+
+// Clone returns a copy of p whose slices are its own (one allocation).
+func (p Part) Clone() Part {
+	buf := make([]byte, 0, len(p.Code)+len(p.Value)+len(p.Raw))
+	buf = append(append(append(buf, p.Code...), p.Value...), p.Raw...)
+	c := p
+	c.Code = buf[:len(p.Code):len(p.Code)]
+	c.Value = buf[len(p.Code) : len(p.Code)+len(p.Value) : len(p.Code)+len(p.Value)]
+	c.Raw = buf[len(p.Code)+len(p.Value):]
+	return c
+}
+
+// A Decoder reads parts from a `<code>:<JSON>` line stream.
+// A Decoder is not safe for concurrent use.
+type Decoder struct {
+	r       io.Reader
+	buf     []byte
+	start   int   // first unread byte of buf
+	scan    int   // buf[start:scan] holds no '\n'
+	end     int   // end of the bytes read into buf
+	base    int64 // stream offset of buf[0]
+	line    int   // physical lines consumed
+	eof     bool
+	rerr    error // a read error other than io.EOF, reported once the buffered lines are out
+	err     error // the error that stopped the decoder; io.EOF at a clean end
+	part    Part
+	v       validator
+	strict  bool
+	maxLine int
+}
+
+// NewDecoder returns a decoder that reads from r. It buffers r itself.
+func NewDecoder(r io.Reader) *Decoder {
+	d := &Decoder{maxLine: DefaultMaxLineLength}
+	d.Reset(r)
+	return d
+}
+
+// Reset makes d read from r as a new stream, keeping its buffers and its
+// settings (strict mode, maximum line length).
+func (d *Decoder) Reset(r io.Reader) {
+	buf, v := d.buf, d.v
+	*d = Decoder{r: r, buf: buf, v: v, strict: d.strict, maxLine: d.maxLine}
+}
+
+// SetStrict sets whether d rejects what the AI SDK v4 parser rejects but the
+// default mode lets through: codes other than the SDK's 16 (wrapping
+// [ErrUnknownCode]) and values of the wrong shape for their kind (wrapping
+// [ErrShape]). The default mode decodes unknown codes as raw parts and leaves
+// shape checks to [Part.CheckShape].
+func (d *Decoder) SetStrict(strict bool) { d.strict = strict }
+
+// SetMaxLineLength sets the longest line, in bytes before its '\n', that d
+// accepts; a longer line is a [SyntaxError] wrapping [ErrLineTooLong].
+// n <= 0 restores [DefaultMaxLineLength]. The buffer never grows past n.
+func (d *Decoder) SetMaxLineLength(n int) {
+	if n <= 0 {
+		n = DefaultMaxLineLength
+	}
+	d.maxLine = n
+}
+
+// Next advances to the next part and reports whether there is one. It
+// returns false at the end of the stream or at the first error; [Decoder.Err]
+// tells which. Blank lines (also a lone "\r") are skipped.
+func (d *Decoder) Next() bool {
+	if d.err != nil {
+		return false
+	}
+	for {
+		line, off, ok := d.readLine()
+		if !ok {
+			return false
+		}
+		if off == 0 && bytes.HasPrefix(line, bom) {
+			line, off = line[len(bom):], off+int64(len(bom))
+		}
+		if n := len(line); n > 0 && line[n-1] == '\r' {
+			line = line[:n-1]
+		}
+		if len(line) == 0 {
+			continue
+		}
+		if err := d.parse(line, off); err != nil {
+			d.err = err
+			return false
+		}
+		return true
+	}
+}
+
+var bom = []byte{0xEF, 0xBB, 0xBF}
+
+// Part returns the current part. Its slices are borrowed: valid until the
+// next call to Next or Reset. It does no allocation.
+func (d *Decoder) Part() Part { return d.part }
+
+// Err returns the error that stopped d: nil at a clean end of the stream,
+// a *[SyntaxError] for bad input, or the reader's error.
+func (d *Decoder) Err() error {
+	if d.err == io.EOF {
+		return nil
+	}
+	return d.err
+}
+
+// Line returns the number of physical lines read so far, blank ones included.
+func (d *Decoder) Line() int { return d.line }
+
+// readLine returns the next physical line without its '\n' and its offset.
+func (d *Decoder) readLine() ([]byte, int64, bool) {
+	for {
+		if i := bytes.IndexByte(d.buf[d.scan:d.end], '\n'); i >= 0 {
+			nl := d.scan + i
+			line, off := d.buf[d.start:nl], d.base+int64(d.start)
+			d.start, d.scan = nl+1, nl+1
+			d.line++
+			if len(line) > d.maxLine {
+				d.err = d.tooLong(off)
+				return nil, 0, false
+			}
+			return line, off, true
+		}
+		d.scan = d.end
+		if d.end-d.start > d.maxLine {
+			d.line++
+			d.err = d.tooLong(d.base + int64(d.start))
+			return nil, 0, false
+		}
+		if d.rerr != nil {
+			d.err = d.rerr
+			return nil, 0, false
+		}
+		if d.eof {
+			if d.start == d.end {
+				d.err = io.EOF
+				return nil, 0, false
+			}
+			// A final line without '\n' is a line.
+			line, off := d.buf[d.start:d.end], d.base+int64(d.start)
+			d.start, d.scan = d.end, d.end
+			d.line++
+			return line, off, true
+		}
+		d.fill()
+	}
+}
+
+func (d *Decoder) tooLong(off int64) error {
+	return &SyntaxError{Line: d.line, Col: d.maxLine + 1, Offset: off + int64(d.maxLine),
+		Msg: "line longer than " + strconv.Itoa(d.maxLine) + " bytes", Err: ErrLineTooLong}
+}
+
+// fill reads more bytes, first making room by moving the unread bytes to the
+// front of the buffer or, when the buffer is full, growing it.
+func (d *Decoder) fill() {
+	if d.start > 0 {
+		n := copy(d.buf, d.buf[d.start:d.end])
+		d.base += int64(d.start)
+		d.scan -= d.start
+		d.end, d.start = n, 0
+	}
+	if d.end == len(d.buf) {
+		size := max(2*len(d.buf), initialBufSize)
+		// Room for one byte past the longest line is enough to tell it is too long.
+		size = min(size, d.maxLine+2)
+		size = max(size, d.end+1)
+		buf := make([]byte, size)
+		copy(buf, d.buf[:d.end])
+		d.buf = buf
+	}
+	for range maxEmptyReads {
+		n, err := d.r.Read(d.buf[d.end:])
+		if n < 0 || n > len(d.buf)-d.end {
+			d.rerr = fmt.Errorf("linestream: reader returned invalid count %d", n)
+			return
+		}
+		d.end += n
+		if err == io.EOF {
+			d.eof = true
+			return
+		}
+		if err != nil {
+			d.rerr = err
+			return
+		}
+		if n > 0 {
+			return
+		}
+	}
+	d.rerr = io.ErrNoProgress
+}
+
+// parse splits a non-blank line into a part, checking the code, the JSON
+// value and, in strict mode, the kind's shape.
+func (d *Decoder) parse(line []byte, off int64) error {
+	var code []byte
+	var k Kind
+	if len(line) >= 2 && line[1] == ':' && codeKinds[line[0]] != KindUnknown {
+		// The common case: one of the SDK's one-byte codes.
+		code, k = line[:1], codeKinds[line[0]]
+	} else {
+		i := bytes.IndexByte(line, ':')
+		if i < 0 {
+			return d.syntaxError(off, 0, `no ":" separator after the code`, nil)
+		}
+		if i == 0 {
+			return d.syntaxError(off, 0, "empty code before ':'", nil)
+		}
+		code = line[:i]
+		for j, c := range code {
+			if !codeByteOK[c] {
+				return d.syntaxError(off, j, fmt.Sprintf("invalid byte %s in code (want letters, digits, '-', '_' or '.')", quoteByte(c)), nil)
+			}
+		}
+		k = KindOf(code)
+		if k == KindUnknown && d.strict {
+			return d.syntaxError(off, 0, fmt.Sprintf("unknown code %q (the AI SDK v4 knows 0 2 3 8 9 a-k)", code), ErrUnknownCode)
+		}
+	}
+	vs := len(code) + 1
+	start, end, jerr := d.v.validate(line[vs:])
+	if jerr != nil {
+		return d.syntaxError(off, vs+jerr.pos, describe(jerr, line[vs:]), nil)
+	}
+	value := line[vs+start : vs+end]
+	if d.strict {
+		if msg := checkShape(k, value); msg != "" {
+			return d.syntaxError(off, vs+start, msg, ErrShape)
+		}
+	}
+	d.part = Part{Code: code, Value: value, Raw: line, Line: d.line, Offset: off}
+	return nil
+}
+
+func (d *Decoder) syntaxError(lineOff int64, col int, msg string, sentinel error) error {
+	return &SyntaxError{Line: d.line, Col: col + 1, Offset: lineOff + int64(col), Msg: msg, Err: sentinel}
+}
+
+// describe turns a validation failure into a message naming the bad byte.
+func describe(e *jsonErr, b []byte) string {
+	if e.pos >= len(b) {
+		if e.msg == msgUnterm || e.msg == msgEOF {
+			return e.msg
+		}
+		return e.msg + " at end of line"
+	}
+	return e.msg + ": " + quoteByte(b[e.pos])
+}
+
+func quoteByte(c byte) string {
+	if c >= 0x20 && c < 0x7f {
+		return strconv.QuoteRune(rune(c))
+	}
+	return fmt.Sprintf("byte 0x%02x", c)
+}

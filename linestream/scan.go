@@ -1,0 +1,299 @@
+package linestream
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// This file holds the JSON validator. It is specialised for the values of
+// this format: most are short strings, so strings are scanned eight bytes at
+// a time (SWAR), and containers are walked iteratively with an explicit,
+// reused stack, so nesting depth never grows the goroutine stack.
+
+// jsonErr is a validation failure: the index of the bad byte and what is
+// wrong. msg is a constant; it is formatted into an error only on failure,
+// so the success path never allocates.
+type jsonErr struct {
+	pos int
+	msg string
+}
+
+const (
+	msgEOF         = "unexpected end of JSON value"
+	msgValueStart  = "invalid character looking for the beginning of a JSON value"
+	msgAfterTop    = "invalid character after the JSON value"
+	msgAfterObject = "expected ',' or '}' after object member"
+	msgAfterArray  = "expected ',' or ']' after array element"
+	msgKey         = "expected a string object key"
+	msgColon       = "expected ':' after object key"
+	msgControl     = "control character in string (must be escaped)"
+	msgEscape      = "invalid escape in string"
+	msgHex         = "invalid \\u escape in string (want 4 hex digits)"
+	msgUnterm      = "unterminated string"
+	msgNumber      = "invalid number"
+	msgLiteral     = "invalid literal (want true, false or null)"
+)
+
+const (
+	swarLo = 0x0101010101010101
+	swarHi = 0x8080808080808080
+)
+
+// stringSpecial returns a mask with the high bit set in every byte of x that
+// is '"', '\\' or below 0x20 (bytes above the first such byte may also be
+// marked; the lowest mark is exact).
+func stringSpecial(x uint64) uint64 {
+	q := x ^ (swarLo * '"')
+	b := x ^ (swarLo * '\\')
+	return ((q - swarLo) &^ q | (b - swarLo) &^ b | (x - swarLo*0x20) &^ x) & swarHi
+}
+
+// isWS reports whether c is JSON whitespace.
+func isWS(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+func skipWS(b []byte, i int) int {
+	for i < len(b) && isWS(b[i]) {
+		i++
+	}
+	return i
+}
+
+// scanString checks the JSON string that starts with the quote at b[i] and
+// returns the index just past its closing quote.
+func scanString(b []byte, i int) (int, *jsonErr) {
+	i++
+	for {
+		for i+8 <= len(b) {
+			if m := stringSpecial(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				goto special
+			}
+			i += 8
+		}
+		for i < len(b) && b[i] != '"' && b[i] != '\\' && b[i] >= 0x20 {
+			i++
+		}
+		if i >= len(b) {
+			return i, &jsonErr{i, msgUnterm}
+		}
+	special:
+		switch c := b[i]; {
+		case c == '"':
+			return i + 1, nil
+		case c < 0x20:
+			return i, &jsonErr{i, msgControl}
+		}
+		// A backslash.
+		if i+1 >= len(b) {
+			return i + 1, &jsonErr{i + 1, msgUnterm}
+		}
+		switch b[i+1] {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			i += 2
+		case 'u':
+			for k := i + 2; k < i+6; k++ {
+				if k >= len(b) || hexVal(b[k]) < 0 {
+					return k, &jsonErr{k, msgHex}
+				}
+			}
+			i += 6
+		default:
+			return i + 1, &jsonErr{i + 1, msgEscape}
+		}
+	}
+}
+
+func hexVal(c byte) int {
+	switch {
+	case '0' <= c && c <= '9':
+		return int(c - '0')
+	case 'a' <= c && c <= 'f':
+		return int(c-'a') + 10
+	case 'A' <= c && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// scanNumber checks the JSON number at b[i] and returns the index past it.
+func scanNumber(b []byte, i int) (int, *jsonErr) {
+	if b[i] == '-' {
+		i++
+	}
+	switch {
+	case i >= len(b):
+		return i, &jsonErr{i, msgNumber}
+	case b[i] == '0':
+		i++
+	case isDigit(b[i]):
+		for i < len(b) && isDigit(b[i]) {
+			i++
+		}
+	default:
+		return i, &jsonErr{i, msgNumber}
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		if i >= len(b) || !isDigit(b[i]) {
+			return i, &jsonErr{i, msgNumber}
+		}
+		for i < len(b) && isDigit(b[i]) {
+			i++
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if i >= len(b) || !isDigit(b[i]) {
+			return i, &jsonErr{i, msgNumber}
+		}
+		for i < len(b) && isDigit(b[i]) {
+			i++
+		}
+	}
+	// A number runs into the next structural byte; "01" or "1x" is caught by
+	// the caller as an invalid character after the value.
+	return i, nil
+}
+
+func scanLiteral(b []byte, i int, lit string) (int, *jsonErr) {
+	for k := 0; k < len(lit); k++ {
+		if i+k >= len(b) || b[i+k] != lit[k] {
+			return i + k, &jsonErr{i + k, msgLiteral}
+		}
+	}
+	return i + len(lit), nil
+}
+
+// validator checks JSON values. Its stack is reused between calls, so
+// validation does no allocation once the stack has grown to the deepest
+// nesting seen. A validator is not safe for concurrent use.
+type validator struct {
+	stack []byte // '{' or '[' per open container
+}
+
+// validate checks that b holds exactly one JSON value (RFC 8259) with
+// optional JSON whitespace around it, and returns the bounds of the value.
+func (v *validator) validate(b []byte) (start, end int, err *jsonErr) {
+	i := skipWS(b, 0)
+	start = i
+	if i < len(b) && b[i] == '"' {
+		// The common case: a text delta.
+		if i, err = scanString(b, i); err != nil {
+			return 0, 0, err
+		}
+		end = i
+		if i = skipWS(b, i); i != len(b) {
+			return 0, 0, &jsonErr{i, msgAfterTop}
+		}
+		return start, end, nil
+	}
+	stack := v.stack[:0]
+	defer func() { v.stack = stack[:0] }()
+	for {
+		// A value starts at b[i].
+		if i >= len(b) {
+			return 0, 0, &jsonErr{i, msgEOF}
+		}
+		switch c := b[i]; c {
+		case '"':
+			i, err = scanString(b, i)
+		case '{':
+			i = skipWS(b, i+1)
+			if i < len(b) && b[i] == '}' {
+				i++
+				break
+			}
+			stack = append(stack, '{')
+			if i, err = scanKey(b, i); err != nil {
+				return 0, 0, err
+			}
+			continue
+		case '[':
+			i = skipWS(b, i+1)
+			if i < len(b) && b[i] == ']' {
+				i++
+				break
+			}
+			stack = append(stack, '[')
+			continue
+		case 't':
+			i, err = scanLiteral(b, i, "true")
+		case 'f':
+			i, err = scanLiteral(b, i, "false")
+		case 'n':
+			i, err = scanLiteral(b, i, "null")
+		default:
+			if c == '-' || isDigit(c) {
+				i, err = scanNumber(b, i)
+			} else {
+				err = &jsonErr{i, msgValueStart}
+			}
+		}
+		if err != nil {
+			return 0, 0, err
+		}
+		// After a value: close containers until the next value starts.
+	after:
+		for {
+			i = skipWS(b, i)
+			if len(stack) == 0 {
+				end = i
+				for end > start && isWS(b[end-1]) {
+					end--
+				}
+				if i != len(b) {
+					return 0, 0, &jsonErr{i, msgAfterTop}
+				}
+				return start, end, nil
+			}
+			if i >= len(b) {
+				return 0, 0, &jsonErr{i, msgEOF}
+			}
+			top := stack[len(stack)-1]
+			switch c := b[i]; {
+			case c == ',':
+				i = skipWS(b, i+1)
+				if top == '{' {
+					if i, err = scanKey(b, i); err != nil {
+						return 0, 0, err
+					}
+				}
+				break after
+			case top == '{' && c == '}', top == '[' && c == ']':
+				stack = stack[:len(stack)-1]
+				i++
+			case top == '{':
+				return 0, 0, &jsonErr{i, msgAfterObject}
+			default:
+				return 0, 0, &jsonErr{i, msgAfterArray}
+			}
+		}
+	}
+}
+
+// scanKey checks `"key" :` at b[i] and returns the index of the member's value.
+func scanKey(b []byte, i int) (int, *jsonErr) {
+	if i >= len(b) {
+		return i, &jsonErr{i, msgEOF}
+	}
+	if b[i] != '"' {
+		return i, &jsonErr{i, msgKey}
+	}
+	i, err := scanString(b, i)
+	if err != nil {
+		return i, err
+	}
+	i = skipWS(b, i)
+	if i >= len(b) {
+		return i, &jsonErr{i, msgEOF}
+	}
+	if b[i] != ':' {
+		return i, &jsonErr{i, msgColon}
+	}
+	return skipWS(b, i+1), nil
+}
