@@ -72,7 +72,7 @@ type Decoder struct {
 	rerr    error // a read error other than io.EOF, reported once the buffered lines are out
 	err     error // the error that stopped the decoder; io.EOF at a clean end
 	part    Part
-	v       validator
+	stack   []byte // the validator's scratch stack
 	strict  bool
 	maxLine int
 }
@@ -87,8 +87,7 @@ func NewDecoder(r io.Reader) *Decoder {
 // Reset makes d read from r as a new stream, keeping its buffers and its
 // settings (strict mode, maximum line length).
 func (d *Decoder) Reset(r io.Reader) {
-	buf, v := d.buf, d.v
-	*d = Decoder{r: r, buf: buf, v: v, strict: d.strict, maxLine: d.maxLine}
+	*d = Decoder{r: r, buf: d.buf, stack: d.stack, strict: d.strict, maxLine: d.maxLine}
 }
 
 // SetStrict sets whether d rejects what the AI SDK v4 parser rejects but the
@@ -258,7 +257,7 @@ func (d *Decoder) parse(line []byte, off int64) error {
 		code = line[:i]
 		for j, c := range code {
 			if !codeByteOK[c] {
-				return d.syntaxError(off, j, fmt.Sprintf("invalid byte %s in code (want letters, digits, '-', '_' or '.')", quoteByte(c)), nil)
+				return d.syntaxError(off, j, "invalid "+describeByte(c)+" in code (want letters, digits, '-', '_' or '.')", nil)
 			}
 		}
 		k = KindOf(code)
@@ -267,7 +266,8 @@ func (d *Decoder) parse(line []byte, off int64) error {
 		}
 	}
 	vs := len(code) + 1
-	start, end, jerr := d.v.validate(line[vs:])
+	start, end, stack, jerr := validate(line[vs:], d.stack)
+	d.stack = stack
 	if jerr != nil {
 		return d.syntaxError(off, vs+jerr.pos, describe(jerr, line[vs:]), nil)
 	}
@@ -294,6 +294,14 @@ func describe(e *jsonErr, b []byte) string {
 		return e.msg + " at end of line"
 	}
 	return e.msg + ": " + quoteByte(b[e.pos])
+}
+
+// describeByte names a byte for a message: character 'x' or byte 0xef.
+func describeByte(c byte) string {
+	if c >= 0x20 && c < 0x7f {
+		return "character " + strconv.QuoteRune(rune(c))
+	}
+	return fmt.Sprintf("byte 0x%02x", c)
 }
 
 func quoteByte(c byte) string {

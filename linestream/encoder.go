@@ -18,7 +18,8 @@ import (
 // AppendQuoted appends s to dst as a JSON string the way JavaScript's
 // JSON.stringify writes it: '"', '\\' and control characters escaped
 // (\b \f \n \r \t, others as lowercase \u00xx); non-ASCII, '/', '<', '>', '&',
-// U+2028 and U+2029 raw. Invalid UTF-8 becomes U+FFFD, as a JavaScript
+// U+2028 and U+2029 raw. Invalid UTF-8 becomes U+FFFD (one per maximal
+// ill-formed subsequence, as the WHATWG TextDecoder does), as a JavaScript
 // string cannot hold it. It does no allocation when dst has room.
 func AppendQuoted(dst []byte, s string) []byte {
 	dst = append(dst, '"')
@@ -55,7 +56,7 @@ func AppendQuoted(dst []byte, s string) []byte {
 				break
 			}
 			// A non-ASCII byte of a string that is not valid UTF-8.
-			r, n := utf8.DecodeRuneInString(s[i:])
+			r, n := decodeRune(s[i:])
 			dst = utf8.AppendRune(dst, r)
 			i += n
 			continue

@@ -9,6 +9,8 @@ import (
 // this format: most are short strings, so strings are scanned eight bytes at
 // a time (SWAR), and containers are walked iteratively with an explicit,
 // reused stack, so nesting depth never grows the goroutine stack.
+// The validator does not check UTF-8: the SDK's TextDecoder accepts invalid
+// bytes (as U+FFFD), so the decoder does too.
 
 // jsonErr is a validation failure: the index of the bad byte and what is
 // wrong. msg is a constant; it is formatted into an error only on failure,
@@ -169,35 +171,30 @@ func scanLiteral(b []byte, i int, lit string) (int, *jsonErr) {
 	return i + len(lit), nil
 }
 
-// validator checks JSON values. Its stack is reused between calls, so
-// validation does no allocation once the stack has grown to the deepest
-// nesting seen. A validator is not safe for concurrent use.
-type validator struct {
-	stack []byte // '{' or '[' per open container
-}
-
 // validate checks that b holds exactly one JSON value (RFC 8259) with
 // optional JSON whitespace around it, and returns the bounds of the value.
-func (v *validator) validate(b []byte) (start, end int, err *jsonErr) {
+// stack is scratch space for the open containers; validate returns it
+// (grown if it had to), so a caller that keeps it validates without
+// allocating once it has grown to the deepest nesting seen.
+func validate(b, stack []byte) (start, end int, _ []byte, err *jsonErr) {
+	stack = stack[:0]
 	i := skipWS(b, 0)
 	start = i
 	if i < len(b) && b[i] == '"' {
 		// The common case: a text delta.
 		if i, err = scanString(b, i); err != nil {
-			return 0, 0, err
+			return 0, 0, stack, err
 		}
 		end = i
 		if i = skipWS(b, i); i != len(b) {
-			return 0, 0, &jsonErr{i, msgAfterTop}
+			return 0, 0, stack, &jsonErr{i, msgAfterTop}
 		}
-		return start, end, nil
+		return start, end, stack, nil
 	}
-	stack := v.stack[:0]
-	defer func() { v.stack = stack[:0] }()
 	for {
 		// A value starts at b[i].
 		if i >= len(b) {
-			return 0, 0, &jsonErr{i, msgEOF}
+			return 0, 0, stack, &jsonErr{i, msgEOF}
 		}
 		switch c := b[i]; c {
 		case '"':
@@ -210,7 +207,7 @@ func (v *validator) validate(b []byte) (start, end int, err *jsonErr) {
 			}
 			stack = append(stack, '{')
 			if i, err = scanKey(b, i); err != nil {
-				return 0, 0, err
+				return 0, 0, stack, err
 			}
 			continue
 		case '[':
@@ -235,7 +232,7 @@ func (v *validator) validate(b []byte) (start, end int, err *jsonErr) {
 			}
 		}
 		if err != nil {
-			return 0, 0, err
+			return 0, 0, stack, err
 		}
 		// After a value: close containers until the next value starts.
 	after:
@@ -247,12 +244,12 @@ func (v *validator) validate(b []byte) (start, end int, err *jsonErr) {
 					end--
 				}
 				if i != len(b) {
-					return 0, 0, &jsonErr{i, msgAfterTop}
+					return 0, 0, stack, &jsonErr{i, msgAfterTop}
 				}
-				return start, end, nil
+				return start, end, stack, nil
 			}
 			if i >= len(b) {
-				return 0, 0, &jsonErr{i, msgEOF}
+				return 0, 0, stack, &jsonErr{i, msgEOF}
 			}
 			top := stack[len(stack)-1]
 			switch c := b[i]; {
@@ -260,7 +257,7 @@ func (v *validator) validate(b []byte) (start, end int, err *jsonErr) {
 				i = skipWS(b, i+1)
 				if top == '{' {
 					if i, err = scanKey(b, i); err != nil {
-						return 0, 0, err
+						return 0, 0, stack, err
 					}
 				}
 				break after
@@ -268,9 +265,9 @@ func (v *validator) validate(b []byte) (start, end int, err *jsonErr) {
 				stack = stack[:len(stack)-1]
 				i++
 			case top == '{':
-				return 0, 0, &jsonErr{i, msgAfterObject}
+				return 0, 0, stack, &jsonErr{i, msgAfterObject}
 			default:
-				return 0, 0, &jsonErr{i, msgAfterArray}
+				return 0, 0, stack, &jsonErr{i, msgAfterArray}
 			}
 		}
 	}

@@ -39,12 +39,57 @@ func AppendString(dst, v []byte) ([]byte, error) {
 			dst = append(dst, c)
 			i++
 		default:
-			r, n := utf8.DecodeRune(v[i:])
-			dst = utf8.AppendRune(dst, r) // RuneError for invalid bytes
+			r, n := decodeRune(v[i:])
+			dst = utf8.AppendRune(dst, r)
 			i += n
 		}
 	}
 	return dst, nil
+}
+
+// decodeRune decodes the first rune of b like utf8.DecodeRune, except that
+// an ill-formed sequence decodes to one U+FFFD for its whole maximal subpart,
+// as the WHATWG TextDecoder (and so the SDK) does, rather than one per byte.
+func decodeRune[T ~string | ~[]byte](b T) (rune, int) {
+	if r, n := decodeRuneStd(b); r != utf8.RuneError || n > 1 {
+		return r, n
+	}
+	// The second byte's range depends on the lead byte (Unicode table 3-7).
+	lo, hi, need := byte(0x80), byte(0xBF), 0
+	switch c := b[0]; {
+	case 0xC2 <= c && c <= 0xDF:
+		need = 1
+	case c == 0xE0:
+		lo, need = 0xA0, 2
+	case c == 0xED:
+		hi, need = 0x9F, 2
+	case 0xE1 <= c && c <= 0xEF:
+		need = 2
+	case c == 0xF0:
+		lo, need = 0x90, 3
+	case 0xF1 <= c && c <= 0xF3:
+		need = 3
+	case c == 0xF4:
+		hi, need = 0x8F, 3
+	}
+	n := 1
+	for ; n <= need && n < len(b); n++ {
+		if b[n] < lo || b[n] > hi {
+			break
+		}
+		lo, hi = 0x80, 0xBF
+	}
+	return utf8.RuneError, n
+}
+
+func decodeRuneStd[T ~string | ~[]byte](b T) (rune, int) {
+	switch v := any(b).(type) {
+	case string:
+		return utf8.DecodeRuneInString(v)
+	case []byte:
+		return utf8.DecodeRune(v)
+	}
+	return utf8.DecodeRuneInString(string(b))
 }
 
 // unescapeRune decodes the escape at v[i], joining a surrogate pair, and
@@ -82,13 +127,19 @@ func hex4(b []byte) rune {
 	return rune(hexVal(b[0])<<12 | hexVal(b[1])<<8 | hexVal(b[2])<<4 | hexVal(b[3]))
 }
 
-// AppendChatID appends the chat identifier held by the valid JSON value v of
-// a first `2:` line to dst, reading it the JSON-correct way: v is an array
+// AppendChatID appends the chat identifier held by the JSON value v of a
+// first `2:` line to dst, reading it the JSON-correct way: v is an array
 // whose first element is an object with a string member "chatId" (the last
 // one, if the key repeats, as JSON.parse keeps), whose text is unescaped.
-// It returns [ErrNoChatID] when v has another shape.
+// It returns [ErrNoChatID] when v is not valid JSON or has another shape.
 // It does no allocation when dst has room.
 func AppendChatID(dst, v []byte) ([]byte, error) {
+	var stack [32]byte
+	start, end, _, err := validate(v, stack[:0])
+	if err != nil {
+		return dst, ErrNoChatID
+	}
+	v = v[start:end]
 	if typeOf(v) != tArray {
 		return dst, ErrNoChatID
 	}

@@ -1,0 +1,70 @@
+// Package linestream reads and writes the `<code>:<JSON>` line stream of the
+// Vercel AI SDK v4 "data stream protocol", the response body of
+// POST /api/chat.
+//
+// A [Decoder] reads parts without allocating in steady state: its buffer is
+// reused, every value is validated in place as RFC 8259 JSON, and the
+// [Part] it hands out borrows the buffer until the next call to
+// [Decoder.Next]:
+//
+//	d := linestream.NewDecoder(r)
+//	for d.Next() {
+//		p := d.Part() // p.Code, p.Value: borrowed
+//		...
+//	}
+//	if err := d.Err(); err != nil { // *linestream.SyntaxError for bad input
+//		...
+//	}
+//
+// The Append…Part functions and [Writer] write the same format, byte for
+// byte as the SDK's formatDataStreamPart does.
+//
+// # Format
+//
+// A stream is a sequence of lines. Its grammar, with what the decoder
+// accepts (RFC 5234 ABNF; JSON-value and ws are those of RFC 8259):
+//
+//	stream  = [BOM] *(line LF) [line]        ; a final line needs no LF
+//	line    = blank / part
+//	blank   = "" / CR                        ; skipped
+//	part    = code ":" ws JSON-value ws [CR]
+//	code    = 1*(ALPHA / DIGIT / "-" / "_" / ".")
+//	BOM     = %xEF.BB.BF                     ; only at the very start
+//
+// The line is split at its first ':', so colons inside the value are fine.
+// The AI SDK v4 knows 16 one-byte codes, each with a [Kind]:
+//
+//	0 text                      string
+//	2 data                      array
+//	3 error                     string
+//	8 message_annotations       array
+//	9 tool_call                 {toolCallId: string, toolName: string, args: object|array|null}
+//	a tool_result               {toolCallId: string, result: any}
+//	b tool_call_streaming_start {toolCallId: string, toolName: string}
+//	c tool_call_delta           {toolCallId: string, argsTextDelta: string}
+//	d finish_message            {finishReason: string, usage?}
+//	e finish_step               {finishReason: string, usage?, isContinued?}
+//	f start_step                {messageId: string}
+//	g reasoning                 string
+//	h source                    object or array
+//	i redacted_reasoning        {data: string}
+//	j reasoning_signature       {signature: string}
+//	k file                      {data: string, mimeType: string}
+//
+// The shapes are exactly what the SDK's parseDataStreamPart checks (extra
+// keys are fine; of duplicate keys the last counts, as JSON.parse keeps).
+// By default the decoder delivers parts with other codes, such as
+// assistant-ui's "aui-state", as raw parts of [KindUnknown], where the SDK
+// throws, and leaves the shape check to [Part.CheckShape]. In strict mode
+// ([Decoder.SetStrict]) it rejects both, on the line the SDK names.
+//
+// Where the SDK is fragile the decoder is lenient: a lone CR line (a blank
+// CRLF line) is skipped where the SDK throws "No separator found", and
+// invalid UTF-8 inside strings is accepted as the SDK's TextDecoder accepts
+// it (text accessors turn it into U+FFFD, as the SDK does).
+//
+// Lines may be up to [DefaultMaxLineLength] bytes long (configurable with
+// [Decoder.SetMaxLineLength]); the buffer never grows past the limit.
+// A bad line stops the decoder with a [*SyntaxError] giving its line,
+// column and byte offset; every part before it has been delivered.
+package linestream
