@@ -47,7 +47,7 @@ const (
 func stringSpecial(x uint64) uint64 {
 	q := x ^ (swarLo * '"')
 	b := x ^ (swarLo * '\\')
-	return ((q - swarLo) &^ q | (b - swarLo) &^ b | (x - swarLo*0x20) &^ x) & swarHi
+	return ((q-swarLo)&^q | (b-swarLo)&^b | (x-swarLo*0x20)&^x) & swarHi
 }
 
 // isWS reports whether c is JSON whitespace.
