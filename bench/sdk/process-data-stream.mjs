@@ -1,0 +1,140 @@
+// process-data-stream.mjs times the AI SDK's own processDataStream
+// (@ai-sdk/ui-utils 1.2.11, the parser behind useChat in ai 4.x) over one
+// stream file and prints Go benchmark lines that benchstat reads.
+//
+//   cd bench/sdk && npm ci
+//   node process-data-stream.mjs FILE [-count N]
+//
+// The file is read into memory once. Each run feeds it to processDataStream
+// through a ReadableStream that delivers 64 KiB chunks, with all 16 part
+// callbacks counting parts. Untimed warm-up runs come first (at least 3 and
+// at least 2 s, so the JIT has settled), then N timed runs (default 10), one
+// output line each:
+//
+//   BenchmarkSDKProcessDataStream/NAME 1 NS ns/op NS ns/line MBS MB/s LINES lines
+//
+// NAME is the file's base name without its .stream extension; LINES is the
+// number of parts processDataStream delivered. Configuration lines (goos,
+// goarch, cpu, node, sdk) come first, as in `go test -bench` output.
+
+import { readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { processDataStream } from '@ai-sdk/ui-utils';
+
+const CHUNK = 64 * 1024;
+const WARMUP_RUNS = 3;
+const WARMUP_NS = 2_000_000_000n;
+const GOARCH = { x64: 'amd64', ia32: '386', arm64: 'arm64', arm: 'arm' };
+const USAGE = 'usage: node process-data-stream.mjs FILE [-count N]';
+
+const CALLBACKS = [
+  'onTextPart', 'onReasoningPart', 'onReasoningSignaturePart', 'onRedactedReasoningPart', 'onSourcePart',
+  'onFilePart', 'onDataPart', 'onErrorPart', 'onToolCallStreamingStartPart', 'onToolCallDeltaPart',
+  'onToolCallPart', 'onToolResultPart', 'onMessageAnnotationsPart', 'onFinishMessagePart', 'onFinishStepPart',
+  'onStartStepPart',
+];
+
+function parseArgs(argv) {
+  let file;
+  let count = 10;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '-h' || arg === '-help' || arg === '--help') {
+      console.log(USAGE);
+      process.exit(0);
+    }
+    let m = /^--?count(?:=(.*))?$/.exec(arg);
+    if (m) {
+      const v = m[1] !== undefined ? m[1] : argv[++i];
+      count = Number(v);
+      if (!Number.isInteger(count) || count < 1) usage(`bad -count ${JSON.stringify(v)}`);
+    } else if (arg.startsWith('-')) {
+      usage(`unknown flag ${arg}`);
+    } else if (file === undefined) {
+      file = arg;
+    } else {
+      usage(`more than one FILE: ${arg}`);
+    }
+  }
+  if (file === undefined) usage('missing FILE');
+  return { file, count };
+}
+
+function usage(msg) {
+  console.error(`process-data-stream: ${msg}\n${USAGE}`);
+  process.exit(2);
+}
+
+// run feeds data to processDataStream in CHUNK-byte views and returns the
+// number of parts delivered.
+async function run(data) {
+  let parts = 0;
+  const callbacks = {};
+  for (const name of CALLBACKS) callbacks[name] = () => { parts++; };
+  let at = 0;
+  const stream = new ReadableStream({
+    pull(controller) {
+      if (at >= data.length) {
+        controller.close();
+        return;
+      }
+      const end = Math.min(at + CHUNK, data.length);
+      controller.enqueue(data.subarray(at, end));
+      at = end;
+    },
+  });
+  await processDataStream({ stream, ...callbacks });
+  return parts;
+}
+
+function sdkVersion() {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const pkg = JSON.parse(readFileSync(join(here, 'node_modules', '@ai-sdk', 'ui-utils', 'package.json'), 'utf8'));
+  return `@ai-sdk/ui-utils@${pkg.version}`;
+}
+
+async function main() {
+  const { file, count } = parseArgs(process.argv.slice(2));
+  let buf;
+  try {
+    buf = readFileSync(file);
+  } catch (err) {
+    console.error(`process-data-stream: ${err.message}`);
+    process.exit(1);
+  }
+  const data = new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+  const name = basename(file).replace(/\.stream$/, '');
+
+  console.log(`goos: ${process.platform}`);
+  console.log(`goarch: ${GOARCH[process.arch] ?? process.arch}`);
+  console.log(`cpu: ${cpus()[0]?.model ?? 'unknown'}`);
+  console.log(`node: ${process.version}`);
+  console.log(`sdk: ${sdkVersion()}`);
+
+  // Warm up until the JIT settles: at least WARMUP_RUNS runs and WARMUP_NS.
+  let lines;
+  try {
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < WARMUP_RUNS || process.hrtime.bigint() - start < WARMUP_NS; i++) lines = await run(data);
+  } catch (err) {
+    console.error(`process-data-stream: ${file}: the SDK rejects the stream: ${err.message}`);
+    process.exit(1);
+  }
+  for (let i = 0; i < count; i++) {
+    const start = process.hrtime.bigint();
+    const parts = await run(data);
+    const ns = Number(process.hrtime.bigint() - start);
+    if (parts !== lines) {
+      console.error(`process-data-stream: run ${i + 1} delivered ${parts} parts, the warm-up ${lines}`);
+      process.exit(1);
+    }
+    const perLine = lines > 0 ? ns / lines : 0;
+    const mbs = data.length / (ns / 1e9) / 1e6;
+    console.log(`BenchmarkSDKProcessDataStream/${name} 1 ${ns} ns/op ${perLine.toFixed(1)} ns/line ${mbs.toFixed(2)} MB/s ${lines} lines`);
+  }
+}
+
+await main();
