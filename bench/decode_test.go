@@ -1,0 +1,95 @@
+package bench
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// BenchmarkDecode decodes each input with each implementation. Every run
+// reads from a bytes.Reader reset to the start of the input, into buffers
+// the implementation kept from the run before. Besides the usual figures it
+// reports ns/line, the time per non-blank line.
+func BenchmarkDecode(b *testing.B) {
+	for _, in := range decodeInputs(b) {
+		for _, impl := range decodeImpls {
+			b.Run("input="+in.name+"/impl="+impl.name, func(b *testing.B) {
+				decode := impl.new()
+				r := bytes.NewReader(in.data)
+				b.ReportAllocs()
+				b.SetBytes(int64(len(in.data)))
+				var parts int
+				var err error
+				for b.Loop() {
+					r.Reset(in.data)
+					parts, err = decode(r)
+				}
+				if err != nil || parts != in.parts {
+					b.Fatalf("%s on %s: got %d parts, error %v; want %d parts", impl.name, in.name, parts, err, in.parts)
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(in.parts), "ns/line")
+			})
+		}
+	}
+}
+
+// TestDecodeImplsAgree checks that the implementations the benchmarks
+// compare find the same parts in every input, so they measure the same work.
+func TestDecodeImplsAgree(t *testing.T) {
+	for _, in := range decodeInputs(t) {
+		t.Run(in.name, func(t *testing.T) {
+			for _, impl := range decodeImpls {
+				decode := impl.new()
+				// Twice: the second run reuses the buffers of the first.
+				for run := range 2 {
+					parts, err := decode(bytes.NewReader(in.data))
+					require.NoError(t, err, "%s on %s (run %d): want no error", impl.name, in.name, run+1)
+					assert.Equal(t, in.parts, parts, "%s on %s (run %d): want one part per non-blank line", impl.name, in.name, run+1)
+				}
+			}
+		})
+	}
+}
+
+// TestDecodeGeneratedInputs checks the generated inputs have the shape the
+// benchmarks promise.
+func TestDecodeGeneratedInputs(t *testing.T) {
+	mix := newDecodeInput("mix", llmMix(mixLines, mixSeed))
+	assert.Equal(t, mixLines, mix.parts, "llmMix(%d): want that many parts", mixLines)
+	assert.Equal(t, llmMix(mixLines, mixSeed), mix.data, "llmMix: want the same stream from the same seed")
+	texts := bytes.Count(mix.data, []byte("\n0:"))
+	assert.InDelta(t, 0.8, float64(texts)/float64(mixLines), 0.01, "llmMix: want about 80%% text deltas")
+
+	long := longTextLine(longLineLen)
+	assert.Equal(t, 1, bytes.Count(long, []byte{'\n'}), "longTextLine: want one line")
+	assert.GreaterOrEqual(t, len(long), longLineLen, "longTextLine: want at least %d bytes", longLineLen)
+	assert.Less(t, len(long), longLineLen+4<<10, "longTextLine: want about %d bytes", longLineLen)
+}
+
+// TestDecodeNoAllocs checks that the linestream decoder, once its buffers
+// have grown, decodes each whole input without allocating.
+func TestDecodeNoAllocs(t *testing.T) {
+	for _, in := range decodeInputs(t) {
+		for _, impl := range decodeImpls {
+			if !strings.HasPrefix(impl.name, "linestream") {
+				continue // the baselines are not held to it
+			}
+			t.Run(in.name+"/"+impl.name, func(t *testing.T) {
+				decode := impl.new()
+				r := bytes.NewReader(in.data)
+				_, err := decode(r) // grow the buffers
+				require.NoError(t, err, "%s on %s: want no error", impl.name, in.name)
+				allocs := testing.AllocsPerRun(3, func() {
+					r.Reset(in.data)
+					if _, err := decode(r); err != nil {
+						t.Fatalf("%s on %s: %v", impl.name, in.name, err)
+					}
+				})
+				assert.Zero(t, allocs, "%s on %s after a first run: want 0 allocations per stream", impl.name, in.name)
+			})
+		}
+	}
+}

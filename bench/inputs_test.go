@@ -1,0 +1,141 @@
+package bench
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/chatwire/chatwire/linestream"
+)
+
+// A decodeInput is one stream every implementation decodes.
+type decodeInput struct {
+	name  string
+	data  []byte
+	parts int // non-blank lines: the parts every implementation must find
+}
+
+// corpusDir holds the streams the corpus generator wrote with the AI SDK.
+const corpusDir = "../corpus/streams/valid"
+
+// corpusInputs names the corpus streams the benchmarks read, by input name.
+var corpusInputs = []struct{ name, file string }{
+	{"sdk-llm-mix-100k", "llm-mix-100k-lines.stream"},
+	{"sdk-text-1mib", "text-1mib-single-line.stream"},
+	{"sdk-agent-run", "agent-run-service-stream.stream"},
+	{"sdk-all-codes", "all-codes-mixed.stream"},
+}
+
+// The generated inputs: sizes and the fixed seed of the LLM-like mix.
+const (
+	mixLines    = 100_000
+	mixSeed     = 2025
+	longLineLen = 1 << 20
+)
+
+// decodeInputs returns the benchmark inputs: the generated ones first, then
+// the corpus streams.
+func decodeInputs(tb testing.TB) []decodeInput {
+	tb.Helper()
+	ins := []decodeInput{
+		newDecodeInput("go-llm-mix-100k", llmMix(mixLines, mixSeed)),
+		newDecodeInput("go-text-1mib", longTextLine(longLineLen)),
+	}
+	for _, c := range corpusInputs {
+		data, err := os.ReadFile(filepath.Join(corpusDir, c.file))
+		if err != nil {
+			tb.Fatalf("input %s: read corpus stream: %v", c.name, err)
+		}
+		ins = append(ins, newDecodeInput(c.name, data))
+	}
+	return ins
+}
+
+func newDecodeInput(name string, data []byte) decodeInput {
+	parts := 0
+	for line := range bytes.Lines(data) {
+		if len(bytes.TrimRight(line, "\r\n")) > 0 {
+			parts++
+		}
+	}
+	return decodeInput{name: name, data: data, parts: parts}
+}
+
+// llmMix returns a stream shaped like an LLM agent's answer, built with the
+// linestream encoder from a fixed seed: the chatId line, then about 80%
+// short text deltas (1 to 40 bytes with escapes and non-ASCII), data parts,
+// tool calls with nested arguments, tool results and finish parts.
+func llmMix(lines int, seed uint64) []byte {
+	rng := rand.New(rand.NewPCG(seed, seed))
+	var b []byte
+	b = linestream.AppendChatIDPart(b, "chat_7f3a9c2e51d04b8a")
+	b = linestream.AppendStartStepPart(b, "msg-1")
+	var scratch []byte
+	for n, step := 2, 1; n < lines-1; n++ {
+		switch r := rng.IntN(100); {
+		case r < 80:
+			b = linestream.AppendTextPart(b, textDelta(rng))
+		case r < 86:
+			scratch = append(scratch[:0], `{"type":"progress","step":`...)
+			scratch = strconv.AppendInt(scratch, int64(n), 10)
+			scratch = append(scratch, `,"status":"running","files":["src/app/page.tsx","package.json"]}`...)
+			b = linestream.AppendDataPart(b, scratch)
+		case r < 91:
+			scratch = append(scratch[:0], `{"path":"src/components/Todo`...)
+			scratch = strconv.AppendInt(scratch, int64(n), 10)
+			scratch = append(scratch, `.tsx","options":{"overwrite":true,"mode":420,"tags":["ui","todo"],"meta":{"lines":[1,2,3],"ratio":0.75}},"content":`...)
+			scratch = linestream.AppendQuoted(scratch, "export function Todo() {\n  return <li className=\"todo\">Tâche — ✓</li>\n}\n")
+			scratch = append(scratch, '}')
+			b = linestream.AppendToolCallPart(b, "call_"+strconv.Itoa(n), "writeFile", scratch)
+		case r < 96:
+			b = linestream.AppendToolResultPart(b, "call_"+strconv.Itoa(n),
+				[]byte(`{"ok":true,"bytes":1234,"written":[{"name":"Todo.tsx","size":88}],"warnings":null}`))
+		case r < 98:
+			b = linestream.AppendFinishStepPart(b, "tool-calls", &linestream.Usage{PromptTokens: 812, CompletionTokens: 95}, false)
+		default:
+			step++
+			b = linestream.AppendStartStepPart(b, "msg-"+strconv.Itoa(step))
+		}
+	}
+	return linestream.AppendFinishMessagePart(b, "stop", &linestream.Usage{PromptTokens: 4096, CompletionTokens: 2048})
+}
+
+// deltaPieces are what text deltas are made of: words, punctuation, and
+// pieces the encoder escapes (newline, quote, backslash, tab) or keeps raw
+// (non-ASCII: accents, CJK, an emoji, U+2028).
+var deltaPieces = []string{
+	"the", " app", " component", " state", " use", "Effect", " render", " list", " item",
+	" and", " to", ",", ".", " ", " ", " ", "\n", "\n\n", `"`, `\`, "\t", "`", "{", "}",
+	" é", "ü", " naïve", " 日本語", " 数据", " —", " 🙂", "\u2028", " ∑", " Ω",
+}
+
+func textDelta(rng *rand.Rand) string {
+	n := 1 + rng.IntN(40)
+	var sb strings.Builder
+	for sb.Len() < n {
+		sb.WriteString(deltaPieces[rng.IntN(len(deltaPieces))])
+	}
+	return sb.String()
+}
+
+// longTextLine returns one text part, 0:"…", of about size bytes: ASCII prose
+// with a non-ASCII word every few hundred bytes and a few escapes (one
+// paragraph break and one quoted word per paragraph of about 2 KiB).
+func longTextLine(size int) []byte {
+	const sentence = "The quick brown fox jumps over the lazy dog while the build keeps running. "
+	var sb strings.Builder
+	for sb.Len() < size {
+		for i := range 27 {
+			sb.WriteString(sentence)
+			if i%3 == 2 {
+				sb.WriteString("Café déjà vu, 日本語. ")
+			}
+		}
+		sb.WriteString("It said \"done\".\n\n")
+	}
+	return linestream.AppendTextPart(nil, sb.String())
+}
