@@ -1,0 +1,70 @@
+package corpus_test
+
+import (
+	"fmt"
+	"io/fs"
+	"log"
+
+	"github.com/chatwire/chatwire/corpus"
+)
+
+func ExampleLoad() {
+	s, err := corpus.Load(corpus.Accepted, "crlf-line-endings")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%s: %q\n", s.ID(), s.Data)
+	for _, p := range s.Parts {
+		fmt.Printf("line %d: %s %s\n", p.Line, p.Code, p.Value)
+	}
+	// Output:
+	// accepted/crlf-line-endings: "2:[{\"chatId\":\"chat-crlf\"}]\r\n0:\"a\"\r\n0:\"b\"\r\nd:{\"finishReason\":\"stop\"}\r\n"
+	// line 1: 2 [{"chatId":"chat-crlf"}]
+	// line 2: 0 "a"
+	// line 3: 0 "b"
+	// line 4: d {"finishReason":"stop"}
+}
+
+func ExampleStreams() {
+	streams, err := corpus.Streams(corpus.Invalid)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, s := range streams {
+		if s.Name == "no-separator" {
+			fmt.Printf("%s: %d parts, then line %d: %s (%s)\n", s.ID(), len(s.Parts), s.Err.Line, s.Err.Message, s.Err.Kind)
+		}
+	}
+	// Output:
+	// invalid/no-separator: 4 parts, then line 5: Failed to parse stream string. No separator found. (separator)
+}
+
+func ExampleAllStreams() {
+	all, err := corpus.AllStreams()
+	if err != nil {
+		log.Fatal(err)
+	}
+	classes := map[string]bool{}
+	for _, s := range all {
+		classes[s.Class] = true
+	}
+	fmt.Println(classes)
+	// Output:
+	// map[accepted:true invalid:true valid:true]
+}
+
+func ExampleFS() {
+	b, err := fs.ReadFile(corpus.FS(), "streams/invalid/no-separator.stream")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%s", b)
+	// Output:
+	// 2:[{"chatId":"chat-invalid-1"}]
+	// f:{"messageId":"msg-1"}
+	// 0:"Hello"
+	// 0:", world"
+	// 0"no colon"
+	// 0:"never read"
+	// e:{"finishReason":"stop","isContinued":false}
+}
