@@ -68,3 +68,17 @@ func ExampleFS() {
 	// 0:"never read"
 	// e:{"finishReason":"stop","isContinued":false}
 }
+
+func ExampleClasses() {
+	for _, class := range corpus.Classes() {
+		streams, err := corpus.Streams(class)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(class, len(streams) > 0)
+	}
+	// Output:
+	// valid true
+	// accepted true
+	// invalid true
+}
