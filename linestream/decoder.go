@@ -277,7 +277,10 @@ func (d *Decoder) parse(line []byte, off int64) error {
 			return d.syntaxError(off, vs+start, msg, ErrShape)
 		}
 	}
-	d.part = Part{Code: code, Value: value, Raw: line, Line: d.line, Offset: off}
+	// Field by field: a composite literal is built on the stack and copied
+	// with wide loads that stall on the narrow stores just made.
+	d.part.Code, d.part.Value, d.part.Raw = code, value, line
+	d.part.Line, d.part.Offset = d.line, off
 	return nil
 }
 
