@@ -1,9 +1,3 @@
-// Package transcript holds what chatwire keeps of an HTTP exchange with
-// POST /api/chat: the request, the response head and every line of the body
-// with its arrival time; and reads and writes it as a JSON Lines transcript.
-//
-// Checks judge an [Exchange], never the network, so a live run and a replay
-// of its transcripts reach the same verdicts.
 package transcript
 
 import (
