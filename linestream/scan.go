@@ -62,23 +62,29 @@ func skipWS(b []byte, i int) int {
 
 // scanString checks the JSON string that starts with the quote at b[i] and
 // returns the index just past its closing quote.
+//
+// It reads eight bytes at a time, also past len(b) up to cap(b) (for the
+// decoder, the rest of its buffer), so short strings need no byte-by-byte
+// tail: the scan stops at the first special byte, and one at or past len(b)
+// means the string is unterminated, whatever the bytes there are.
 func scanString(b []byte, i int) (int, *jsonErr) {
 	i++
+	w := b[:cap(b)]
 	for {
-		for i+8 <= len(b) {
-			if m := stringSpecial(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+		for i+8 <= len(w) {
+			if m := stringSpecial(binary.LittleEndian.Uint64(w[i:])); m != 0 {
 				i += bits.TrailingZeros64(m) >> 3
 				goto special
 			}
 			i += 8
 		}
-		for i < len(b) && b[i] != '"' && b[i] != '\\' && b[i] >= 0x20 {
+		for i < len(w) && w[i] != '"' && w[i] != '\\' && w[i] >= 0x20 {
 			i++
 		}
-		if i >= len(b) {
-			return i, &jsonErr{i, msgUnterm}
-		}
 	special:
+		if i >= len(b) {
+			return len(b), &jsonErr{len(b), msgUnterm}
+		}
 		switch c := b[i]; {
 		case c == '"':
 			return i + 1, nil
