@@ -1,0 +1,55 @@
+package live_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"time"
+
+	"github.com/chatwire/chatwire/bench/live"
+	"github.com/chatwire/chatwire/linestream"
+)
+
+func ExampleRunner() {
+	// A service that streams a chat ID and three text parts.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		linestream.SetHeaders(w.Header())
+		lw := linestream.NewWriter(w)
+		lw.ChatID("chat-1")
+		for _, s := range []string{"Planning", " the page", " now"} {
+			lw.Text(s)
+		}
+	}))
+	defer srv.Close()
+
+	r, err := live.NewRunner(live.Config{BaseURL: srv.URL, Key: "cw_test_valid", Requests: 5, Concurrency: 2})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	rep, err := r.Run(context.Background())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%d ok, %d failed, %d lines, %d line gaps, ttft of %d requests\n",
+		rep.OK, rep.Failed, rep.Lines, rep.LineGap.N, rep.TTFT.N)
+	// Output: 5 ok, 0 failed, 20 lines, 15 line gaps, ttft of 5 requests
+}
+
+func ExampleSummarize() {
+	s := live.Summarize([]time.Duration{4 * time.Millisecond, 1 * time.Millisecond, 3 * time.Millisecond, 2 * time.Millisecond})
+	fmt.Println(s.N, s.P50, s.P90, s.Mean, s.Min, s.Max, s.Stddev)
+	// Output: 4 2.5ms 3.7ms 2.5ms 1ms 4ms 1.118034ms
+}
+
+func ExampleNewArrivals() {
+	a := live.NewArrivals(10, 1) // 10 requests per second on average, seed 1
+	var last time.Duration
+	for range 10_000 {
+		last = a.Next()
+	}
+	fmt.Printf("10000 requests in %.0fs: about %.0f per second\n", last.Seconds(), 10_000/last.Seconds())
+	// Output: 10000 requests in 990s: about 10 per second
+}

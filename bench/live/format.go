@@ -1,0 +1,270 @@
+package live
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/perf/benchfmt"
+)
+
+// WriteJSON writes r as indented JSON (see [Report.MarshalJSON]).
+func WriteJSON(w io.Writer, r *Report) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// WriteText writes r for people: the run, a table of the latency
+// aggregates, the throughput, the errors and the bad lines.
+func WriteText(w io.Writer, r *Report) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "chatwire bench: %s, %s", r.Target, r.Mode())
+	if r.Config.OpenLoop() {
+		fmt.Fprintf(bw, " at %g requests/s (Poisson, seed %d)", r.Config.Rate, r.Config.Seed)
+		if r.Config.Concurrency > 0 {
+			fmt.Fprintf(bw, ", at most %d in flight", r.Config.Concurrency)
+		}
+	} else {
+		fmt.Fprintf(bw, ", concurrency %d", r.Config.Concurrency)
+	}
+	if r.Interrupted {
+		bw.WriteString(" (INTERRUPTED: partial results)")
+	}
+	fmt.Fprintf(bw, "\n%d requests sent in %s: %d ok, %d failed", r.Sent, fmtDur(r.Duration), r.OK, r.Failed)
+	if r.Canceled > 0 {
+		fmt.Fprintf(bw, ", %d canceled", r.Canceled)
+	}
+	fmt.Fprintf(bw, "; %d lines, %s\n\n", r.Lines, fmtBytes(r.Bytes))
+
+	latency := "latency"
+	if r.Config.OpenLoop() {
+		latency = "response time (from the intended send)"
+	}
+	writeTable(bw, latency, []row{
+		{"ttfb (headers)", r.TTFB},
+		{"ttfl (first line)", r.TTFL},
+		{"ttft (first text)", r.TTFT},
+		{"e2e", r.E2E},
+		{"line gap", r.LineGap},
+		{"line gap p50/request", r.LineGapP50},
+		{"line gap mean/request", r.LineGapMean},
+	})
+	if r.Config.OpenLoop() {
+		bw.WriteByte('\n')
+		writeTable(bw, "service time (from the actual send)", []row{
+			{"ttfb (headers)", r.ServiceTTFB},
+			{"ttfl (first line)", r.ServiceTTFL},
+			{"ttft (first text)", r.ServiceTTFT},
+			{"e2e", r.ServiceE2E},
+			{"send delay", r.SendDelay},
+		})
+	}
+
+	fmt.Fprintf(bw, "\n%-22s %12s %12s %12s %12s %12s\n", "throughput", "overall", "p50/request", "p99/request", "min/request", "max/request")
+	l, b := r.LinesPerSecond, r.BytesPerSecond
+	fmt.Fprintf(bw, "%-22s %12s %12s %12s %12s %12s\n", "lines/s", fmtRate(r.OverallLinesPerSecond), fmtRate(l.P50), fmtRate(l.P99), fmtRate(l.Min), fmtRate(l.Max))
+	fmt.Fprintf(bw, "%-22s %12.3f %12.3f %12.3f %12.3f %12.3f\n", "MB/s", r.OverallBytesPerSecond/1e6, b.P50/1e6, b.P99/1e6, b.Min/1e6, b.Max/1e6)
+
+	bw.WriteString("\nerrors: ")
+	if len(r.Errors) == 0 {
+		bw.WriteString("none")
+	}
+	for i, k := range r.errorKinds() {
+		if i > 0 {
+			bw.WriteString(", ")
+		}
+		fmt.Fprintf(bw, "%s %d", k, r.Errors[k])
+	}
+	if r.WarmupFailed > 0 {
+		fmt.Fprintf(bw, " (and %d failed warmup requests)", r.WarmupFailed)
+	}
+	bw.WriteByte('\n')
+	// One example message per error kind, so the cause is in view.
+	seen := map[string]bool{}
+	for i := range r.Samples {
+		s := &r.Samples[i]
+		if s.Kind == "" || s.Canceled || seen[s.Kind] || s.BadLine != nil {
+			continue
+		}
+		seen[s.Kind] = true
+		fmt.Fprintf(bw, "  %s (request %d): %s\n", s.Kind, s.Index, s.Err)
+	}
+	if len(r.BadLines) > 0 {
+		fmt.Fprintf(bw, "bad lines: %d\n", len(r.BadLines))
+		for _, bl := range r.BadLines {
+			fmt.Fprintf(bw, "  request %d: line %d:%d (byte offset %d): %s\n", bl.Request, bl.Line, bl.Col, bl.Offset, bl.Message)
+		}
+	}
+	return bw.Flush()
+}
+
+type row struct {
+	name string
+	s    Summary
+}
+
+func writeTable(w *bufio.Writer, title string, rows []row) {
+	fmt.Fprintf(w, "%s\n%-22s %7s %9s %9s %9s %9s %9s %9s %9s %9s %9s\n", title, "", "n", "p50", "p90", "p95", "p99", "p99.9", "mean", "min", "max", "stddev")
+	for _, r := range rows {
+		s := r.s
+		if s.N == 0 {
+			fmt.Fprintf(w, "%-22s %7d %9s\n", r.name, 0, "-")
+			continue
+		}
+		fmt.Fprintf(w, "%-22s %7d %9s %9s %9s %9s %9s %9s %9s %9s %9s\n", r.name, s.N,
+			fmtDur(s.P50), fmtDur(s.P90), fmtDur(s.P95), fmtDur(s.P99), fmtDur(s.P999),
+			fmtDur(s.Mean), fmtDur(s.Min), fmtDur(s.Max), fmtDur(s.Stddev))
+	}
+}
+
+// fmtDur writes d with three significant digits in ns, µs, ms or s.
+func fmtDur(d time.Duration) string {
+	switch {
+	case d < time.Microsecond:
+		return strconv.FormatInt(int64(d), 10) + "ns"
+	case d < time.Millisecond:
+		return sig3(float64(d)/1e3) + "µs"
+	case d < time.Second:
+		return sig3(float64(d)/1e6) + "ms"
+	}
+	return sig3(d.Seconds()) + "s"
+}
+
+func sig3(x float64) string {
+	switch {
+	case x < 10:
+		return strconv.FormatFloat(x, 'f', 2, 64)
+	case x < 100:
+		return strconv.FormatFloat(x, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(x, 'f', 0, 64)
+}
+
+func fmtRate(x float64) string {
+	if x < 100 {
+		return strconv.FormatFloat(x, 'f', 2, 64)
+	}
+	return strconv.FormatFloat(x, 'f', 0, 64)
+}
+
+func fmtBytes(n int64) string {
+	switch {
+	case n < 1e3:
+		return strconv.FormatInt(n, 10) + " B"
+	case n < 1e6:
+		return sig3(float64(n)/1e3) + " kB"
+	}
+	return sig3(float64(n)/1e6) + " MB"
+}
+
+// The units of the benchmark format and whether higher or lower is better.
+var benchUnits = []struct{ unit, better string }{
+	{"ns/op", "lower"},
+	{"sec/ttfb", "lower"},
+	{"sec/ttfl", "lower"},
+	{"sec/ttft", "lower"},
+	{"sec/line-gap-p50", "lower"},
+	{"sec/line-gap-p99", "lower"},
+	{"lines/s", "higher"},
+	{"B/s", "higher"},
+}
+
+// BenchName is the name of the benchmark results [WriteBench] writes.
+const BenchName = "ChatStream"
+
+// WriteBench writes r in the Go benchmark format through benchfmt, one
+// result per successful request, so benchstat can compare two runs:
+//
+//	Unit sec/ttfl better=lower
+//	…
+//	goos: linux
+//	goarch: amd64
+//	target: https://api.example.com
+//	mode: closed-loop
+//	concurrency: 1
+//
+//	BenchmarkChatStream 1 <e2e> ns/op <ttfb> sec/ttfb <ttfl> sec/ttfl <ttft> sec/ttft <p50> sec/line-gap-p50 <p99> sec/line-gap-p99 <n> lines/s <n> B/s
+//
+// The latencies are response times (as in the text and JSON reports); the
+// rates are per request (lines or bytes over the E2E service time). A value
+// a request lacks (no text part: no ttft; fewer than two lines: no gaps) is
+// left out of its line. The configuration holds only what defines the
+// experiment (not the time, the port of the built-in mock or the tool
+// version), so that benchstat puts two runs of one experiment in one table.
+func WriteBench(w io.Writer, r *Report) error {
+	bw := benchfmt.NewWriter(w)
+	for _, u := range benchUnits {
+		for _, kv := range [][2]string{{"better", u.better}, {"assume", "nothing"}} {
+			err := bw.Write(&benchfmt.UnitMetadata{
+				UnitMetadataKey: benchfmt.UnitMetadataKey{Unit: u.unit, Key: kv[0]},
+				OrigUnit:        u.unit, Value: kv[1],
+			})
+			if err != nil {
+				return err
+			}
+		}
+	}
+	config := []benchfmt.Config{
+		{Key: "goos", Value: []byte(runtime.GOOS), File: true},
+		{Key: "goarch", Value: []byte(runtime.GOARCH), File: true},
+		{Key: "target", Value: []byte(configValue(r.Target)), File: true},
+		{Key: "mode", Value: []byte(r.Mode()), File: true},
+		{Key: "concurrency", Value: []byte(strconv.Itoa(r.Config.Concurrency)), File: true},
+	}
+	if r.Config.OpenLoop() {
+		config = append(config, benchfmt.Config{Key: "rate", Value: []byte(strconv.FormatFloat(r.Config.Rate, 'g', -1, 64)), File: true})
+	}
+	if r.Config.Model != "" {
+		config = append(config, benchfmt.Config{Key: "model", Value: []byte(configValue(r.Config.Model)), File: true})
+	}
+	var scratch []time.Duration
+	for i := range r.Samples {
+		s := &r.Samples[i]
+		if !s.OK() {
+			continue
+		}
+		e2e := s.Response(s.E2E)
+		res := &benchfmt.Result{
+			Config: config,
+			Name:   benchfmt.Name(BenchName),
+			Iters:  1,
+			Values: []benchfmt.Value{
+				{Value: e2e.Seconds(), Unit: "sec/op", OrigValue: float64(e2e.Nanoseconds()), OrigUnit: "ns/op"},
+				{Value: s.Response(s.TTFB).Seconds(), Unit: "sec/ttfb"},
+				{Value: s.Response(s.TTFL).Seconds(), Unit: "sec/ttfl"},
+			},
+		}
+		if s.HasTTFT {
+			res.Values = append(res.Values, benchfmt.Value{Value: s.Response(s.TTFT).Seconds(), Unit: "sec/ttft"})
+		}
+		if len(s.Gaps) > 0 {
+			var p50, p99 time.Duration
+			p50, scratch = s.GapPercentile(0.50, scratch)
+			p99 = Percentile(scratch, 0.99) // scratch is sorted
+			res.Values = append(res.Values,
+				benchfmt.Value{Value: p50.Seconds(), Unit: "sec/line-gap-p50"},
+				benchfmt.Value{Value: p99.Seconds(), Unit: "sec/line-gap-p99"})
+		}
+		res.Values = append(res.Values,
+			benchfmt.Value{Value: s.LinesPerSecond(), Unit: "lines/s"},
+			benchfmt.Value{Value: s.BytesPerSecond(), Unit: "B/s"})
+		if err := bw.Write(res); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// configValue makes s fit on a configuration line.
+func configValue(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

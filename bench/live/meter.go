@@ -1,0 +1,183 @@
+package live
+
+import (
+	"errors"
+	"io"
+	"slices"
+	"sync/atomic"
+	"time"
+
+	"github.com/chatwire/chatwire/linestream"
+)
+
+// Error kinds of a failed request, the keys of [Report.Errors]. A response
+// with a status other than 200 is of kind "http_<status>", such as
+// "http_429".
+const (
+	ErrTransport   = "transport"    // the request could not be sent or the body not read
+	ErrTimeout     = "timeout"      // the request ran past Config.Timeout
+	ErrBadLine     = "bad_line"     // a stream line is not valid (strict linestream)
+	ErrEmptyStream = "empty_stream" // a 200 response without a single line
+)
+
+// A Sample is the measurement of one request. Times are offsets on the
+// run's [Clock]; TTFB, TTFL, TTFT and E2E are measured from Sent, the
+// service time. [Sample.Response] adds the wait between the intended and
+// the actual send.
+type Sample struct {
+	Index    int           // 0-based position among the run's requests
+	Intended time.Duration // when the schedule wanted it sent (open loop); Sent in a closed loop
+	Sent     time.Duration // when it was handed to the HTTP client
+	Status   int           // HTTP status, 0 when no response arrived
+
+	TTFB    time.Duration   // until the response headers were read
+	TTFL    time.Duration   // until the first complete line; valid when Lines > 0
+	TTFT    time.Duration   // until the first 0: part with non-empty text; valid when HasTTFT
+	HasTTFT bool            // whether a 0: part with non-empty text arrived
+	E2E     time.Duration   // until the end of the body (or the failure)
+	Gaps    []time.Duration // between the arrivals of consecutive lines, len Lines-1
+	Lines   int             // lines read, blank lines not counted
+	Bytes   int64           // body bytes read
+
+	Kind     string                  // "" for success, else an error kind such as ErrBadLine or "http_500"
+	Err      string                  // what went wrong, for a failed request
+	BadLine  *linestream.SyntaxError // the bad line, for Kind ErrBadLine
+	Canceled bool                    // cut off by the run's cancellation: neither success nor error
+}
+
+// OK reports whether the request succeeded: status 200, at least one line,
+// every line valid, the body read to its end.
+func (s *Sample) OK() bool { return s.Kind == "" && !s.Canceled }
+
+// SendDelay returns how long after its intended time the request was sent:
+// the queueing that coordinated-omission correction adds back.
+func (s *Sample) SendDelay() time.Duration { return s.Sent - s.Intended }
+
+// Response returns a service time d (measured from Sent) as a response time,
+// measured from the intended send time.
+func (s *Sample) Response(d time.Duration) time.Duration { return d + s.SendDelay() }
+
+// GapPercentile returns the p-th quantile of the request's line gaps, or 0
+// when it has none. It sorts a copy of the gaps into scratch, which it
+// returns for reuse.
+func (s *Sample) GapPercentile(p float64, scratch []time.Duration) (time.Duration, []time.Duration) {
+	scratch = append(scratch[:0], s.Gaps...)
+	if len(scratch) == 0 {
+		return 0, scratch
+	}
+	slices.Sort(scratch)
+	return Percentile(scratch, p), scratch
+}
+
+// MeanGap returns the mean line gap of the request, (last line − first
+// line) / (lines − 1), or 0 with fewer than two lines.
+func (s *Sample) MeanGap() time.Duration {
+	if s.Lines < 2 {
+		return 0
+	}
+	var sum time.Duration
+	for _, g := range s.Gaps {
+		sum += g
+	}
+	return sum / time.Duration(len(s.Gaps))
+}
+
+// LinesPerSecond returns the request's lines divided by its E2E service time.
+func (s *Sample) LinesPerSecond() float64 { return perSecond(float64(s.Lines), s.E2E) }
+
+// BytesPerSecond returns the request's body bytes divided by its E2E service
+// time.
+func (s *Sample) BytesPerSecond() float64 { return perSecond(float64(s.Bytes), s.E2E) }
+
+func perSecond(x float64, d time.Duration) float64 {
+	if d <= 0 {
+		return 0
+	}
+	return x / d.Seconds()
+}
+
+// A meter reads one response body after another with a reused strict
+// decoder, stamping each line with the time of the read that completed it.
+// A meter is not safe for concurrent use.
+type meter struct {
+	d  *linestream.Decoder
+	sr stampReader
+}
+
+func newMeter(clock Clock, lines *atomic.Int64) *meter {
+	d := linestream.NewDecoder(nil)
+	d.SetStrict(true)
+	return &meter{d: d, sr: stampReader{clock: clock, lines: lines}}
+}
+
+// read reads body to its end or to its first bad line, filling the line
+// fields of s. It returns the decoder's error: nil at a clean end, a
+// *linestream.SyntaxError for a bad line, or the body's read error.
+//
+// The decoder reads only when it holds no complete line, so the line it
+// returns always ends in the latest read: that read's time is the line's
+// arrival time. Lines that arrive in one read share their time.
+func (m *meter) read(body io.Reader, s *Sample) error {
+	m.sr.r, m.sr.n, m.sr.at = body, 0, 0
+	m.d.Reset(&m.sr)
+	var last time.Duration
+	for m.d.Next() {
+		at := m.sr.at
+		if s.Lines == 0 {
+			s.TTFL = at - s.Sent
+		} else {
+			s.Gaps = append(s.Gaps, at-last)
+		}
+		last = at
+		s.Lines++
+		m.sr.pending++
+		if !s.HasTTFT {
+			// A JSON string longer than "" holds text (the strict
+			// decoder has checked that a 0: value is a string).
+			if part := m.d.Part(); part.Kind() == linestream.KindText && len(part.Value) > 2 {
+				s.TTFT, s.HasTTFT = at-s.Sent, true
+			}
+		}
+	}
+	m.sr.flush()
+	s.E2E = m.sr.clock.Now() - s.Sent
+	s.Bytes = m.sr.n
+	m.sr.r = nil
+	return m.d.Err()
+}
+
+// stampReader counts the bytes of a body, notes the time of every read that
+// returns bytes, and publishes the lines counted since the last read to a
+// shared counter for the progress line.
+type stampReader struct {
+	r       io.Reader
+	clock   Clock
+	at      time.Duration // time of the latest read that returned bytes
+	n       int64
+	pending int64 // lines not yet added to lines
+	lines   *atomic.Int64
+}
+
+func (s *stampReader) Read(b []byte) (int, error) {
+	s.flush()
+	n, err := s.r.Read(b)
+	if n > 0 {
+		s.at = s.clock.Now()
+		s.n += int64(n)
+	}
+	return n, err
+}
+
+func (s *stampReader) flush() {
+	if s.pending != 0 && s.lines != nil {
+		s.lines.Add(s.pending)
+	}
+	s.pending = 0
+}
+
+// badLine returns err as a syntax error when it is one.
+func badLine(err error) (*linestream.SyntaxError, bool) {
+	var se *linestream.SyntaxError
+	ok := errors.As(err, &se)
+	return se, ok
+}
