@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"encoding/base64"
 	"net/http"
 	"net/url"
 	"slices"
@@ -58,6 +59,25 @@ func (r *redactor) roleOf(v string) string {
 	return RoleUnknown
 }
 
+// credentialRole returns the role of an Authorization credential: the
+// configured key it equals, or, for the Basic scheme, the key its base64
+// user:password pair holds as user or password.
+func (r *redactor) credentialRole(scheme, cred string) string {
+	role := r.roleOf(cred)
+	if role != RoleUnknown || !strings.EqualFold(strings.TrimSpace(scheme), "basic") {
+		return role
+	}
+	pair, err := base64.StdEncoding.DecodeString(cred)
+	if err != nil {
+		return role
+	}
+	user, password, _ := strings.Cut(string(pair), ":")
+	if role = r.roleOf(password); role == RoleUnknown {
+		role = r.roleOf(user)
+	}
+	return role
+}
+
 // authRole returns the key role of a request: the role of its Authorization
 // credential, RoleNone without the header, RoleEmpty with no credential.
 func (r *redactor) authRole(h http.Header) string {
@@ -65,11 +85,11 @@ func (r *redactor) authRole(h http.Header) string {
 	if len(vs) == 0 {
 		return RoleNone
 	}
-	_, cred := splitAuth(vs[0])
+	scheme, cred := splitAuth(vs[0])
 	if cred == "" {
 		return RoleEmpty
 	}
-	return r.roleOf(cred)
+	return r.credentialRole(scheme, cred)
 }
 
 // splitAuth splits an Authorization value into its scheme (with the space
@@ -100,7 +120,7 @@ func (r *redactor) header(h http.Header) (http.Header, []string) {
 					red[i] = v
 					continue
 				}
-				red[i] = scheme + KeyPlaceholder(r.roleOf(cred))
+				red[i] = scheme + KeyPlaceholder(r.credentialRole(scheme, cred))
 				notes = append(notes, "header:"+lower)
 			}
 			out[canon] = append(out[canon], red...)

@@ -200,6 +200,15 @@ func TestWriterRedacts(t *testing.T) {
 			wantRole:     RoleUnknown,
 		},
 		{
+			name: "basic pair holding a configured key",
+			edit: func(x *Exchange) {
+				x.Request.Header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte("api:"+testKeys[1].Value)))
+			},
+			wantReq:      http.Header{"Authorization": {"Basic <key:no-credits>"}, "Content-Type": {"application/json"}},
+			wantRedacted: []string{"header:authorization"},
+			wantRole:     "no-credits",
+		},
+		{
 			name:     "empty bearer stays as sent",
 			edit:     func(x *Exchange) { x.Request.Header.Set("Authorization", "Bearer ") },
 			wantReq:  http.Header{"Authorization": {"Bearer "}, "Content-Type": {"application/json"}},
