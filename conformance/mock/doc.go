@@ -1,0 +1,174 @@
+// Package mock is a mock of the chat creation API, POST /api/chat, for
+// client test suites and for testing the conformance checker: the
+// stripe-mock of this API. A [Server] is an [http.Handler]; run it in
+// httptest, or as `chatwire serve`:
+//
+//	srv, err := mock.New(mock.Options{})
+//	...
+//	ts := httptest.NewServer(srv)
+//	defer ts.Close()
+//	// POST ts.URL+"/api/chat" with "Authorization: Bearer cw_test_valid"
+//
+// The mock implements what the spec (chat-api.md) shows, and chooses, and
+// says so here, where the spec shows nothing.
+//
+// # Request pipeline
+//
+// A request to POST /api/chat passes these steps in order; the first that
+// applies answers it:
+//
+//  1. Routing: an unknown path is 404, a known path with another method
+//     405 with an Allow header (neither needs a key).
+//  2. Authentication: the Authorization header must be "Bearer <key>"
+//     (the scheme is case-insensitive) with a key the mock issued; a
+//     missing header, another scheme, an empty key, a key without the
+//     "cw_test_" prefix and an unknown key are all 401.
+//  3. The key's scenario (see Test keys): 429, 500, or 403.
+//  4. The X-Team header: a team the key has no permission for is 403.
+//  5. Credits: 402 for the no-credits key (create and publish only).
+//  6. The X-Mock-Scenario header, which forces a status.
+//  7. Content-Type: it must be application/json (parameters such as
+//     charset are fine), as the spec's request header table requires; a
+//     missing or other type is 400.
+//  8. The body: at most 4 MiB, valid JSON (else 400 invalid_json, with the
+//     line, column and byte offset of the error), and a JSON object (else
+//     400 invalid_body).
+//  9. The fields, in the spec's table order (else 422 validation_error
+//     with the field in "param" and in the message):
+//     content (required, a string; empty is allowed, as the spec sets no
+//     minimum); stream (a boolean); backend (a non-empty string);
+//     executionMode ("auto", "planning" or "build"); model (one of
+//     [CurrentModels], or of [EarlierModels] with
+//     [Options.AcceptEarlierModels]); reasoningEffort ("medium" or
+//     "high"); experimental_attachments (an array of objects, each with a
+//     string url and optional string name and contentType). Enums are
+//     case-sensitive; null is not a string or a boolean; fields the spec
+//     does not list are ignored.
+//  10. 200: the chat is created and answered as a stream, or as JSON with
+//     "stream": false.
+//
+// The split of 400 and 422 is the mock's choice (the spec does not show
+// it): 400 when the body cannot be read as a JSON object, 422 when a field
+// is wrong.
+//
+// # Test keys
+//
+// Every key is sent as "Authorization: Bearer <key>":
+//
+//	cw_test_valid, cw_test_valid_*   valid, team "default", with credits
+//	cw_test_no_credits               402 insufficient_credits on create and publish
+//	cw_test_other_team               403 forbidden on every chat operation
+//	cw_test_team_a                   valid for team "a"; a request naming another
+//	                                 team in X-Team gets 403
+//	cw_test_rate_limited             429 rate_limited with "Retry-After: 1"
+//	cw_test_server_error             500 server_error
+//	cw_test_<anything else>          401 unauthorized (an unknown key)
+//
+// Any other key is 401. The constants [KeyValid], [KeyNoCredits] and the
+// rest name them, and [KeyRole] tells what a key is.
+//
+// # Headers
+//
+// X-Mock-Scenario: 400|401|402|403|422|429|500 on a request with a key
+// that authenticates forces that status with its JSON error (and
+// "Retry-After: 1" for 429), whatever the body; another value is 400
+// invalid_scenario. It is checked after the key's own scenario.
+//
+// X-Team: <team> names the team a request acts for. The spec says a key
+// without permission for the team the request names gets 403, but does not
+// show how a request names a team; this header is the mock's choice. Every
+// key has permission for its own team only: "default", or "a" for
+// cw_test_team_a. Without the header a request acts for the key's team.
+//
+// Every response carries X-Chatwire-Mock-Version ([Version]) and
+// X-Request-Id ("req_…"). A client suite can check the version at start-up
+// with GET /, which answers {"name":"chatwire mock","version":"…"}, and
+// stop with "upgrade the chatwire mock" instead of failing on changed
+// behaviour, as stripe-go does with stripe-mock.
+//
+// # Errors
+//
+// Every error is a JSON object (the spec does not show one):
+//
+//	{"error":{"code":"validation_error","message":"model \"x\" is not supported; …","param":"model"}}
+//
+// The codes: invalid_content_type, invalid_json, invalid_body,
+// body_too_large, invalid_scenario, invalid_request (400); unauthorized
+// (401); insufficient_credits (402); forbidden (403); not_found (404);
+// method_not_allowed (405); validation_error (422); rate_limited (429);
+// server_error (500).
+//
+// # Responses
+//
+// With "stream": false the answer is 200 application/json:
+//
+//	{"chatId":"chat_…","url":"http://<host>/chat/chat_…"}
+//
+// The url is absolute, on the host the request addressed, and GET on it
+// shows an HTML page with the chat's prompts and progress so far (no key
+// needed, as a browser sends none). A workflow backend adds "streamId"
+// ("strm_…") and "assistantMessageId" ("msg_…"). The spec shows the
+// default backend, "DEFAULT", and no other value; the mock takes every
+// other backend value, "default" included, as a workflow backend.
+//
+// Otherwise (stream true or absent: the spec's default) the answer is 200
+// "text/plain; charset=utf-8" with "X-Vercel-AI-Data-Stream: v1", written
+// with [linestream.Writer], one part per write, flushed:
+//
+//	2:[{"chatId":"chat_…"}]
+//	f:{"messageId":"msg_…"}
+//	g:"The user wants … Reasoning effort high: …"   (only with reasoningEffort)
+//	0:"Reading your request: “…”\n"
+//	0:"Planning the build (mode: auto) — 3 sections, 1 page\n"
+//	0:"Creating index.html with <header>, <main> & <footer>\n"
+//	9:{"toolCallId":"call_…","toolName":"writeFile","args":{"path":"index.html","bytes":…}}
+//	a:{"toolCallId":"call_…","result":{"ok":true}}
+//	e:{"finishReason":"tool-calls","usage":{…},"isContinued":false}
+//	f:{"messageId":"msg_…"}
+//	0:"…"                                           (the rest of the progress)
+//	e:{"finishReason":"stop","usage":{…},"isContinued":false}
+//	d:{"finishReason":"stop","usage":{…}}
+//
+// The spec shows only the 2 and 0 lines; the others are the AI SDK v4's
+// parts for an agent step that calls a tool, and [Options.SpecPartsOnly]
+// leaves them out. [Options.Lines] sets the number of 0 lines; their text
+// comes from the prompt and holds non-ASCII characters, quotes,
+// backslashes, a tab and newlines, so clients meet every escape. The mock
+// pauses [Options.Pace] before every line after the first and stops
+// writing when the client goes away.
+//
+// # Follow-up operations
+//
+// The spec names GET /api/chat/{chatId}/status, GET
+// /api/chat/{chatId}/subscribe and POST /api/chat/{chatId}/publish but
+// shows none of their shapes. The mock gives them a minimal behaviour of
+// its own choosing, and marks every such response with the header
+// "X-Chatwire-Mock-Choice: shape not in spec" (as it marks GET / and the
+// chat page):
+//
+//   - status: {"chatId":"…","status":"running"|"done"}; "done" once the
+//     latest message's stream has been written to the end, or the time it
+//     takes at Pace has passed.
+//   - subscribe: the latest message's stream again, from its 2: line, paced.
+//   - publish: a follow-up message with the body of a create (content
+//     required); it spends credits (402 with cw_test_no_credits) and
+//     answers like a create, stream or JSON.
+//
+// They authenticate like a create; an unknown chat id is 404 not_found and
+// a chat of another team 403. The mock keeps the 10000 most recent chats
+// in memory.
+//
+// # Faults
+//
+// [Options.Fault] (`chatwire serve -fault NAME`) makes the mock deviate
+// from the spec in exactly one realistic way, so the checker can be tested
+// against known bugs: [Faults] lists each with the check IDs it must make
+// fail (or warn). Stream faults change the stream of POST /api/chat only,
+// never that of subscribe or publish.
+//
+// # Ids and time
+//
+// Ids are random-looking hex drawn from [Options.Seed], so a test that
+// makes the same requests gets the same ids. [Options.Now] and
+// [Options.Sleep] replace the clock and the pauses in tests.
+package mock

@@ -1,0 +1,173 @@
+package mock
+
+import (
+	"fmt"
+	"html/template"
+	"net/http"
+)
+
+// The follow-up operations and the chat page. The spec names the three
+// operations but shows none of their shapes (section 1, section 4), so
+// everything here is the mock's own choice, marked on every response with
+// the X-Chatwire-Mock-Choice header.
+
+// lookup gates a follow-up and finds its chat. It writes the error (404
+// for an unknown chat, 403 for a chat of another team) and returns nil when
+// one applies.
+func (s *Server) lookup(w *response, r *http.Request, id string, spends bool) *chat {
+	w.Header().Set(HeaderChoice, choiceNotInSpec)
+	if !s.gate(w, r, spends) {
+		return nil
+	}
+	s.mu.Lock()
+	c := s.chats[id]
+	s.mu.Unlock()
+	switch {
+	case c == nil:
+		s.writeError(w, http.StatusNotFound, codeNotFound, "", fmt.Sprintf("no chat with id %q", id))
+		return nil
+	case c.team != w.role.team():
+		s.forbidden(w, "this API key has no permission for the chat's team")
+		return nil
+	}
+	return c
+}
+
+// latest returns the chat's latest message.
+func (s *Server) latest(c *chat) *message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return c.messages[len(c.messages)-1]
+}
+
+// chatStatus is the JSON body of GET /api/chat/{id}/status.
+type chatStatus struct {
+	ChatID string `json:"chatId"`
+	Status string `json:"status"` // "running" or "done"
+}
+
+// status handles GET /api/chat/{id}/status: {"chatId":…,"status":…},
+// "running" while the latest message's stream is still being produced,
+// then "done".
+func (s *Server) status(w *response, r *http.Request, id string) {
+	c := s.lookup(w, r, id, false)
+	if c == nil {
+		return
+	}
+	st := chatStatus{ChatID: c.id, Status: "running"}
+	s.mu.Lock()
+	m := c.messages[len(c.messages)-1]
+	if s.released(m, s.opts.Now()) == len(m.script.lines) {
+		st.Status = "done"
+	}
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, &st)
+}
+
+// subscribe handles GET /api/chat/{id}/subscribe: the stream of the
+// chat's latest message again, from its 2: line, paced like a new one.
+func (s *Server) subscribe(w *response, r *http.Request, id string) {
+	c := s.lookup(w, r, id, false)
+	if c == nil {
+		return
+	}
+	m := s.latest(c)
+	s.stream(w, r, m, m.script.lines)
+}
+
+// publish handles POST /api/chat/{id}/publish: a follow-up message with the
+// body of a create (content required, the other fields optional); it
+// spends credits and answers like a create, without faults.
+func (s *Server) publish(w *response, r *http.Request, id string) {
+	c := s.lookup(w, r, id, true)
+	if c == nil {
+		return
+	}
+	req, e := s.readRequest(r)
+	if e != nil {
+		s.writeError(w, e.status, e.code, e.param, e.msg)
+		return
+	}
+	m := s.newMessage(c.id, &req)
+	s.mu.Lock()
+	c.messages = append(c.messages, m)
+	s.mu.Unlock()
+	s.respond(w, r, c, m, &req, false)
+}
+
+// pageTemplate renders a chat's page.
+var pageTemplate = template.Must(template.New("chat").Parse(`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Chat {{.ID}} · chatwire mock</title>
+{{- if not .Done}}
+<meta http-equiv="refresh" content="2">
+{{- end}}
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem}
+pre{white-space:pre-wrap;background:#f4f4f4;padding:.5rem}small{color:#666}</style>
+</head>
+<body>
+<h1>Chat <code>{{.ID}}</code></h1>
+<p>Status: <strong id="status">{{if .Done}}done{{else}}running{{end}}</strong>
+· model {{if .Model}}<code>{{.Model}}</code>{{else}}the team's configured model{{end}}
+· backend <code>{{.Backend}}</code></p>
+{{- range .Messages}}
+<h2>Prompt</h2>
+<pre class="prompt">{{.Content}}</pre>
+<h2>Progress</h2>
+<ol class="progress">
+{{- range .Progress}}
+<li>{{.}}</li>
+{{- end}}
+</ol>
+{{- end}}
+<p><small>Served by the chatwire mock {{.Version}}. This page is the mock's own choice: the spec does not show it.</small></p>
+</body>
+</html>
+`))
+
+// pageData is what pageTemplate shows.
+type pageData struct {
+	ID, Model, Backend, Version string
+	Done                        bool
+	Messages                    []pageMessage
+}
+
+type pageMessage struct {
+	Content  string
+	Progress []string
+}
+
+// page handles GET /chat/{id}: the chat's prompts and the progress so far,
+// as HTML. It needs no key, as a browser opening the url would send none.
+func (s *Server) page(w *response, _ *http.Request, id string) {
+	w.Header().Set(HeaderChoice, choiceNotInSpec)
+	s.mu.Lock()
+	c := s.chats[id]
+	var d pageData
+	if c != nil {
+		now := s.opts.Now()
+		d = pageData{ID: c.id, Model: c.model, Backend: c.backend, Version: Version, Done: true}
+		for _, m := range c.messages {
+			n := s.released(m, now)
+			d.Done = n == len(m.script.lines)
+			pm := pageMessage{Content: m.content}
+			for _, p := range m.script.progress {
+				if p.at < n {
+					pm.Progress = append(pm.Progress, p.text)
+				}
+			}
+			d.Messages = append(d.Messages, pm)
+		}
+	}
+	s.mu.Unlock()
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	if c == nil {
+		w.WriteHeader(http.StatusNotFound)
+		fmt.Fprintf(w, "<!doctype html>\n<title>Not found</title>\n<p>No chat with id <code>%s</code>.</p>\n",
+			template.HTMLEscapeString(id))
+		return
+	}
+	pageTemplate.Execute(w, &d)
+}

@@ -1,0 +1,365 @@
+package mock
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Version is the version of the mock's behaviour, sent in every response
+// as the X-Chatwire-Mock-Version header. It changes when a behaviour a
+// client suite may rely on changes.
+const Version = "0.1.0"
+
+// The headers the mock reads and writes.
+const (
+	// HeaderVersion carries [Version] on every response.
+	HeaderVersion = "X-Chatwire-Mock-Version"
+	// HeaderRequestID carries a request id ("req_…") on every response.
+	HeaderRequestID = "X-Request-Id"
+	// HeaderChoice marks a response whose shape the spec does not show, so
+	// that the mock chose it: "shape not in spec".
+	HeaderChoice = "X-Chatwire-Mock-Choice"
+	// HeaderScenario, on a request, forces a status: 400, 401, 402, 403,
+	// 422, 429 or 500.
+	HeaderScenario = "X-Mock-Scenario"
+	// HeaderTeam, on a request, names the team it acts for (the spec does
+	// not show how a team is selected).
+	HeaderTeam = "X-Team"
+)
+
+// choiceNotInSpec is the value of [HeaderChoice].
+const choiceNotInSpec = "shape not in spec"
+
+// Options configure a [Server]. The zero value is a conformant mock that
+// streams at once, without pauses.
+type Options struct {
+	// Fault names one deliberate deviation from the spec (see [Faults]);
+	// empty for none.
+	Fault string
+	// Pace is the pause before each stream part after the first.
+	Pace time.Duration
+	// AcceptEarlierModels makes the mock accept the spec's earlier set of
+	// model values ([EarlierModels]) too.
+	AcceptEarlierModels bool
+	// Lines is the number of 0: progress lines in each stream; 0 means
+	// [DefaultLines].
+	Lines int
+	// SpecPartsOnly limits streams to the two part kinds the spec shows,
+	// 2 (the chat id) and 0 (progress text), leaving out the AI SDK's
+	// step, reasoning, tool call and finish parts.
+	SpecPartsOnly bool
+	// Seed seeds the ids the mock hands out: two servers with the same seed
+	// that receive the same requests in the same order hand out the same
+	// chat, message, stream and request ids.
+	Seed uint64
+	// Now returns the current time; nil means [time.Now]. The mock reads
+	// the clock for a chat's status ("running" until its stream would have
+	// been written at Pace) and for Entry.Duration.
+	Now func() time.Time
+	// Sleep pauses for d, or until ctx is done and then returns ctx.Err();
+	// nil means a timer. Tests inject one that does not wait.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// Log, when set, is called once per request when its response is
+	// complete. It may be called from several goroutines at once.
+	Log func(Entry)
+}
+
+// An Entry describes one request the mock handled, for a request log.
+// It never holds the API key: Role names what the key is to the mock.
+type Entry struct {
+	Method    string
+	Path      string
+	Status    int
+	Duration  time.Duration
+	Role      Role   // empty for routes without auth (the chat page, /)
+	RequestID string // the value of the X-Request-Id response header
+}
+
+// A Server is the mock of the chat creation API: an [http.Handler] that
+// serves POST /api/chat, its follow-up operations and the chat pages.
+// It keeps the chats it created in memory (the most recent [maxChats]).
+// A Server is safe for concurrent use.
+type Server struct {
+	opts  Options
+	fault string
+
+	mu      sync.Mutex
+	reqIDs  *rand.Rand // request ids, apart so failed requests do not shift chat ids
+	chatIDs *rand.Rand // chat, message, stream and tool call ids
+	seq     int
+	chats   map[string]*chat
+	order   []string // chat ids in creation order, for eviction
+	keep    int      // how many chats to keep: maxChats
+}
+
+// New returns a mock server with the given options. It fails when the
+// fault is unknown or Lines is negative.
+func New(opts Options) (*Server, error) {
+	if opts.Fault != "" {
+		if _, err := LookupFault(opts.Fault); err != nil {
+			return nil, err
+		}
+	}
+	if opts.Lines < 0 {
+		return nil, fmt.Errorf("lines must be at least 1, got %d", opts.Lines)
+	}
+	if opts.Lines == 0 {
+		opts.Lines = DefaultLines
+	}
+	if opts.Pace < 0 {
+		return nil, fmt.Errorf("pace must not be negative, got %v", opts.Pace)
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Sleep == nil {
+		opts.Sleep = sleep
+	}
+	return &Server{
+		opts:    opts,
+		fault:   opts.Fault,
+		reqIDs:  rand.New(rand.NewPCG(opts.Seed, 0x7265717565737473)),
+		chatIDs: rand.New(rand.NewPCG(opts.Seed, 0x6368617473636874)),
+		chats:   make(map[string]*chat),
+		keep:    maxChats,
+	}, nil
+}
+
+// sleep is the default Options.Sleep.
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// newID returns prefix followed by 16 hex digits from src.
+func (s *Server) newID(src *rand.Rand, prefix string) string {
+	s.mu.Lock()
+	v := src.Uint64()
+	s.mu.Unlock()
+	return fmt.Sprintf("%s%016x", prefix, v)
+}
+
+// ServeHTTP routes a request. Every response carries [HeaderVersion] and
+// [HeaderRequestID]; errors are JSON objects {"error":{"code","message"}}.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := s.opts.Now()
+	resp := &response{ResponseWriter: w}
+	resp.requestID = s.newID(s.reqIDs, "req_")
+	h := w.Header()
+	h.Set(HeaderVersion, Version)
+	h.Set(HeaderRequestID, resp.requestID)
+	s.route(resp, r)
+	if resp.status == 0 {
+		resp.WriteHeader(http.StatusOK)
+	}
+	if s.opts.Log != nil {
+		s.opts.Log(Entry{
+			Method: r.Method, Path: r.URL.Path, Status: resp.status,
+			Duration: s.opts.Now().Sub(start), Role: resp.role, RequestID: resp.requestID,
+		})
+	}
+}
+
+// route dispatches on the path, then the method. Unknown paths get 404 and
+// known paths with another method 405, both before authentication.
+func (s *Server) route(w *response, r *http.Request) {
+	p := r.URL.Path
+	var method string
+	var handle func(*response, *http.Request, string)
+	var id string
+	switch {
+	case p == "/":
+		method, handle = http.MethodGet, s.index
+	case p == "/api/chat":
+		method, handle = http.MethodPost, s.create
+	case strings.HasPrefix(p, "/api/chat/"):
+		var op string
+		var ok bool
+		id, op, ok = strings.Cut(strings.TrimPrefix(p, "/api/chat/"), "/")
+		if ok && id != "" && !strings.Contains(op, "/") {
+			switch op {
+			case "status":
+				method, handle = http.MethodGet, s.status
+			case "subscribe":
+				method, handle = http.MethodGet, s.subscribe
+			case "publish":
+				method, handle = http.MethodPost, s.publish
+			}
+		}
+	case strings.HasPrefix(p, "/chat/"):
+		id = strings.TrimPrefix(p, "/chat/")
+		if id != "" && !strings.Contains(id, "/") {
+			method, handle = http.MethodGet, s.page
+		}
+	}
+	switch {
+	case handle == nil:
+		s.writeError(w, http.StatusNotFound, codeNotFound, "", "no such route: "+p)
+	case r.Method != method && !(method == http.MethodGet && r.Method == http.MethodHead):
+		w.Header().Set("Allow", method)
+		s.writeError(w, http.StatusMethodNotAllowed, codeMethodNotAllowed, "",
+			fmt.Sprintf("%s %s is not supported; use %s", r.Method, p, method))
+	default:
+		handle(w, r, id)
+	}
+}
+
+// index answers GET / with the mock's name and version, for client suites
+// that check the mock's version before they start (as stripe-go does with
+// stripe-mock).
+func (s *Server) index(w *response, _ *http.Request, _ string) {
+	w.Header().Set(HeaderChoice, choiceNotInSpec)
+	writeJSON(w, http.StatusOK, struct {
+		Name    string `json:"name"`
+		Version string `json:"version"`
+		Fault   string `json:"fault,omitempty"`
+	}{"chatwire mock", Version, s.fault})
+}
+
+// response records the status and the key role of a response for the log.
+type response struct {
+	http.ResponseWriter
+	status    int
+	role      Role
+	requestID string
+}
+
+// WriteHeader records the status.
+func (w *response) WriteHeader(status int) {
+	if w.status == 0 {
+		w.status = status
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+// Write records a 200 when no status was written.
+func (w *response) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Flush sends what was written to the client.
+func (w *response) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap returns the wrapped writer, for [http.ResponseController].
+func (w *response) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// gate runs the checks every chat operation passes before its body is
+// read: authentication (401), the key's scenario (429, 500, 403, and 402
+// when the operation spends credits), then the X-Mock-Scenario header.
+// It writes the error response and reports false when one applies.
+func (s *Server) gate(w *response, r *http.Request, spends bool) bool {
+	role, reason := authenticate(r.Header)
+	if role == RoleUnknown && s.fault == faultUnknownKey && strings.HasPrefix(bearerKey(r.Header), KeyPrefix) {
+		role, reason = RoleValid, ""
+	}
+	w.role = role
+	switch {
+	case role == RoleNone && s.fault == faultMissingKey403:
+		s.writeError(w, http.StatusForbidden, codeForbidden, "", "no permission for the team")
+		return false
+	case !role.authenticated():
+		s.writeError(w, http.StatusUnauthorized, codeUnauthorized, "", reason)
+		return false
+	case role == RoleRateLimited:
+		w.Header().Set("Retry-After", "1")
+		s.writeError(w, http.StatusTooManyRequests, codeRateLimited, "", "rate limit exceeded: retry after 1 second")
+		return false
+	case role == RoleServerError:
+		s.writeError(w, http.StatusInternalServerError, codeServerError, "", "internal server error")
+		return false
+	case role == RoleOtherTeam:
+		s.forbidden(w, "this API key has no permission for the team")
+		return false
+	}
+	if team := r.Header.Get(HeaderTeam); team != "" && team != role.team() {
+		s.forbidden(w, fmt.Sprintf("this API key has no permission for team %q", team))
+		return false
+	}
+	if spends && role == RoleNoCredits && s.fault != faultNoCredits {
+		s.writeError(w, http.StatusPaymentRequired, codeCredits, "", "insufficient credits: add credits to the team to create chats")
+		return false
+	}
+	return s.scenario(w, r)
+}
+
+// forbidden writes a 403, or the 401 the other-team-401 fault writes instead.
+func (s *Server) forbidden(w *response, msg string) {
+	if s.fault == faultOtherTeam401 {
+		s.writeError(w, http.StatusUnauthorized, codeUnauthorized, "", "invalid API key")
+		return
+	}
+	s.writeError(w, http.StatusForbidden, codeForbidden, "", msg)
+}
+
+// scenarioStatus returns the status and error code a value of
+// X-Mock-Scenario forces, and false for a value it does not know.
+func scenarioStatus(v string) (int, string, bool) {
+	switch v {
+	case "400":
+		return http.StatusBadRequest, codeInvalidRequest, true
+	case "401":
+		return http.StatusUnauthorized, codeUnauthorized, true
+	case "402":
+		return http.StatusPaymentRequired, codeCredits, true
+	case "403":
+		return http.StatusForbidden, codeForbidden, true
+	case "422":
+		return http.StatusUnprocessableEntity, codeValidation, true
+	case "429":
+		return http.StatusTooManyRequests, codeRateLimited, true
+	case "500":
+		return http.StatusInternalServerError, codeServerError, true
+	}
+	return 0, "", false
+}
+
+// scenario applies the X-Mock-Scenario header: it writes the forced error
+// (or a 400 for a value it does not know) and reports false, or reports
+// true when the header is absent.
+func (s *Server) scenario(w *response, r *http.Request) bool {
+	v := strings.TrimSpace(r.Header.Get(HeaderScenario))
+	if v == "" {
+		return true
+	}
+	status, code, ok := scenarioStatus(v)
+	if !ok {
+		s.writeError(w, http.StatusBadRequest, codeInvalidScenario, "",
+			fmt.Sprintf("%s must be one of 400, 401, 402, 403, 422, 429, 500; got %q", HeaderScenario, v))
+		return false
+	}
+	if status == http.StatusTooManyRequests {
+		w.Header().Set("Retry-After", "1")
+	}
+	s.writeError(w, status, code, "", fmt.Sprintf("status %s forced by the %s header", v, HeaderScenario))
+	return false
+}
+
+// bearerKey returns the key of a Bearer Authorization header, or "".
+func bearerKey(h http.Header) string {
+	scheme, key, _ := strings.Cut(h.Get("Authorization"), " ")
+	if !strings.EqualFold(scheme, "Bearer") {
+		return ""
+	}
+	return strings.TrimSpace(key)
+}

@@ -1,0 +1,260 @@
+package mock
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"slices"
+	"strings"
+)
+
+// maxBodyBytes is the largest request body the mock reads. The spec does not
+// show a limit; a larger body gets 400 body_too_large.
+const maxBodyBytes = 4 << 20
+
+// chatRequest is a validated body of POST /api/chat (or of publish).
+type chatRequest struct {
+	Content         string
+	Stream          bool // true unless the body says false
+	Backend         string
+	ExecutionMode   string
+	Model           string
+	ReasoningEffort string
+	Attachments     []attachment
+}
+
+// workflow reports whether the request names a workflow backend: any
+// backend but "DEFAULT".
+func (c *chatRequest) workflow() bool { return c.Backend != defaultBackend }
+
+// defaultBackend is the spec's default of the backend field.
+const defaultBackend = "DEFAULT"
+
+// attachment is one element of experimental_attachments.
+type attachment struct {
+	URL, Name, ContentType string
+}
+
+// requestError is a 400 or 422 a request earns, with its JSON error fields.
+type requestError struct {
+	status int
+	code   string
+	param  string // the field at fault, for validation errors
+	msg    string
+}
+
+func badRequest(code, format string, args ...any) *requestError {
+	return &requestError{status: http.StatusBadRequest, code: code, msg: fmt.Sprintf(format, args...)}
+}
+
+func invalidField(param, format string, args ...any) *requestError {
+	return &requestError{status: http.StatusUnprocessableEntity, code: codeValidation, param: param,
+		msg: param + " " + fmt.Sprintf(format, args...)}
+}
+
+// readRequest checks the Content-Type, parses the body and validates its
+// fields, in that order, and returns the first error the request earns.
+func (s *Server) readRequest(r *http.Request) (chatRequest, *requestError) {
+	var req chatRequest
+	ct := r.Header.Get("Content-Type")
+	if ct == "" {
+		return req, badRequest(codeContentType, "missing Content-Type header: the spec requires Content-Type: application/json")
+	}
+	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+		return req, badRequest(codeContentType, "Content-Type must be application/json, got %q", ct)
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
+	if err != nil {
+		return req, badRequest(codeInvalidJSON, "read request body: %v", err)
+	}
+	if len(body) > maxBodyBytes {
+		return req, badRequest(codeBodyTooLarge, "request body is larger than %d bytes", maxBodyBytes)
+	}
+	var v any
+	if err := json.Unmarshal(body, &v); err != nil {
+		if s.fault == faultNotJSON500 {
+			return req, &requestError{status: http.StatusInternalServerError, code: codeServerError,
+				msg: "internal server error"}
+		}
+		return req, badRequest(codeInvalidJSON, "request body is not valid JSON: %s", describeJSONError(body, err))
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return req, badRequest(codeInvalidBody, "request body must be a JSON object, got %s", jsonType(v))
+	}
+	return s.validate(obj)
+}
+
+// validate checks the fields of a body in the spec's table order.
+func (s *Server) validate(obj map[string]any) (chatRequest, *requestError) {
+	req := chatRequest{Stream: true, Backend: defaultBackend}
+	content, ok := obj["content"]
+	if !ok {
+		return req, invalidField("content", "is required")
+	}
+	if req.Content, ok = content.(string); !ok {
+		return req, invalidField("content", "must be a string, got %s", jsonType(content))
+	}
+	if v, ok := obj["stream"]; ok {
+		if req.Stream, ok = v.(bool); !ok {
+			return req, invalidField("stream", "must be a boolean, got %s", jsonType(v))
+		}
+	} else if s.fault == faultStreamNotDefault {
+		req.Stream = false
+	}
+	if v, ok := obj["backend"]; ok {
+		if req.Backend, ok = v.(string); !ok {
+			return req, invalidField("backend", "must be a string, got %s", jsonType(v))
+		}
+		if req.Backend == "" {
+			return req, invalidField("backend", `must not be empty (omit it for "DEFAULT")`)
+		}
+	}
+	if e := s.enum(obj, "executionMode", &req.ExecutionMode, []string{"auto", "planning", "build"}); e != nil {
+		return req, e
+	}
+	if e := s.model(obj, &req.Model); e != nil {
+		return req, e
+	}
+	if e := s.enum(obj, "reasoningEffort", &req.ReasoningEffort, []string{"medium", "high"}); e != nil {
+		return req, e
+	}
+	if v, ok := obj["experimental_attachments"]; ok {
+		var e *requestError
+		if req.Attachments, e = attachments(v); e != nil {
+			return req, e
+		}
+	}
+	return req, nil
+}
+
+// enum reads an optional string field whose value must be one of allowed.
+func (s *Server) enum(obj map[string]any, name string, dst *string, allowed []string) *requestError {
+	v, ok := obj[name]
+	if !ok {
+		return nil
+	}
+	str, ok := v.(string)
+	if !ok {
+		return invalidField(name, "must be a string, got %s", jsonType(v))
+	}
+	switch {
+	case slices.Contains(allowed, str):
+	case name == "reasoningEffort" && s.fault == faultReasoningEffort:
+	case name == "executionMode" && s.fault == faultUndocumentedStatus:
+		e := invalidField(name, "must be one of %s, got %q", strings.Join(allowed, ", "), str)
+		e.status = http.StatusTeapot
+		return e
+	default:
+		return invalidField(name, "must be one of %s, got %q", strings.Join(allowed, ", "), str)
+	}
+	*dst = str
+	return nil
+}
+
+// model reads the optional model field.
+func (s *Server) model(obj map[string]any, dst *string) *requestError {
+	v, ok := obj["model"]
+	if !ok {
+		return nil
+	}
+	m, ok := v.(string)
+	if !ok {
+		return invalidField("model", "must be a string, got %s", jsonType(v))
+	}
+	switch {
+	case s.fault == faultCurrentModel && m == rejectedModel:
+		return invalidField("model", "%q is not supported", m)
+	case modelAccepted(m, s.opts.AcceptEarlierModels), s.fault == faultModelEnum:
+	case modelAccepted(m, true):
+		return invalidField("model", "%q is from the spec's earlier published variant; "+
+			"start the mock with -accept-earlier-models (Options.AcceptEarlierModels) to accept it", m)
+	default:
+		return invalidField("model", "%q is not supported; supported models: %s (case-sensitive)",
+			m, strings.Join(CurrentModels(), ", "))
+	}
+	*dst = m
+	return nil
+}
+
+// attachments reads experimental_attachments: an array of objects with a
+// string url and optional string name and contentType.
+func attachments(v any) ([]attachment, *requestError) {
+	const name = "experimental_attachments"
+	arr, ok := v.([]any)
+	if !ok {
+		return nil, invalidField(name, "must be an array, got %s", jsonType(v))
+	}
+	out := make([]attachment, len(arr))
+	for i, el := range arr {
+		param := fmt.Sprintf("%s[%d]", name, i)
+		obj, ok := el.(map[string]any)
+		if !ok {
+			return nil, invalidField(param, "must be an object, got %s", jsonType(el))
+		}
+		u, ok := obj["url"]
+		if !ok {
+			return nil, invalidField(param+".url", "is required")
+		}
+		if out[i].URL, ok = u.(string); !ok {
+			return nil, invalidField(param+".url", "must be a string, got %s", jsonType(u))
+		}
+		for _, f := range []struct {
+			key string
+			dst *string
+		}{{"name", &out[i].Name}, {"contentType", &out[i].ContentType}} {
+			fv, ok := obj[f.key]
+			if !ok {
+				continue
+			}
+			if *f.dst, ok = fv.(string); !ok {
+				return nil, invalidField(param+"."+f.key, "must be a string, got %s", jsonType(fv))
+			}
+		}
+	}
+	return out, nil
+}
+
+// jsonType names the JSON type of a value decoded by encoding/json.
+func jsonType(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case float64:
+		return "number"
+	case string:
+		return "string"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// describeJSONError says what is wrong with body and where: line, column
+// (1-based, bytes) and byte offset (0-based).
+func describeJSONError(body []byte, err error) string {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return "the body is empty"
+	}
+	var se *json.SyntaxError
+	if !errors.As(err, &se) {
+		return err.Error()
+	}
+	// encoding/json counts a bad byte as read; at the end of input the
+	// offset is the body's length.
+	off := min(int(se.Offset), len(body))
+	if off > 0 && !strings.Contains(se.Error(), "unexpected end of JSON input") {
+		off--
+	}
+	line := 1 + bytes.Count(body[:off], []byte{'\n'})
+	col := off - bytes.LastIndexByte(body[:off], '\n')
+	return fmt.Sprintf("%v (line %d, column %d, byte offset %d)", se, line, col, off)
+}
