@@ -170,8 +170,9 @@ func interruptedReport() *conformance.Report {
 // writers are the four formats, for tests that hold for all of them.
 func writers() map[string]func(*bytes.Buffer, *conformance.Report) error {
 	return map[string]func(*bytes.Buffer, *conformance.Report) error{
-		"console": func(b *bytes.Buffer, r *conformance.Report) error { return WriteConsole(b, r, ConsoleOptions{}) },
-		"json":    func(b *bytes.Buffer, r *conformance.Report) error { return WriteJSON(b, r) },
+		"console":  func(b *bytes.Buffer, r *conformance.Report) error { return WriteConsole(b, r, ConsoleOptions{}) },
+		"json":     func(b *bytes.Buffer, r *conformance.Report) error { return WriteJSON(b, r) },
+		"junit":    func(b *bytes.Buffer, r *conformance.Report) error { return WriteJUnit(b, r) },
 	}
 }
 
@@ -201,8 +202,9 @@ func (failingWriter) Write([]byte) (int, error) { return 0, os.ErrClosed }
 func TestWritersReportWriteErrors(t *testing.T) {
 	r := fixtureReport()
 	tests := map[string]func() error{
-		"console": func() error { return WriteConsole(failingWriter{}, r, ConsoleOptions{}) },
-		"json":    func() error { return WriteJSON(failingWriter{}, r) },
+		"console":  func() error { return WriteConsole(failingWriter{}, r, ConsoleOptions{}) },
+		"json":     func() error { return WriteJSON(failingWriter{}, r) },
+		"junit":    func() error { return WriteJUnit(failingWriter{}, r) },
 	}
 	for name, write := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -230,4 +232,8 @@ func TestCountsAgree(t *testing.T) {
 	back, err := ReadJSON(&js)
 	require.NoError(t, err, "JSON written from the fixture must read back")
 	assert.Equal(t, want, back.Summary, "JSON summary must count the results")
+
+	var junit bytes.Buffer
+	require.NoError(t, WriteJUnit(&junit, r))
+	assert.Contains(t, junit.String(), `tests="14" failures="2" errors="1"`, "JUnit root must count the results")
 }
