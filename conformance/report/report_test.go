@@ -173,6 +173,7 @@ func writers() map[string]func(*bytes.Buffer, *conformance.Report) error {
 		"console":  func(b *bytes.Buffer, r *conformance.Report) error { return WriteConsole(b, r, ConsoleOptions{}) },
 		"json":     func(b *bytes.Buffer, r *conformance.Report) error { return WriteJSON(b, r) },
 		"junit":    func(b *bytes.Buffer, r *conformance.Report) error { return WriteJUnit(b, r) },
+		"markdown": func(b *bytes.Buffer, r *conformance.Report) error { return WriteMarkdown(b, r) },
 	}
 }
 
@@ -205,6 +206,7 @@ func TestWritersReportWriteErrors(t *testing.T) {
 		"console":  func() error { return WriteConsole(failingWriter{}, r, ConsoleOptions{}) },
 		"json":     func() error { return WriteJSON(failingWriter{}, r) },
 		"junit":    func() error { return WriteJUnit(failingWriter{}, r) },
+		"markdown": func() error { return WriteMarkdown(failingWriter{}, r) },
 	}
 	for name, write := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -236,4 +238,8 @@ func TestCountsAgree(t *testing.T) {
 	var junit bytes.Buffer
 	require.NoError(t, WriteJUnit(&junit, r))
 	assert.Contains(t, junit.String(), `tests="14" failures="2" errors="1"`, "JUnit root must count the results")
+
+	var md bytes.Buffer
+	require.NoError(t, WriteMarkdown(&md, r))
+	assert.Contains(t, md.String(), "| 4 | 2 | 2 | 2 | 2 | 1 | 1 | 14 |", "Markdown counts row must count the results")
 }
