@@ -66,7 +66,11 @@ func Read(r io.Reader) (*Transcript, error) { return read(r, "") }
 
 func read(r io.Reader, file string) (*Transcript, error) {
 	rd := &reader{br: bufio.NewReader(r), file: file}
-	return rd.read()
+	t, err := rd.read()
+	if t != nil {
+		t.Path = file
+	}
+	return t, err
 }
 
 // reader is the state of one Read.

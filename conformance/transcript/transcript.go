@@ -27,6 +27,7 @@ type Header struct {
 // A Transcript is one scenario read back: its header and its exchanges in
 // the order they were sent.
 type Transcript struct {
+	Path      string // the file it was read from, when read by ReadFile or ReadFS
 	Header    Header
 	Exchanges []*Exchange
 
