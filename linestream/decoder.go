@@ -66,6 +66,7 @@ type Decoder struct {
 	start   int   // first unread byte of buf
 	scan    int   // buf[start:scan] holds no '\n'
 	end     int   // end of the bytes read into buf
+	lfEnd   int   // buf[:lfEnd] ends with a '\n' (0: none seen); buf[lfEnd:end] may hold more
 	base    int64 // stream offset of buf[0]
 	line    int   // physical lines consumed
 	eof     bool
@@ -114,6 +115,9 @@ func (d *Decoder) Next() bool {
 	if d.err != nil {
 		return false
 	}
+	if d.nextInBuffer() {
+		return true
+	}
 	for {
 		line, off, ok := d.readLine()
 		if !ok {
@@ -137,6 +141,41 @@ func (d *Decoder) Next() bool {
 }
 
 var bom = []byte{0xEF, 0xBB, 0xBF}
+
+// nextInBuffer is the fast path of Next: it reads a line with one of the
+// SDK's one-byte codes that lies wholly in the buffer, validating the value
+// in place as it goes, so that the line is scanned once rather than first
+// for its '\n' and then for its value. It reports false, changing nothing,
+// for anything else (blank lines, a BOM, other codes, a line not yet in the
+// buffer, bad lines), which the general path then reads.
+func (d *Decoder) nextInBuffer() bool {
+	s, b := d.start, d.buf[:d.lfEnd]
+	if s+2 >= len(b) || b[s+1] != ':' {
+		return false
+	}
+	k := codeKinds[b[s]]
+	if k == KindUnknown {
+		return false
+	}
+	// '\n' is no whitespace here: the value must end the line.
+	start, end, nl, stack, err := scanValue(b, s+2, d.stack, false)
+	d.stack = stack
+	if err != nil || nl >= len(b) || b[nl] != '\n' || nl-s > d.maxLine {
+		return false
+	}
+	if d.strict && checkShape(k, b[start:end]) != "" {
+		return false
+	}
+	raw := b[s:nl]
+	if b[nl-1] == '\r' {
+		raw = b[s : nl-1]
+	}
+	d.line++
+	d.start, d.scan = nl+1, nl+1
+	d.part.Code, d.part.Value, d.part.Raw = b[s:s+1], b[start:end], raw
+	d.part.Line, d.part.Offset = d.line, d.base+int64(s)
+	return true
+}
 
 // Part returns the current part. Its slices are borrowed: valid until the
 // next call to Next or Reset. It does no allocation.
@@ -205,6 +244,7 @@ func (d *Decoder) fill() {
 		n := copy(d.buf, d.buf[d.start:d.end])
 		d.base += int64(d.start)
 		d.scan -= d.start
+		d.lfEnd = max(d.lfEnd-d.start, 0)
 		d.end, d.start = n, 0
 	}
 	if d.end == len(d.buf) {
@@ -222,6 +262,7 @@ func (d *Decoder) fill() {
 			d.rerr = fmt.Errorf("linestream: reader returned invalid count %d", n)
 			return
 		}
+		d.noteLF(d.end, d.end+n)
 		d.end += n
 		if err == io.EOF {
 			d.eof = true
@@ -236,6 +277,20 @@ func (d *Decoder) fill() {
 		}
 	}
 	d.rerr = io.ErrNoProgress
+}
+
+// lfWindow bounds how far back from the end of newly read bytes noteLF looks
+// for a '\n' (bytes.LastIndexByte goes byte by byte).
+const lfWindow = 1 << 10
+
+// noteLF moves lfEnd past the last '\n' in buf[from:to], the bytes just read,
+// when there is one in the last lfWindow bytes. Missing an earlier one only
+// leaves its lines to the general path of Next.
+func (d *Decoder) noteLF(from, to int) {
+	from = max(from, to-lfWindow)
+	if i := bytes.LastIndexByte(d.buf[from:to], '\n'); i >= 0 {
+		d.lfEnd = from + i + 1
+	}
 }
 
 // parse splits a non-blank line into a part, checking the code, the JSON

@@ -60,6 +60,32 @@ func skipWS(b []byte, i int) int {
 	return i
 }
 
+// skipSpace skips JSON whitespace from b[i] as skipWS does, except that a
+// '\n' stops it unless lf is set: the decoder validates values in place in
+// its buffer, where a '\n' ends the line. It is inlined where the byte at i
+// is no whitespace, the common case.
+func skipSpace(b []byte, i int, lf bool) int {
+	if i < len(b) && b[i] > ' ' {
+		return i
+	}
+	return skipSpaceSlow(b, i, lf)
+}
+
+func skipSpaceSlow(b []byte, i int, lf bool) int {
+	for ; i < len(b); i++ {
+		switch b[i] {
+		case ' ', '\t', '\r':
+		case '\n':
+			if !lf {
+				return i
+			}
+		default:
+			return i
+		}
+	}
+	return i
+}
+
 // scanString checks the JSON string that starts with the quote at b[i] and
 // returns the index just past its closing quote.
 //
@@ -183,41 +209,53 @@ func scanLiteral(b []byte, i int, lit string) (int, *jsonErr) {
 // (grown if it had to), so a caller that keeps it validates without
 // allocating once it has grown to the deepest nesting seen.
 func validate(b, stack []byte) (start, end int, _ []byte, err *jsonErr) {
+	start, end, next, stack, err := scanValue(b, 0, stack, true)
+	if err == nil && next != len(b) {
+		err = &jsonErr{next, msgAfterTop}
+	}
+	if err != nil {
+		return 0, 0, stack, err
+	}
+	return start, end, stack, nil
+}
+
+// scanValue checks the JSON value, with optional whitespace around it, that
+// starts at b[i], and returns its bounds and next, the index of the first
+// byte after the whitespace that follows it (len(b) or a byte no JSON value
+// can continue with). lf tells whether '\n' is whitespace (see skipSpace);
+// stack is as for validate.
+func scanValue(b []byte, i int, stack []byte, lf bool) (start, end, next int, _ []byte, err *jsonErr) {
 	stack = stack[:0]
-	i := skipWS(b, 0)
+	i = skipSpace(b, i, lf)
 	start = i
 	if i < len(b) && b[i] == '"' {
 		// The common case: a text delta.
 		if i, err = scanString(b, i); err != nil {
-			return 0, 0, stack, err
+			return 0, 0, 0, stack, err
 		}
-		end = i
-		if i = skipWS(b, i); i != len(b) {
-			return 0, 0, stack, &jsonErr{i, msgAfterTop}
-		}
-		return start, end, stack, nil
+		return start, i, skipSpace(b, i, lf), stack, nil
 	}
 	for {
 		// A value starts at b[i].
 		if i >= len(b) {
-			return 0, 0, stack, &jsonErr{i, msgEOF}
+			return 0, 0, 0, stack, &jsonErr{i, msgEOF}
 		}
 		switch c := b[i]; c {
 		case '"':
 			i, err = scanString(b, i)
 		case '{':
-			i = skipWS(b, i+1)
+			i = skipSpace(b, i+1, lf)
 			if i < len(b) && b[i] == '}' {
 				i++
 				break
 			}
 			stack = append(stack, '{')
-			if i, err = scanKey(b, i); err != nil {
-				return 0, 0, stack, err
+			if i, err = scanKey(b, i, lf); err != nil {
+				return 0, 0, 0, stack, err
 			}
 			continue
 		case '[':
-			i = skipWS(b, i+1)
+			i = skipSpace(b, i+1, lf)
 			if i < len(b) && b[i] == ']' {
 				i++
 				break
@@ -238,32 +276,29 @@ func validate(b, stack []byte) (start, end int, _ []byte, err *jsonErr) {
 			}
 		}
 		if err != nil {
-			return 0, 0, stack, err
+			return 0, 0, 0, stack, err
 		}
 		// After a value: close containers until the next value starts.
 	after:
 		for {
-			i = skipWS(b, i)
+			i = skipSpace(b, i, lf)
 			if len(stack) == 0 {
 				end = i
 				for end > start && isWS(b[end-1]) {
 					end--
 				}
-				if i != len(b) {
-					return 0, 0, stack, &jsonErr{i, msgAfterTop}
-				}
-				return start, end, stack, nil
+				return start, end, i, stack, nil
 			}
 			if i >= len(b) {
-				return 0, 0, stack, &jsonErr{i, msgEOF}
+				return 0, 0, 0, stack, &jsonErr{i, msgEOF}
 			}
 			top := stack[len(stack)-1]
 			switch c := b[i]; {
 			case c == ',':
-				i = skipWS(b, i+1)
+				i = skipSpace(b, i+1, lf)
 				if top == '{' {
-					if i, err = scanKey(b, i); err != nil {
-						return 0, 0, stack, err
+					if i, err = scanKey(b, i, lf); err != nil {
+						return 0, 0, 0, stack, err
 					}
 				}
 				break after
@@ -271,16 +306,16 @@ func validate(b, stack []byte) (start, end int, _ []byte, err *jsonErr) {
 				stack = stack[:len(stack)-1]
 				i++
 			case top == '{':
-				return 0, 0, stack, &jsonErr{i, msgAfterObject}
+				return 0, 0, 0, stack, &jsonErr{i, msgAfterObject}
 			default:
-				return 0, 0, stack, &jsonErr{i, msgAfterArray}
+				return 0, 0, 0, stack, &jsonErr{i, msgAfterArray}
 			}
 		}
 	}
 }
 
 // scanKey checks `"key" :` at b[i] and returns the index of the member's value.
-func scanKey(b []byte, i int) (int, *jsonErr) {
+func scanKey(b []byte, i int, lf bool) (int, *jsonErr) {
 	if i >= len(b) {
 		return i, &jsonErr{i, msgEOF}
 	}
@@ -291,12 +326,12 @@ func scanKey(b []byte, i int) (int, *jsonErr) {
 	if err != nil {
 		return i, err
 	}
-	i = skipWS(b, i)
+	i = skipSpace(b, i, lf)
 	if i >= len(b) {
 		return i, &jsonErr{i, msgEOF}
 	}
 	if b[i] != ':' {
 		return i, &jsonErr{i, msgColon}
 	}
-	return skipWS(b, i+1), nil
+	return skipSpace(b, i+1, lf), nil
 }
