@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/chatwire/chatwire/conformance"
@@ -279,7 +281,11 @@ func jsonError(data []byte, err error) error {
 		e.Err = err
 		return e
 	case errors.As(err, &typ):
-		msg := fmt.Sprintf("%s: want %s, have JSON %s", typ.Field, typ.Type, typ.Value)
+		field := strings.TrimPrefix(typ.Field, "reportJSON.")
+		if field == "" {
+			field = "the report"
+		}
+		msg := fmt.Sprintf("%s: want %s, have %s", field, jsonKind(typ.Type), typ.Value)
 		e := newReadError(data, valueEndingAt(data, typ.Offset), msg)
 		e.Err = err
 		return e
@@ -355,9 +361,9 @@ func valueStart(data []byte, offset int64) int64 {
 	return offset
 }
 
-// valueEndingAt returns the offset where the JSON value that ends at end
-// starts (encoding/json places a type error after the value), or end when no
-// value ends there.
+// valueEndingAt returns the offset where the JSON value whose type error
+// encoding/json placed at end starts (it places one after a scalar, or just
+// inside an array or object), or end when no value fits.
 func valueEndingAt(data []byte, end int64) int64 {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var open []int64 // starts of the arrays and objects being read
@@ -369,6 +375,10 @@ func valueEndingAt(data []byte, end int64) int64 {
 		}
 		switch tok {
 		case json.Delim('{'), json.Delim('['):
+			// A composite of the wrong type is placed just after its opening.
+			if dec.InputOffset() == end {
+				return start
+			}
 			open = append(open, start)
 			continue
 		case json.Delim('}'), json.Delim(']'):
@@ -382,4 +392,26 @@ func valueEndingAt(data []byte, end int64) int64 {
 			return end
 		}
 	}
+}
+
+// jsonKind names what a Go type reads from JSON: "an object", "a list".
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	}
+	return t.String()
 }
