@@ -117,7 +117,7 @@
 //
 //	2:[{"chatId":"chat_…"}]
 //	f:{"messageId":"msg_…"}
-//	g:"The user wants … Reasoning effort high: …"   (only with reasoningEffort)
+//	g:"The user asks for “…”. Reasoning effort high: …" (with reasoningEffort)
 //	0:"Reading your request: “…”\n"
 //	0:"Planning the build (mode: auto) — 3 sections, 1 page\n"
 //	0:"Creating index.html with <header>, <main> & <footer>\n"
@@ -163,8 +163,31 @@
 // [Options.Fault] (`chatwire serve -fault NAME`) makes the mock deviate
 // from the spec in exactly one realistic way, so the checker can be tested
 // against known bugs: [Faults] lists each with the check IDs it must make
-// fail (or warn). Stream faults change the stream of POST /api/chat only,
-// never that of subscribe or publish.
+// fail (or warn), and `chatwire serve -fault list` prints them. Stream
+// faults change the stream of POST /api/chat only, never that of subscribe
+// or publish. The faults:
+//
+//	first-line-not-2               a 0: line comes before the 2: line
+//	chat-id-missing                2:[{"chat_id":"…"}]
+//	chat-id-not-string             2:[{"chatId":1001}]
+//	malformed-line                 second line 0:Thinking… (not JSON)
+//	bad-shape                      second line 0:123
+//	stream-false-ignored           stream:false answered with the stream
+//	json-missing-url               stream:false JSON without url
+//	json-relative-url              stream:false JSON url /chat/<id>
+//	model-enum-not-enforced        unknown and wrong-case models get 200
+//	current-model-rejected         gamma-k3 gets 422
+//	missing-key-403                no Authorization header gets 403
+//	unknown-key-accepted           any cw_test_ key is valid
+//	not-json-500                   a body that is not JSON gets 500
+//	undocumented-status            an unknown executionMode gets 418
+//	stream-not-default             no stream field answered with JSON
+//	reasoning-effort-not-enforced  any reasoningEffort string is accepted
+//	no-credits-ignored             cw_test_no_credits gets 200
+//	other-team-401                 a team the key lacks gets 401
+//	chat-id-spaced                 2:[{ "chatId": "…" }] (checks warn)
+//	error-with-stream              a 401 body is a 2:/3: stream (checks warn)
+//	unknown-code                   second line x:1 (checks warn)
 //
 // # Ids and time
 //

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http/httptest"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -294,5 +295,13 @@ func TestFaultsLeaveFollowUpsAlone(t *testing.T) {
 	} {
 		_, stream := send(t, ts, req)
 		assert.NoError(t, decodeErr(stream, true), "%s %s streams without the fault", req.method, req.path)
+	}
+}
+
+func TestFaultsDocumented(t *testing.T) {
+	doc, err := os.ReadFile("doc.go")
+	require.NoError(t, err, "read the package doc")
+	for _, f := range Faults() {
+		assert.Regexp(t, `(?m)^//\t`+regexp.QuoteMeta(f.Name)+` `, string(doc), "the package doc lists fault %s", f.Name)
 	}
 }

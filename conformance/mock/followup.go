@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html/template"
 	"net/http"
+	"strings"
 )
 
 // The follow-up operations and the chat page. The spec names the three
@@ -155,7 +156,7 @@ func (s *Server) page(w *response, _ *http.Request, id string) {
 			pm := pageMessage{Content: m.content}
 			for _, p := range m.script.progress {
 				if p.at < n {
-					pm.Progress = append(pm.Progress, p.text)
+					pm.Progress = append(pm.Progress, strings.TrimRight(p.text, "\n"))
 				}
 			}
 			d.Messages = append(d.Messages, pm)

@@ -70,7 +70,7 @@ func buildScript(in scriptInput) *script {
 	add(linestream.AppendStartStepPart(nil, in.messageID))
 	if in.req.ReasoningEffort != "" {
 		add(linestream.AppendReasoningPart(nil, fmt.Sprintf(
-			"The user wants %s. Reasoning effort %s: plan the sections first, then write the files.",
+			"The user asks for “%s”. Reasoning effort %s: plan the sections first, then write the files.",
 			summarize(in.req.Content), in.req.ReasoningEffort)))
 	}
 	for _, t := range texts[:half] {
