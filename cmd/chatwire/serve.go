@@ -1,0 +1,165 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/chatwire/chatwire/conformance/mock"
+)
+
+// shutdownGrace is how long serve waits for open requests when it stops.
+const shutdownGrace = 5 * time.Second
+
+func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1", "address to listen on")
+	port := fs.Int("port", 0, "port to listen on; 0 picks a free port")
+	fault := fs.String("fault", "", "deviate from the spec in one way, `NAME`; -fault list lists them")
+	pace := fs.Duration("pace", 150*time.Millisecond, "pause before each stream line after the first")
+	earlier := fs.Bool("accept-earlier-models", false, "accept the spec's earlier model values too")
+	lines := fs.Int("lines", mock.DefaultLines, "number of 0: progress lines per stream")
+	specOnly := fs.Bool("spec-parts-only", false, "stream only the 2: and 0: lines the spec shows (no AI SDK step, tool or finish parts)")
+	seed := fs.Uint64("seed", 0, "seed of the chat and request ids")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), `usage: chatwire serve [-addr 127.0.0.1] [-port 0] [-fault NAME] [-pace DURATION] [flags]
+
+Run the mock of POST /api/chat, for client test suites and for checking the
+checker. The first line on standard output is
+
+	chatwire mock listening on http://ADDR:PORT
+
+and each request is logged to standard error (method, path, status, duration
+and the key's role, never the key). Ctrl-C stops it.
+
+Keys (Authorization: Bearer KEY):
+
+	%s, %s_*   valid
+	%s        402 insufficient credits
+	%s        403 no permission for the team
+	%s            team "a"; X-Team naming another team is 403
+	%s      429 with Retry-After: 1
+	%s      500
+
+The header X-Mock-Scenario: 400|401|402|403|422|429|500 forces a status.
+The package documentation of conformance/mock describes every behaviour:
+go doc github.com/chatwire/chatwire/conformance/mock
+
+Flags:
+`, mock.KeyValid, mock.KeyValid, mock.KeyNoCredits, mock.KeyOtherTeam, mock.KeyTeamA, mock.KeyRateLimited, mock.KeyServerError)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	usageError := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "chatwire serve: "+format+"\n", a...)
+		return exitUsage
+	}
+	switch {
+	case fs.NArg() > 0:
+		return usageError("unexpected argument %q", fs.Arg(0))
+	case *fault == "list":
+		printFaults(stdout)
+		return exitOK
+	case *port < 0 || *port > 65535:
+		return usageError("-port must be 0 to 65535, got %d", *port)
+	case *lines < 1:
+		return usageError("-lines must be at least 1, got %d", *lines)
+	case *pace < 0:
+		return usageError("-pace must not be negative, got %v", *pace)
+	}
+
+	var logMu sync.Mutex
+	logf := func(format string, a ...any) {
+		logMu.Lock()
+		defer logMu.Unlock()
+		fmt.Fprintf(stderr, format, a...)
+	}
+	srv, err := mock.New(mock.Options{
+		Fault:               *fault,
+		Pace:                *pace,
+		AcceptEarlierModels: *earlier,
+		Lines:               *lines,
+		SpecPartsOnly:       *specOnly,
+		Seed:                *seed,
+		Log: func(e mock.Entry) {
+			role := string(e.Role)
+			if role == "" {
+				role = "-"
+			}
+			logf("%s %s %d %v key=%s %s\n", e.Method, e.Path, e.Status, e.Duration.Round(time.Microsecond), role, e.RequestID)
+		},
+	})
+	if err != nil {
+		return usageError("%v", err)
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort(*addr, strconv.Itoa(*port)))
+	if err != nil {
+		fmt.Fprintf(stderr, "chatwire serve: %v\n", err)
+		return exitFail
+	}
+	// Handlers run under ctx, so open streams end when serve stops.
+	hs := &http.Server{
+		Handler:           srv,
+		BaseContext:       func(net.Listener) context.Context { return ctx },
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          log.New(writerFunc(func(b []byte) { logf("chatwire serve: %s", b) }), "", 0),
+	}
+	if *fault != "" {
+		f, _ := mock.LookupFault(*fault)
+		logf("chatwire serve: fault %s: %s\n", f.Name, f.Description)
+	}
+	fmt.Fprintf(stdout, "chatwire mock listening on http://%s\n", ln.Addr())
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	select {
+	case err := <-served:
+		fmt.Fprintf(stderr, "chatwire serve: %v\n", err)
+		return exitFail
+	case <-ctx.Done():
+	}
+	logf("chatwire serve: shutting down\n")
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		fmt.Fprintf(stderr, "chatwire serve: shutdown: %v\n", err)
+		return exitFail
+	}
+	return exitOK
+}
+
+// printFaults writes the mock's faults with the check IDs each must make
+// fail (or warn) and what it does.
+func printFaults(w io.Writer) {
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "FAULT\tCHECKS IT MUST TRIP")
+	for _, f := range mock.Faults() {
+		checks := append([]string(nil), f.Fails...)
+		for _, id := range f.Warns {
+			checks = append(checks, id+" (warn; fail with -strict)")
+		}
+		fmt.Fprintf(tw, "%s\t%s\n", f.Name, strings.Join(checks, ", "))
+		fmt.Fprintf(tw, "\t  %s\n", f.Description)
+	}
+	tw.Flush()
+}
+
+// writerFunc adapts a function to an io.Writer.
+type writerFunc func([]byte)
+
+func (f writerFunc) Write(b []byte) (int, error) { f(b); return len(b), nil }

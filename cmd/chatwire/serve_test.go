@@ -1,0 +1,215 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chatwire/chatwire/conformance/mock"
+	"github.com/chatwire/chatwire/linestream"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// lockedBuffer is a bytes.Buffer safe for the server's goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// serving is a `chatwire serve` running in the test.
+type serving struct {
+	url    string
+	stderr *lockedBuffer
+	cancel context.CancelFunc
+	code   chan int
+}
+
+// startServe runs `chatwire serve args...` and waits for its first line.
+func startServe(t *testing.T, args ...string) *serving {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	s := &serving{stderr: &lockedBuffer{}, cancel: cancel, code: make(chan int, 1)}
+	go func() {
+		s.code <- run(ctx, append([]string{"serve"}, args...), strings.NewReader(""), pw, s.stderr)
+		pw.Close()
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-s.code
+	})
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	require.NoError(t, err, "read the first line of serve's output; stderr: %s", s.stderr)
+	go io.Copy(io.Discard, pr)
+	const prefix = "chatwire mock listening on "
+	require.True(t, strings.HasPrefix(line, prefix), "the first line %q names the URL", line)
+	s.url = strings.TrimSpace(strings.TrimPrefix(line, prefix))
+	assert.Regexp(t, `^http://127\.0\.0\.1:\d+$`, s.url, "the URL of the default -addr and -port 0")
+	return s
+}
+
+// stop cancels serve's context and returns its exit code.
+func (s *serving) stop(t *testing.T) int {
+	t.Helper()
+	s.cancel()
+	select {
+	case code := <-s.code:
+		s.code <- code // for the cleanup
+		return code
+	case <-time.After(20 * time.Second):
+		t.Fatal("serve did not stop 20s after its context was cancelled")
+		return -1
+	}
+}
+
+// post sends a create to a running serve.
+func (s *serving) post(t *testing.T, key, body string) (*http.Response, string) {
+	t.Helper()
+	req, err := http.NewRequest("POST", s.url+"/api/chat", strings.NewReader(body))
+	require.NoError(t, err, "new request")
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err, "POST %s/api/chat", s.url)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	require.NoError(t, err, "read the body")
+	return resp, string(b)
+}
+
+func TestServe(t *testing.T) {
+	s := startServe(t, "-pace", "0s", "-lines", "2")
+	tests := []struct {
+		name       string
+		key, body  string
+		wantStatus int
+		wantCT     string
+	}{
+		{"stream", mock.KeyValid, `{"content":"a page"}`, 200, "text/plain; charset=utf-8"},
+		{"json", mock.KeyValid, `{"content":"a page","stream":false}`, 200, "application/json"},
+		{"no key", "", `{"content":"a page"}`, 401, "application/json"},
+		{"validation", mock.KeyValid, `{"content":"a page","model":"nope"}`, 422, "application/json"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp, body := s.post(t, tt.key, tt.body)
+			require.Equal(t, tt.wantStatus, resp.StatusCode, "status: %s", body)
+			assert.Equal(t, tt.wantCT, resp.Header.Get("Content-Type"), "content type")
+			assert.Equal(t, mock.Version, resp.Header.Get(mock.HeaderVersion), "version header")
+			if tt.wantCT == "text/plain; charset=utf-8" {
+				d := linestream.NewDecoder(strings.NewReader(body))
+				d.SetStrict(true)
+				n := 0
+				for d.Next() {
+					n++
+				}
+				assert.NoError(t, d.Err(), "the stream decodes strictly: %s", body)
+				assert.Equal(t, 10, n, "parts of a 2-line stream: %s", body)
+			}
+			if tt.name == "json" {
+				var c struct{ ChatID, URL string }
+				require.NoError(t, json.Unmarshal([]byte(body), &c), "JSON body %s", body)
+				assert.Equal(t, s.url+"/chat/"+c.ChatID, c.URL, "the url is on the served address")
+			}
+		})
+	}
+	require.Equal(t, exitOK, s.stop(t), "serve exits 0 when stopped; stderr: %s", s.stderr)
+	logged := s.stderr.String()
+	for _, want := range []string{"POST /api/chat 200 ", "key=valid req_", "POST /api/chat 401 ", "key=none", "POST /api/chat 422 ", "shutting down"} {
+		assert.Contains(t, logged, want, "stderr logs the requests")
+	}
+	assert.NotContains(t, logged, mock.KeyPrefix, "stderr never holds a key")
+}
+
+func TestServeStopsOpenStreams(t *testing.T) {
+	s := startServe(t, "-pace", "1h", "-fault", "bad-shape")
+	assert.Contains(t, s.stderr.String(), "fault bad-shape: ", "stderr names the fault")
+	req, err := http.NewRequest("POST", s.url+"/api/chat", strings.NewReader(`{"content":"x"}`))
+	require.NoError(t, err, "new request")
+	req.Header.Set("Authorization", "Bearer "+mock.KeyValid)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err, "POST")
+	defer resp.Body.Close()
+	line, err := bufio.NewReader(resp.Body).ReadString('\n')
+	require.NoError(t, err, "the first line")
+	assert.True(t, strings.HasPrefix(line, "2:"), "the first line arrives at once: %q", line)
+	assert.Equal(t, exitOK, s.stop(t), "serve stops with a stream paced at 1h open; stderr: %s", s.stderr)
+}
+
+func TestServeFaultList(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"serve", "-fault", "list"}, strings.NewReader(""), &stdout, &stderr)
+	require.Equal(t, exitOK, code, "serve -fault list; stderr: %s", stderr.String())
+	out := stdout.String()
+	for _, f := range mock.Faults() {
+		assert.Contains(t, out, f.Name, "the list names fault %s", f.Name)
+		assert.Contains(t, out, f.Description, "the list describes fault %s", f.Name)
+		for _, id := range append(append([]string{}, f.Fails...), f.Warns...) {
+			assert.Contains(t, out, id, "the list names check %s of fault %s", id, f.Name)
+		}
+	}
+}
+
+func TestServeUsage(t *testing.T) {
+	tests := []struct {
+		name       string
+		args       []string
+		wantCode   int
+		wantStderr string
+	}{
+		{"help", []string{"-h"}, exitOK, "usage: chatwire serve"},
+		{"unknown flag", []string{"-nope"}, exitUsage, "flag provided but not defined: -nope"},
+		{"unknown fault", []string{"-fault", "nope"}, exitUsage, `unknown fault "nope"; valid faults: first-line-not-2,`},
+		{"argument", []string{"extra"}, exitUsage, `unexpected argument "extra"`},
+		{"port", []string{"-port", "70000"}, exitUsage, "-port must be 0 to 65535"},
+		{"lines", []string{"-lines", "0"}, exitUsage, "-lines must be at least 1"},
+		{"pace", []string{"-pace", "-1s"}, exitUsage, "-pace must not be negative"},
+		{"bad pace", []string{"-pace", "fast"}, exitUsage, `invalid value "fast" for flag -pace`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), append([]string{"serve"}, tt.args...), strings.NewReader(""), &stdout, &stderr)
+			assert.Equal(t, tt.wantCode, code, "serve %v; stderr: %s", tt.args, stderr.String())
+			assert.Contains(t, stderr.String(), tt.wantStderr, "stderr of serve %v", tt.args)
+			assert.Empty(t, stdout.String(), "nothing on stdout for serve %v", tt.args)
+		})
+	}
+}
+
+func TestServePortInUse(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err, "listen on a free port")
+	defer ln.Close()
+	port := ln.Addr().(*net.TCPAddr).Port
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"serve", "-port", strconv.Itoa(port)}, strings.NewReader(""), &stdout, &stderr)
+	assert.Equal(t, exitFail, code, "serve on a port in use; stderr: %s", stderr.String())
+	assert.Contains(t, stderr.String(), "address already in use", "stderr says why")
+	assert.Empty(t, stdout.String(), "no listening line")
+}
