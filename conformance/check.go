@@ -1,0 +1,321 @@
+package conformance
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/chatwire/chatwire/conformance/transcript"
+)
+
+// A Check is one requirement of the spec and how to judge it: data (its ID,
+// the spec sentence, its level, kind, cost and key roles) plus a judge that
+// reads exchanges, never the network. The same checks judge a live run and
+// a replay of its transcripts.
+type Check struct {
+	ID          string // stable: chat/<spec-section>/<slug>[param]; never reused
+	Title       string // what passes, in a few words
+	Section     string // the spec section, with §4's subsections numbered 4.1–4.7
+	Level       Level
+	Kind        Kind
+	Cost        Cost   // CostChat when one of its probes creates a chat
+	Needs       []Role // key roles its probes need, beyond none (see [Check.NeedsText])
+	Requirement string // the spec's words, quoted verbatim from chat-api.md; fragments joined by " … "
+	Expected    []string
+	// Probes are the IDs of the probes whose exchanges a probe check judges.
+	// An invariant judges every exchange of the run; its Probes are the ones
+	// a run needs when the invariant is selected on its own.
+	Probes []string
+	Params map[string]string // the parameter of a parameterised check, such as {"model": "gamma-k3"}
+
+	judge judge
+}
+
+// Kind says how a check gets its exchanges.
+type Kind string
+
+// The kinds.
+const (
+	KindProbe     Kind = "probe"     // judges the exchanges of its own probes
+	KindInvariant Kind = "invariant" // judges every exchange of the run where it applies
+)
+
+// NeedsText returns the key roles the check needs as the check list shows
+// them: "valid", "no-credits", "other-team|-forbidden-header", or "-".
+func (c *Check) NeedsText() string {
+	if len(c.Needs) == 0 {
+		return "-"
+	}
+	s := make([]string, len(c.Needs))
+	for i, r := range c.Needs {
+		s[i] = string(r)
+		if r == RoleOtherTeam {
+			s[i] += "|-forbidden-header"
+		}
+	}
+	return strings.Join(s, ",")
+}
+
+// judge is how a check reaches its verdict. Exactly one field is set.
+type judge struct {
+	// one judges the final exchange of a check's single probe.
+	one func(x *transcript.Exchange) verdict
+	// all judges the final exchanges of a check's probes together, in
+	// probe order; only probes that were answered are passed.
+	all func(obs []observed) verdict
+	// each judges one exchange of the run for an invariant; ok is false
+	// when the invariant does not apply to the exchange.
+	each func(o observed) (v verdict, ok bool)
+}
+
+// verdict is what a judge concludes.
+type verdict struct {
+	outcome Outcome
+	reason  string
+	actual  string
+	params  map[string]string // added to the result's Params
+}
+
+// observed is one exchange of a run and the probe it answered.
+type observed struct {
+	probe   *Probe
+	x       *transcript.Exchange
+	attempt int // 1-based
+}
+
+// violated returns the outcome of a requirement of level l that is not met:
+// fail for MUST, warn for SHOULD (fail with -strict), info for INFO.
+func violated(l Level) Outcome {
+	switch l {
+	case Must:
+		return Fail
+	case Should:
+		return Warn
+	}
+	return Info
+}
+
+// Requirements quoted from chat-api.md.
+const (
+	reqKey401        = "A missing or invalid key yields status 401."
+	reqTeam403       = "A key without permission for the team that the request names yields status 403."
+	reqBody400       = "Condition to status mapping: body not valid gives 400"
+	reqValidation    = "Condition to status mapping: body not valid gives 400 … validation failure gives 422"
+	reqSplit         = "The split between 400 and 422, the error body shape and any error codes: not shown."
+	reqModelSets     = "A builder supports the current set and may accept the earlier set."
+	reqModelEnum     = "Allowed values of `model` … validation failure gives 422"
+	reqJSON200       = "Response when `stream` is `false`: 200, JSON object"
+	reqChatID        = "`chatId` | string | always | Unique chat identifier."
+	reqURL           = "`url` | string | always | Direct URL at which the chat can be viewed."
+	reqWorkflow      = "`streamId` | string | only for workflow backends … `assistantMessageId` | string | only for workflow backends"
+	reqStreamDefault = "Response when `stream` is `true` (the default): 200, text stream"
+	reqFirstLine     = "The first line has code `2`. Its value is a JSON array holding one object with the field `chatId` (string): `2:[{\"chatId\":\"<chat_id>\"}]`."
+	reqPrefix        = "A caller that needs the chat identifier from the stream reads the first line, looks for the prefix `2:[{\"chatId\":\"`, and takes the characters up to the next double quote."
+	reqGrammar       = "Each line has the shape `<code>:<JSON value>`."
+	reqTextStream    = "The response body is a text stream made of lines."
+	reqStatuses      = "Errors are signalled by the HTTP status codes in the table in section 4."
+	reqCredits       = "Without enough credits the status is 402."
+	reqRateLimit     = "A rate limit exists and yields status 429."
+)
+
+// documentedStatuses are the statuses of POST /api/chat's status table.
+var documentedStatuses = [...]int{200, 400, 401, 402, 403, 422, 429, 500}
+
+// validationProbes are the probes whose statuses chat/7.3/validation-status-split reports.
+func validationProbes() []string {
+	ps := []string{"body/not-object"}
+	for _, c := range invalidCases() {
+		ps = append(ps, "body/invalid["+c.name+"]")
+	}
+	return append(ps, "model/unknown", "model/wrong-case", "model/not-string")
+}
+
+// freeProbes are the probes an invariant about every status needs alone.
+func freeProbes() []string {
+	ps := []string{"auth/missing-key", "auth/empty-bearer", "auth/basic-scheme", "auth/unknown-key", "body/not-json"}
+	return append(ps, validationProbes()...)
+}
+
+// Catalogue returns every check, grouped by spec section in section order.
+// Each call returns a fresh slice.
+func Catalogue() []Check {
+	valid := []Role{RoleValid}
+	rejected := []string{"400", "422"}
+	var cs []Check
+
+	for _, c := range invalidCases() {
+		cs = append(cs, Check{ID: "chat/4.2/invalid-rejected[" + c.name + "]", Section: "4.2",
+			Title: "a body with " + c.what + " is rejected with 400 or 422",
+			Level: Must, Kind: KindProbe, Cost: CostFree, Needs: valid, Requirement: reqValidation,
+			Expected: rejected, Probes: []string{"body/invalid[" + c.name + "]"},
+			Params: map[string]string{"case": c.name}, judge: judge{one: rejectedWith(Must, 400, 422)}})
+	}
+
+	for _, m := range CurrentModels() {
+		cs = append(cs, Check{ID: "chat/4.3/model-current-accepted[" + m + "]", Section: "4.3",
+			Title: "current model " + m + " is accepted",
+			Level: Must, Kind: KindProbe, Cost: CostChat, Needs: valid, Requirement: reqModelSets,
+			Expected: []string{"200"}, Probes: []string{"model/current[" + m + "]"},
+			Params: map[string]string{"model": m}, judge: judge{one: statusIs(Must, 200)}})
+	}
+	for _, r := range []struct{ slug, what, probe string }{
+		{"model-unknown-rejected", `an unknown model ("` + unknownModel + `")`, "model/unknown"},
+		{"model-wrong-case-rejected", `a model in the wrong case ("` + wrongCaseModel + `")`, "model/wrong-case"},
+		{"model-not-string-rejected", "a model that is not a string (5)", "model/not-string"},
+	} {
+		cs = append(cs, Check{ID: "chat/4.3/" + r.slug, Section: "4.3",
+			Title: r.what + " is rejected with 400 or 422",
+			Level: Must, Kind: KindProbe, Cost: CostFree, Needs: valid, Requirement: reqModelEnum,
+			Expected: rejected, Probes: []string{r.probe}, judge: judge{one: rejectedWith(Must, 400, 422)}})
+	}
+
+	jsonCheck := func(slug, title, req string, expected []string, j func(*transcript.Exchange) verdict) {
+		cs = append(cs, Check{ID: "chat/4.4/" + slug, Section: "4.4", Title: title,
+			Level: Must, Kind: KindProbe, Cost: CostChat, Needs: valid, Requirement: req,
+			Expected: expected, Probes: []string{"json"}, judge: judge{one: j}})
+	}
+	jsonCheck("json-status-200", "stream:false is answered with 200", reqJSON200,
+		[]string{"200"}, statusIs(Must, 200))
+	jsonCheck("json-content-type", "stream:false is answered with a JSON object as application/json", reqJSON200,
+		[]string{"Content-Type application/json", "a body that parses as a JSON object"}, judgeJSONContentType)
+	jsonCheck("json-chat-id", "the JSON response's chatId is a non-empty string", reqChatID,
+		[]string{"chatId: a non-empty string"}, judgeJSONChatID)
+	jsonCheck("json-url", "the JSON response's url is an absolute http(s) URL", reqURL,
+		[]string{"url: a non-empty string holding an absolute http or https URL"}, judgeJSONURL)
+	jsonCheck("json-workflow-fields", "streamId and assistantMessageId are strings when present", reqWorkflow,
+		[]string{"streamId absent or a string", "assistantMessageId absent or a string"}, judgeJSONWorkflow)
+
+	streamProbe := []string{"stream-default"}
+	cs = append(cs,
+		Check{ID: "chat/4.5/stream-default", Section: "4.5", Title: "without a stream field the response is a text stream",
+			Level: Must, Kind: KindProbe, Cost: CostChat, Needs: valid, Requirement: reqStreamDefault,
+			Expected: []string{"200", "a text stream, not a JSON object"}, Probes: streamProbe,
+			judge: judge{one: judgeStreamDefault}},
+		Check{ID: "chat/4.5/first-line-code-2", Section: "4.5", Title: `the first line of every stream is 2:[{"chatId":"…"}]`,
+			Level: Must, Kind: KindInvariant, Cost: CostFree, Requirement: reqFirstLine,
+			Expected: []string{"a first non-blank line, within the first-line timeout", "code 2", "a JSON array whose first element is an object with a string chatId"},
+			Probes:   streamProbe, judge: judge{each: judgeFirstLine}},
+		Check{ID: "chat/4.5/prefix-shortcut", Section: "4.5", Title: "the spec's prefix shortcut reads the same chatId as JSON does",
+			Level: Should, Kind: KindInvariant, Cost: CostFree, Requirement: reqPrefix,
+			Expected: []string{`the first line starts 2:[{"chatId":" and the characters up to the next '"' are the chatId JSON reads`},
+			Probes:   streamProbe, judge: judge{each: judgePrefixShortcut}},
+		Check{ID: "chat/4.5/line-grammar", Section: "4.5", Title: "every stream line is <code>:<JSON> with the AI SDK's shape for its code",
+			Level: Must, Kind: KindInvariant, Cost: CostFree, Requirement: reqGrammar,
+			Expected: []string{"every line <code>:<JSON value>", "the AI SDK v4 value shape for each known code", "no unknown codes (warn)"},
+			Probes:   streamProbe, judge: judge{each: judgeLineGrammar}},
+		Check{ID: "chat/4.5/stream-content-type", Section: "4.5", Title: "a stream's Content-Type is text/*",
+			Level: Should, Kind: KindInvariant, Cost: CostFree, Requirement: reqTextStream,
+			Expected: []string{"Content-Type text/*"}, Probes: streamProbe, judge: judge{each: judgeStreamContentType}},
+	)
+
+	statuses := make([]string, len(documentedStatuses))
+	for i, s := range documentedStatuses {
+		statuses[i] = strconv.Itoa(s)
+	}
+	cs = append(cs,
+		Check{ID: "chat/4.6/documented-status", Section: "4.6", Title: "every response's status is one the spec lists",
+			Level: Must, Kind: KindInvariant, Cost: CostFree, Requirement: reqStatuses,
+			Expected: []string{"one of " + strings.Join(statuses, ", ")}, Probes: freeProbes(),
+			judge: judge{each: judgeDocumentedStatus}},
+		Check{ID: "chat/4.6/error-not-stream", Section: "4.6", Title: "an error response carries no 2: line stream",
+			Level: Should, Kind: KindInvariant, Cost: CostFree, Requirement: reqStreamDefault,
+			Expected: []string{"a non-200 body that does not start with a 2: line"},
+			Probes:   []string{"auth/missing-key", "auth/empty-bearer", "auth/unknown-key", "body/not-json"},
+			judge:    judge{each: judgeErrorNotStream}},
+	)
+
+	authCheck := func(slug, title string, level Level, needs []Role, probe string) {
+		cs = append(cs, Check{ID: "chat/5.3/" + slug, Section: "5.3", Title: title,
+			Level: level, Kind: KindProbe, Cost: CostFree, Needs: needs, Requirement: reqKey401,
+			Expected: []string{"401"}, Probes: []string{probe}, judge: judge{one: statusIs(level, 401)}})
+	}
+	authCheck("missing-key-401", "a request without Authorization gets 401", Must, nil, "auth/missing-key")
+	authCheck("empty-bearer-401", `"Authorization: Bearer " without a key gets 401`, Must, nil, "auth/empty-bearer")
+	authCheck("wrong-scheme-401", `"Authorization: Basic <valid key>" gets 401`, Should, valid, "auth/basic-scheme")
+	authCheck("unknown-key-401", "an unknown key with the valid key's prefix gets 401", Must, valid, "auth/unknown-key")
+	cs = append(cs, Check{ID: "chat/5.4/other-team-403", Section: "5.4", Title: "a key without permission for the team gets 403",
+		Level: Must, Kind: KindProbe, Cost: CostFree, Needs: []Role{RoleOtherTeam}, Requirement: reqTeam403,
+		Expected: []string{"403"}, Probes: []string{"auth/other-team"}, judge: judge{one: statusIs(Must, 403)}})
+
+	cs = append(cs,
+		Check{ID: "chat/7.2/body-not-json-400", Section: "7.2", Title: "a body that is not JSON gets 400",
+			Level: Must, Kind: KindProbe, Cost: CostFree, Needs: valid, Requirement: reqBody400,
+			Expected: []string{"400"}, Probes: []string{"body/not-json"}, judge: judge{one: statusIs(Must, 400)}},
+		Check{ID: "chat/7.2/body-not-object", Section: "7.2", Title: "a JSON body that is not an object gets 400 (422: info)",
+			Level: Must, Kind: KindProbe, Cost: CostFree, Needs: valid, Requirement: reqBody400,
+			Expected: []string{"400", "422 (info: the spec does not show the 400/422 split)"}, Probes: []string{"body/not-object"},
+			judge: judge{one: judgeNotObject}},
+		Check{ID: "chat/7.3/validation-status-split", Section: "7.3", Title: "which rejected bodies get 400 and which 422",
+			Level: Infos, Kind: KindInvariant, Cost: CostFree, Needs: valid, Requirement: reqSplit,
+			Expected: []string{"400 or 422 per case (either is allowed)"}, Probes: validationProbes(),
+			judge: judge{all: judgeValidationSplit}},
+		Check{ID: "chat/8.1/credits-402", Section: "8.1", Title: "a key without credits gets 402",
+			Level: Must, Kind: KindProbe, Cost: CostFree, Needs: []Role{RoleNoCredits}, Requirement: reqCredits,
+			Expected: []string{"402"}, Probes: []string{"credits/no-credits"}, judge: judge{one: statusIs(Must, 402)}},
+		Check{ID: "chat/8.2/rate-limit-429", Section: "8.2", Title: "a burst of requests meets the rate limit with 429 (opt-in)",
+			Level: Infos, Kind: KindProbe, Cost: CostFree, Needs: valid, Requirement: reqRateLimit,
+			Expected: []string{"429 within -rate-limit-burst requests, with Retry-After"}, Probes: []string{"rate-limit/burst"},
+			judge: judge{all: judgeRateLimit}},
+	)
+
+	for _, m := range EarlierModels() {
+		cs = append(cs, Check{ID: "chat/9.2/model-earlier[" + m + "]", Section: "9.2",
+			Title: "earlier model " + m + ": accepted or rejected, both allowed",
+			Level: Infos, Kind: KindProbe, Cost: CostChat, Needs: valid, Requirement: reqModelSets,
+			Expected: []string{"200 (accepted) or 400/422 (rejected): both allowed"}, Probes: []string{"model/earlier[" + m + "]"},
+			Params: map[string]string{"model": m}, judge: judge{one: judgeEarlierModel}})
+	}
+	return cs
+}
+
+// statusIs judges that the status is want.
+func statusIs(l Level, want int) func(*transcript.Exchange) verdict {
+	return func(x *transcript.Exchange) verdict {
+		if s := x.Response.Status; s != want {
+			return verdict{outcome: violated(l), reason: fmt.Sprintf("got %d, want %d", s, want), actual: describeResponse(x)}
+		}
+		return verdict{outcome: Pass, actual: strconv.Itoa(want)}
+	}
+}
+
+// rejectedWith judges that the status is one of want.
+func rejectedWith(l Level, want ...int) func(*transcript.Exchange) verdict {
+	return func(x *transcript.Exchange) verdict {
+		s := x.Response.Status
+		for _, w := range want {
+			if s == w {
+				return verdict{outcome: Pass, reason: fmt.Sprintf("rejected with %d", s), actual: strconv.Itoa(s)}
+			}
+		}
+		reason := fmt.Sprintf("got %d, want 400 or 422", s)
+		switch {
+		case s == 200:
+			reason = "accepted (200): the invalid request created a chat"
+		case s >= 500:
+			reason = fmt.Sprintf("got %d: the server failed where it must reject the request with 400 or 422", s)
+		}
+		return verdict{outcome: violated(l), reason: reason, actual: describeResponse(x)}
+	}
+}
+
+func judgeNotObject(x *transcript.Exchange) verdict {
+	switch s := x.Response.Status; s {
+	case 400:
+		return verdict{outcome: Pass, actual: "400"}
+	case 422:
+		return verdict{outcome: Info, reason: "422: the spec does not show the split between 400 and 422 (section 7.3)", actual: "422"}
+	default:
+		return verdict{outcome: Fail, reason: fmt.Sprintf("got %d, want 400", s), actual: describeResponse(x)}
+	}
+}
+
+func judgeEarlierModel(x *transcript.Exchange) verdict {
+	switch s := x.Response.Status; s {
+	case 200:
+		return verdict{outcome: Info, reason: "accepted (200)", actual: "200"}
+	case 400, 422:
+		return verdict{outcome: Info, reason: fmt.Sprintf("rejected (%d)", s), actual: strconv.Itoa(s)}
+	default:
+		return verdict{outcome: Info, reason: fmt.Sprintf("answered %d, neither accepted nor rejected", s), actual: describeResponse(x)}
+	}
+}

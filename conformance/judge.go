@@ -1,0 +1,237 @@
+package conformance
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/chatwire/chatwire/conformance/transcript"
+)
+
+// This file holds the judges of the probe checks about the JSON response
+// and the stream default, and what they share with the invariants.
+
+// maxExcerpt is how many bytes of a body or line a verdict quotes.
+const maxExcerpt = 120
+
+// excerpt returns b as readable text of at most maxExcerpt bytes, with
+// control bytes and bytes that are not UTF-8 escaped as Go does.
+func excerpt(b []byte) string {
+	cut := len(b) > maxExcerpt
+	if cut {
+		b = b[:maxExcerpt]
+		for len(b) > 0 && !utf8.Valid(b) && len(b) > maxExcerpt-utf8.UTFMax {
+			b = b[:len(b)-1]
+		}
+	}
+	q := strconv.Quote(string(b))
+	q = q[1 : len(q)-1]
+	if cut {
+		q += "…"
+	}
+	return q
+}
+
+// describeResponse returns the status of x and the start of its body, such
+// as `403 Forbidden; body {"error":"forbidden"}`.
+func describeResponse(x *transcript.Exchange) string {
+	if x.Response == nil {
+		return "no response: " + endText(x)
+	}
+	s := strconv.Itoa(x.Response.Status)
+	if t := http.StatusText(x.Response.Status); t != "" {
+		s += " " + t
+	}
+	body := bytes.TrimSpace(x.Body())
+	if len(body) == 0 {
+		return s + "; empty body"
+	}
+	return s + "; body " + excerpt(body)
+}
+
+// endText says how an exchange ended, for verdicts.
+func endText(x *transcript.Exchange) string {
+	if x.End.Err != "" {
+		return x.End.Reason + ": " + x.End.Err
+	}
+	return x.End.Reason
+}
+
+// mediaType returns the media type of a Content-Type header in lower case,
+// or "" when it is missing or malformed.
+func mediaType(h http.Header) string {
+	mt, _, err := mime.ParseMediaType(h.Get("Content-Type"))
+	if err != nil {
+		return ""
+	}
+	return strings.ToLower(mt)
+}
+
+// jsonObject parses the body of x as a JSON object, keeping the raw value
+// of each member (the last one of duplicate keys, as JSON.parse does).
+func jsonObject(x *transcript.Exchange) (map[string]json.RawMessage, error) {
+	body := x.Body()
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(body, &m); err != nil || m == nil {
+		msg := "the body is not a JSON object: " + excerpt(bytes.TrimSpace(body))
+		if x.End.Reason != transcript.EndEOF {
+			msg += " (read until " + endText(x) + ")"
+		}
+		return nil, fmt.Errorf("%s", msg)
+	}
+	return m, nil
+}
+
+// isJSONObjectBody reports whether the body of x is a JSON object. It
+// tells a JSON response from a stream.
+func isJSONObjectBody(x *transcript.Exchange) bool {
+	body := bytes.TrimSpace(x.Body())
+	if len(body) == 0 || body[0] != '{' {
+		return false
+	}
+	var m map[string]json.RawMessage
+	return json.Unmarshal(body, &m) == nil
+}
+
+// notJudged is the verdict of a JSON-response check when the JSON probe did
+// not get a 200.
+func notJudged200(x *transcript.Exchange) (verdict, bool) {
+	if s := x.Response.Status; s != 200 {
+		return verdict{outcome: Skip, reason: fmt.Sprintf("not judged: the stream:false request got %d (see chat/4.4/json-status-200)", s),
+			actual: describeResponse(x)}, true
+	}
+	return verdict{}, false
+}
+
+func judgeJSONContentType(x *transcript.Exchange) verdict {
+	if v, ok := notJudged200(x); ok {
+		return v
+	}
+	ct := x.Response.Header.Get("Content-Type")
+	if mediaType(x.Response.Header) != "application/json" {
+		return verdict{outcome: Fail, reason: fmt.Sprintf("Content-Type is %q, want application/json", ct),
+			actual: "Content-Type " + strconv.Quote(ct) + "; body " + excerpt(bytes.TrimSpace(x.Body()))}
+	}
+	if _, err := jsonObject(x); err != nil {
+		return verdict{outcome: Fail, reason: err.Error(), actual: describeResponse(x)}
+	}
+	return verdict{outcome: Pass, actual: "Content-Type " + ct + ", a JSON object"}
+}
+
+// stringMember returns the member name of obj as a string. It explains what
+// is wrong when the member is missing or not a string.
+func stringMember(obj map[string]json.RawMessage, name string) (string, error) {
+	raw, ok := obj[name]
+	if !ok {
+		return "", fmt.Errorf("no %s member", name)
+	}
+	var s string
+	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
+		return "", fmt.Errorf("%s is %s, not a string", name, excerpt(raw))
+	}
+	return s, nil
+}
+
+func judgeJSONChatID(x *transcript.Exchange) verdict {
+	if v, ok := notJudged200(x); ok {
+		return v
+	}
+	obj, err := jsonObject(x)
+	if err != nil {
+		return verdict{outcome: Fail, reason: err.Error(), actual: describeResponse(x)}
+	}
+	id, err := stringMember(obj, "chatId")
+	if err == nil && id == "" {
+		err = fmt.Errorf("chatId is the empty string")
+	}
+	if err != nil {
+		return verdict{outcome: Fail, reason: err.Error(), actual: describeResponse(x)}
+	}
+	return verdict{outcome: Pass, actual: "chatId " + strconv.Quote(id)}
+}
+
+func judgeJSONURL(x *transcript.Exchange) verdict {
+	if v, ok := notJudged200(x); ok {
+		return v
+	}
+	obj, err := jsonObject(x)
+	if err != nil {
+		return verdict{outcome: Fail, reason: err.Error(), actual: describeResponse(x)}
+	}
+	s, err := stringMember(obj, "url")
+	if err == nil {
+		err = checkAbsoluteURL(s)
+	}
+	if err != nil {
+		return verdict{outcome: Fail, reason: err.Error(), actual: describeResponse(x)}
+	}
+	return verdict{outcome: Pass, actual: "url " + strconv.Quote(s)}
+}
+
+// checkAbsoluteURL returns an error unless s is an absolute http or https
+// URL with a host.
+func checkAbsoluteURL(s string) error {
+	if s == "" {
+		return fmt.Errorf("url is the empty string")
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return fmt.Errorf("url %q does not parse: %v", s, err)
+	}
+	if !u.IsAbs() {
+		return fmt.Errorf("url %q is relative, want an absolute URL", s)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return fmt.Errorf("url %q has scheme %q, want http or https", s, u.Scheme)
+	}
+	if u.Host == "" {
+		return fmt.Errorf("url %q has no host", s)
+	}
+	return nil
+}
+
+func judgeJSONWorkflow(x *transcript.Exchange) verdict {
+	if v, ok := notJudged200(x); ok {
+		return v
+	}
+	obj, err := jsonObject(x)
+	if err != nil {
+		return verdict{outcome: Skip, reason: "not judged: " + err.Error() + " (see chat/4.4/json-content-type)", actual: describeResponse(x)}
+	}
+	var present []string
+	for _, name := range []string{"streamId", "assistantMessageId"} {
+		if _, ok := obj[name]; !ok {
+			continue
+		}
+		s, err := stringMember(obj, name)
+		if err != nil {
+			return verdict{outcome: Fail, reason: err.Error(), actual: describeResponse(x)}
+		}
+		present = append(present, name+" "+strconv.Quote(s))
+	}
+	switch len(present) {
+	case 0:
+		return verdict{outcome: Pass, reason: "neither is present (not a workflow backend)", actual: "neither present"}
+	case 1:
+		return verdict{outcome: Pass, reason: "only " + strings.Fields(present[0])[0] + " is present (the spec shows both for workflow backends)",
+			actual: present[0]}
+	}
+	return verdict{outcome: Pass, reason: "both are present (a workflow backend)", actual: strings.Join(present, ", ")}
+}
+
+func judgeStreamDefault(x *transcript.Exchange) verdict {
+	if s := x.Response.Status; s != 200 {
+		return verdict{outcome: Fail, reason: fmt.Sprintf("got %d, want 200", s), actual: describeResponse(x)}
+	}
+	if isJSONObjectBody(x) {
+		return verdict{outcome: Fail, reason: "the body is a JSON object: without a stream field the service answered as for stream:false",
+			actual: describeResponse(x)}
+	}
+	return verdict{outcome: Pass, actual: "200, a text stream (Content-Type " + x.Response.Header.Get("Content-Type") + ")"}
+}

@@ -1,0 +1,231 @@
+package conformance
+
+import (
+	"fmt"
+	"net/http"
+	"net/textproto"
+	"strings"
+)
+
+// A Probe is one deterministic request of the catalogue: what to send,
+// with the key named by its role, never by its value. Checks name the
+// probes whose exchanges they judge by [Probe.ID], which is stable API: a
+// recorder files transcripts under it and a replayer finds them by it.
+type Probe struct {
+	ID     string      // stable, such as "auth/missing-key" or "model/current[gamma-k3]"
+	Method string      // always POST for now
+	Path   string      // relative to the base URL, such as "/api/chat"
+	Auth   Auth        // the Authorization header, by role
+	Header http.Header // the other request headers (Content-Type, a team header)
+	Body   []byte      // sent as is; not always JSON (body/not-json)
+	Cost   Cost        // CostChat when a conformant service creates a chat for it
+	Read   ReadMode    // how much of a 200 body to read
+	// AuthProbe marks the probes that test authentication: a 401 or 403 is
+	// what they are about, not a failed precondition.
+	AuthProbe bool
+	// Burst marks the rate-limit probe: sent up to [Config.RateLimitBurst]
+	// times without pacing, until a 429 arrives.
+	Burst bool
+}
+
+// Auth is a probe's Authorization header: a scheme and the role of the key
+// that follows it. The zero Auth, and any with RoleNone, sends no header;
+// RoleEmpty sends the scheme and a space.
+type Auth struct {
+	Scheme string // "Bearer" or "Basic"
+	Role   Role
+}
+
+// String returns the header value with the key's role in place of the key,
+// as transcripts show it: "Bearer <key:valid>", "Bearer ", or "" when no
+// header is sent.
+func (a Auth) String() string {
+	switch a.Role {
+	case RoleNone, "":
+		return ""
+	case RoleEmpty:
+		return a.Scheme + " "
+	}
+	return a.Scheme + " <key:" + string(a.Role) + ">"
+}
+
+// ReadMode says how much of a 200 response body an exchanger reads.
+type ReadMode int
+
+const (
+	// ReadFirstLine stops a 200 body that is not JSON after its first
+	// non-blank line: a chat was created, its stream proved it, and closing
+	// early limits the agent's work. JSON bodies and error bodies are read
+	// whole, up to the byte cap.
+	ReadFirstLine ReadMode = iota
+	// ReadToCap reads a body to its end or to the exchanger's line, byte or
+	// time cap, whichever comes first.
+	ReadToCap
+)
+
+// Cost says whether a probe spends: whether a conformant service creates a
+// chat (and consumes credits) when it answers.
+type Cost string
+
+// The costs.
+const (
+	CostFree Cost = "free" // a conformant service creates nothing (it rejects the request)
+	CostChat Cost = "chat" // a conformant service creates a chat
+)
+
+// ChatPath is the path of the operation under test.
+const ChatPath = "/api/chat"
+
+// Prompt is the content of every probe that has one: short and harmless,
+// for the chats the spending probes create.
+const Prompt = "chatwire conformance probe: reply with one short sentence."
+
+// CurrentModels returns the spec's current set of model identifiers
+// (section 4, "Allowed values of model").
+func CurrentModels() []string {
+	return []string{"alpha-5.6-terra", "alpha-6.1-sol", "alpha-6-luna", "beta-4-6", "gamma-k3",
+		"delta-5-5", "epsilon-5-5", "zeta-5-3", "zeta-5-3-flash"}
+}
+
+// EarlierModels returns the spec's earlier set of model identifiers, which a
+// builder may accept (section 9, item 2).
+func EarlierModels() []string {
+	return []string{"delta-4-5", "delta-4-6", "epsilon-4-5", "epsilon-4-6"}
+}
+
+// An invalidCase is a request body with exactly one field of the wrong type
+// or outside its enum.
+type invalidCase struct {
+	name   string // the check parameter, such as "stream-not-boolean"
+	what   string // what is wrong, for titles
+	fields string // the JSON members of the body, comma separated
+}
+
+const content = `"content":"` + Prompt + `"`
+
+const attachmentURL = `"https://example.com/chatwire-probe.png"`
+
+// invalidCases are the body validation cases of check
+// chat/4.2/invalid-rejected, in catalogue order.
+func invalidCases() []invalidCase {
+	return []invalidCase{
+		{"content-missing", "content missing", `"stream":true`},
+		{"content-not-string", "content not a string", `"content":42`},
+		{"stream-not-boolean", "stream not a boolean", content + `,"stream":"false"`},
+		{"backend-not-string", "backend not a string", content + `,"backend":42`},
+		{"attachments-not-array", "experimental_attachments not an array",
+			content + `,"experimental_attachments":{"url":` + attachmentURL + `}`},
+		{"attachment-not-object", "an attachment not an object",
+			content + `,"experimental_attachments":[` + attachmentURL + `]`},
+		{"attachment-url-missing", "an attachment without url",
+			content + `,"experimental_attachments":[{"name":"probe.png"}]`},
+		{"attachment-url-not-string", "an attachment url not a string",
+			content + `,"experimental_attachments":[{"url":42}]`},
+		{"attachment-name-not-string", "an attachment name not a string",
+			content + `,"experimental_attachments":[{"url":` + attachmentURL + `,"name":42}]`},
+		{"attachment-contentType-not-string", "an attachment contentType not a string",
+			content + `,"experimental_attachments":[{"url":` + attachmentURL + `,"contentType":42}]`},
+		{"executionMode-unknown", "executionMode outside auto, planning, build",
+			content + `,"executionMode":"chatwire-no-such-mode"`},
+		{"reasoningEffort-unknown", "reasoningEffort outside medium, high",
+			content + `,"reasoningEffort":"low"`},
+	}
+}
+
+// The model values of the model rejection probes.
+const (
+	unknownModel   = "chatwire-no-such-model"
+	wrongCaseModel = "ALPHA-6.1-SOL"
+)
+
+// probeOptions are what the probe catalogue depends on besides the spec.
+type probeOptions struct {
+	// forbidden is a header naming a team the valid key lacks permission
+	// for; when set the other-team probe sends it with the valid key
+	// instead of using the other-team key.
+	forbidden http.Header
+}
+
+// catalogueProbes returns every probe in the order a run sends them: the
+// free probes first, then the spending ones, then the rate-limit burst
+// (last, so a limit it provokes disturbs nothing else).
+func catalogueProbes(o probeOptions) []Probe {
+	valid := Auth{"Bearer", RoleValid}
+	var ps []Probe
+	add := func(p Probe) {
+		p.Method, p.Path = http.MethodPost, ChatPath
+		if p.Header == nil {
+			p.Header = http.Header{}
+		}
+		p.Header.Set("Content-Type", "application/json")
+		ps = append(ps, p)
+	}
+	obj := func(members string) []byte { return []byte("{" + members + "}") }
+
+	add(Probe{ID: "auth/missing-key", Auth: Auth{Role: RoleNone}, Body: obj(content), AuthProbe: true})
+	add(Probe{ID: "auth/empty-bearer", Auth: Auth{"Bearer", RoleEmpty}, Body: obj(content), AuthProbe: true})
+	add(Probe{ID: "auth/basic-scheme", Auth: Auth{"Basic", RoleValid}, Body: obj(content), AuthProbe: true})
+	add(Probe{ID: "auth/unknown-key", Auth: Auth{"Bearer", RoleUnknown}, Body: obj(content), AuthProbe: true})
+	if o.forbidden != nil {
+		add(Probe{ID: "auth/other-team", Auth: valid, Header: o.forbidden.Clone(), Body: obj(content), AuthProbe: true})
+	} else {
+		add(Probe{ID: "auth/other-team", Auth: Auth{"Bearer", RoleOtherTeam}, Body: obj(content), AuthProbe: true})
+	}
+	add(Probe{ID: "body/not-json", Auth: valid, Body: []byte(`{not json`)})
+	add(Probe{ID: "body/not-object", Auth: valid, Body: []byte(`[]`)})
+	for _, c := range invalidCases() {
+		add(Probe{ID: "body/invalid[" + c.name + "]", Auth: valid, Body: obj(c.fields)})
+	}
+	add(Probe{ID: "model/unknown", Auth: valid, Body: obj(content + `,"model":"` + unknownModel + `"`)})
+	add(Probe{ID: "model/wrong-case", Auth: valid, Body: obj(content + `,"model":"` + wrongCaseModel + `"`)})
+	add(Probe{ID: "model/not-string", Auth: valid, Body: obj(content + `,"model":5`)})
+	add(Probe{ID: "credits/no-credits", Auth: Auth{"Bearer", RoleNoCredits}, Body: obj(content)})
+
+	add(Probe{ID: "json", Auth: valid, Body: obj(content + `,"stream":false`), Cost: CostChat})
+	add(Probe{ID: "stream-default", Auth: valid, Body: obj(content), Cost: CostChat, Read: ReadToCap})
+	for _, m := range CurrentModels() {
+		add(Probe{ID: "model/current[" + m + "]", Auth: valid, Body: obj(content + `,"model":"` + m + `","stream":true`), Cost: CostChat})
+	}
+	for _, m := range EarlierModels() {
+		add(Probe{ID: "model/earlier[" + m + "]", Auth: valid, Body: obj(content + `,"model":"` + m + `","stream":true`), Cost: CostChat})
+	}
+
+	add(Probe{ID: "rate-limit/burst", Auth: valid, Body: []byte(`{not json`), Burst: true})
+	return ps
+}
+
+// ParseHeader parses a header given as "Name: value", as -forbidden-header
+// takes it, into a header with that one field.
+func ParseHeader(s string) (http.Header, error) {
+	name, value, ok := strings.Cut(s, ":")
+	name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+	if !ok || name == "" {
+		return nil, fmt.Errorf("header %q: want \"Name: value\"", s)
+	}
+	for _, c := range []byte(name) {
+		if !isTokenByte(c) {
+			return nil, fmt.Errorf("header %q: invalid byte %q in the name", s, c)
+		}
+	}
+	for _, c := range []byte(value) {
+		if c < ' ' && c != '\t' || c == 0x7f {
+			return nil, fmt.Errorf("header %q: control byte in the value", s)
+		}
+	}
+	switch textproto.CanonicalMIMEHeaderKey(name) {
+	case "Authorization", "Content-Type", "Content-Length", "Host":
+		return nil, fmt.Errorf("header %q: chatwire sets %s itself", s, name)
+	}
+	h := http.Header{}
+	h.Set(name, value)
+	return h, nil
+}
+
+// isTokenByte reports whether c may appear in a header name (RFC 9110 tchar).
+func isTokenByte(c byte) bool {
+	switch {
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		return true
+	}
+	return strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
+}

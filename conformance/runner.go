@@ -1,0 +1,548 @@
+package conformance
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/chatwire/chatwire/conformance/transcript"
+)
+
+// NoChatLimit is the [Config.MaxChats] of a run whose spending is not
+// bounded, such as a replay, which creates nothing.
+const NoChatLimit = -1
+
+// Defaults of [Config].
+const (
+	DefaultRetries       = 2                // retries of a probe answered 429
+	DefaultRetryAfterCap = 30 * time.Second // longest Retry-After honoured
+	DefaultRetryWait     = time.Second      // wait after a 429 without a usable Retry-After
+	unreachableStreak    = 3                // exchanges in a row without a response that end a run
+)
+
+// Config is what a run checks and how. The zero Config runs the whole
+// catalogue but spends nothing: set MaxChats (or [NoChatLimit]) to allow
+// chats, and Roles to the key roles the exchanger can use.
+type Config struct {
+	// Checks are the checks to run, in report order; nil means
+	// [Catalogue]. [Select] picks them by -run and -skip patterns.
+	Checks []Check
+	// Tool and Version name the tool in the report; Target names what was
+	// checked ("https://…", "built-in mock", the transcripts replayed).
+	Tool, Version, Target string
+	// BaseURL is put into the curl lines of the results; "" writes
+	// $CHATWIRE_BASE_URL.
+	BaseURL string
+	// Strict turns every warn (a violated SHOULD, an unknown stream code)
+	// into a fail.
+	Strict bool
+	// Roles are the key roles the exchanger has keys for. A probe that
+	// needs another is skipped with the reason. RoleValid also covers
+	// RoleUnknown (made from the valid key); roles none and empty need no key.
+	Roles []Role
+	// ForbiddenHeader, when set, is a header naming a team the valid key
+	// has no permission for; the other-team probe then sends it with the
+	// valid key instead of using the other-team key.
+	ForbiddenHeader http.Header
+	// MaxChats bounds the chats the run creates: a spending probe is sent
+	// only while fewer than MaxChats chats were created, a free probe only
+	// while no more than MaxChats were (a free probe creates a chat only
+	// when the service wrongly accepts it). Every 200 counts.
+	// NoChatLimit lifts the bound.
+	MaxChats int
+	// RateLimitBurst is how many requests the opt-in rate-limit probe may
+	// send; 0 leaves it out.
+	RateLimitBurst int
+	// Retries is how often a probe answered 429 is retried before its
+	// checks are inconclusive; 0 means DefaultRetries, negative none.
+	Retries int
+	// RetryAfterCap is the longest wait a Retry-After header gets; 0
+	// means DefaultRetryAfterCap.
+	RetryAfterCap time.Duration
+	// Sleep waits before a retry; nil means a timer that ctx interrupts.
+	// A replay passes a func that returns at once.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// Transcripts returns the transcript files of a probe, when a recorder
+	// keeps them; nil means none.
+	Transcripts func(probeID string) []string
+	// Logf, when set, receives a line about each exchange, retry and skip.
+	Logf func(format string, args ...any)
+	// Now is the clock of StartedAt and Duration; nil means time.Now.
+	Now func() time.Time
+}
+
+// ChatsNeeded returns how many chats the checks' probes create on a
+// conformant service: the default of -max-chats.
+func ChatsNeeded(checks []Check) int {
+	n := 0
+	for _, p := range neededProbes(checks, probeOptions{}) {
+		if p.Cost == CostChat {
+			n++
+		}
+	}
+	return n
+}
+
+// neededProbes returns the probes the checks need, in sending order.
+func neededProbes(checks []Check, o probeOptions) []*Probe {
+	want := map[string]bool{}
+	for _, c := range checks {
+		for _, id := range c.Probes {
+			want[id] = true
+		}
+	}
+	var ps []*Probe
+	for _, p := range catalogueProbes(o) {
+		if want[p.ID] {
+			ps = append(ps, &p)
+		}
+	}
+	return ps
+}
+
+// probeRun is what became of one probe in a run.
+type probeRun struct {
+	probe   *Probe
+	obs     []observed // every attempt, in order
+	outcome Outcome    // "" when answered and judgeable; else Skip, Inconclusive or Error
+	reason  string
+}
+
+// final returns the probe's last exchange.
+func (pr *probeRun) final() *transcript.Exchange {
+	if len(pr.obs) == 0 {
+		return nil
+	}
+	return pr.obs[len(pr.obs)-1].x
+}
+
+// runner is the state of one run.
+type runner struct {
+	cfg         Config
+	ex          Exchanger
+	roles       map[Role]bool
+	chats       int
+	creditsOut  string // why spending stopped after a 402
+	unreachable string // why the target counts as unreachable
+	noResponse  int    // exchanges in a row without a response head
+	answered    bool   // some exchange got a response head
+	interrupted bool
+}
+
+// Run sends the probes the configured checks need through ex, free probes
+// first and spending ones last, and judges every check on the exchanges.
+// It honours Retry-After on a 429 and retries, retries a 500 once, and
+// turns interference into outcomes (see the package documentation). When
+// ctx is cancelled it stops sending, marks the report Interrupted and
+// skips what is left, so a report is always returned. The error is for a
+// configuration that cannot run.
+func Run(ctx context.Context, cfg Config, ex Exchanger) (*Report, error) {
+	if cfg.Checks == nil {
+		cfg.Checks = Catalogue()
+	}
+	if len(cfg.Checks) == 0 {
+		return nil, errors.New("no checks to run")
+	}
+	if cfg.Retries == 0 {
+		cfg.Retries = DefaultRetries
+	}
+	if cfg.RetryAfterCap <= 0 {
+		cfg.RetryAfterCap = DefaultRetryAfterCap
+	}
+	if cfg.Sleep == nil {
+		cfg.Sleep = sleep
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	r := &runner{cfg: cfg, ex: ex, roles: map[Role]bool{RoleNone: true, RoleEmpty: true}}
+	for _, role := range cfg.Roles {
+		r.roles[role] = true
+	}
+	r.roles[RoleUnknown] = r.roles[RoleValid]
+
+	rep := &Report{Tool: cfg.Tool, Version: cfg.Version, Spec: SpecName, Target: cfg.Target, Strict: cfg.Strict, StartedAt: cfg.Now()}
+	runs := map[string]*probeRun{}
+	var all []observed
+	for _, p := range neededProbes(cfg.Checks, probeOptions{forbidden: cfg.ForbiddenHeader}) {
+		pr := r.runProbe(ctx, p)
+		runs[p.ID] = pr
+		all = append(all, pr.obs...)
+	}
+	for i := range cfg.Checks {
+		res := r.judge(&cfg.Checks[i], runs, all)
+		rep.Results = append(rep.Results, res)
+		rep.Summary.Add(res.Outcome)
+	}
+	rep.ChatsCreated = r.chats
+	rep.Interrupted = r.interrupted
+	rep.Duration = cfg.Now().Sub(rep.StartedAt)
+	return rep, nil
+}
+
+// SpecName names the spec the checks quote, in reports.
+const SpecName = "chat-api.md"
+
+func (r *runner) logf(format string, args ...any) {
+	if r.cfg.Logf != nil {
+		r.cfg.Logf(format, args...)
+	}
+}
+
+// keyRole returns the role whose key p needs, or "" for none.
+func keyRole(p *Probe) Role {
+	switch p.Auth.Role {
+	case RoleNone, RoleEmpty, "":
+		return ""
+	case RoleUnknown:
+		return RoleValid
+	}
+	return p.Auth.Role
+}
+
+// roleReason says what a probe lacking the key of role needs.
+func roleReason(role Role) string {
+	switch role {
+	case RoleNoCredits:
+		return "needs a valid key whose team has no credits in " + EnvKeyNoCredits
+	case RoleOtherTeam:
+		return "needs a key without permission for the team in " + EnvKeyOtherTeam +
+			", or -forbidden-header 'Name: value' naming a team the key lacks"
+	}
+	return "needs a key in " + role.EnvVar()
+}
+
+// precheck returns why p is not sent, or "".
+func (r *runner) precheck(ctx context.Context, p *Probe) (Outcome, string) {
+	switch {
+	case ctx.Err() != nil:
+		r.interrupted = true
+		return Skip, "interrupted"
+	case p.Burst && r.cfg.RateLimitBurst <= 0:
+		return Skip, "opt-in: -rate-limit-burst N sends up to N requests at once to meet the rate limit"
+	case r.unreachable != "":
+		return Inconclusive, r.unreachable
+	}
+	if role := keyRole(p); role != "" && !r.roles[role] {
+		return Skip, roleReason(role)
+	}
+	limited := r.cfg.MaxChats != NoChatLimit
+	if p.Cost == CostChat {
+		if r.creditsOut != "" {
+			return Skip, r.creditsOut
+		}
+		if limited && r.chats >= r.cfg.MaxChats {
+			return Skip, fmt.Sprintf("chat budget exhausted: %d chats created, -max-chats %d", r.chats, r.cfg.MaxChats)
+		}
+	} else if limited && r.chats > r.cfg.MaxChats {
+		return Skip, fmt.Sprintf("chat budget exhausted: %d chats created (by requests the service should have rejected), -max-chats %d", r.chats, r.cfg.MaxChats)
+	}
+	return "", ""
+}
+
+// runProbe sends p, retrying as the interference rules say, and classifies
+// what came back.
+func (r *runner) runProbe(ctx context.Context, p *Probe) *probeRun {
+	pr := &probeRun{probe: p}
+	if pr.outcome, pr.reason = r.precheck(ctx, p); pr.outcome != "" {
+		r.logf("skip %s: %s", p.ID, pr.reason)
+		return pr
+	}
+	retries, retried500 := 0, false
+	for {
+		x, err := r.ex.Do(ctx, p)
+		if err != nil {
+			switch {
+			case len(pr.obs) > 0 && errors.Is(err, ErrNoExchange):
+				// A replay holds fewer attempts than a live run would make: judge the last.
+			case errors.Is(err, ErrNoExchange):
+				pr.outcome, pr.reason = Skip, "no exchange for probe "+p.ID
+			case ctx.Err() != nil:
+				r.interrupted = true
+				pr.outcome, pr.reason = Skip, "interrupted"
+			default:
+				pr.outcome, pr.reason = Error, "chatwire: "+err.Error()
+			}
+			break
+		}
+		pr.obs = append(pr.obs, observed{probe: p, x: x, attempt: len(pr.obs) + 1})
+		r.note(p, x)
+		if x.Response == nil {
+			r.noAnswer(ctx, pr, x)
+			break
+		}
+		s := x.Response.Status
+		if p.Burst {
+			if s == 429 || len(pr.obs) >= r.cfg.RateLimitBurst {
+				break
+			}
+			continue
+		}
+		if s == 429 && retries < max(r.cfg.Retries, 0) {
+			retries++
+			wait, why := r.retryWait(x.Response.Header.Get("Retry-After"))
+			r.logf("%s: 429, waiting %v (%s) before retry %d of %d", p.ID, wait, why, retries, r.cfg.Retries)
+			if err := r.cfg.Sleep(ctx, wait); err != nil {
+				r.interrupted = true
+				pr.outcome, pr.reason = Skip, "interrupted"
+				return pr
+			}
+			continue
+		}
+		if s == 500 && !retried500 {
+			retried500 = true
+			r.logf("%s: 500, retrying once", p.ID)
+			continue
+		}
+		r.interference(pr, s)
+		break
+	}
+	return pr
+}
+
+// note counts what an exchange tells the run: chats created, responses.
+func (r *runner) note(p *Probe, x *transcript.Exchange) {
+	if x.Response == nil {
+		r.logf("%s: no response (%s)", p.ID, endText(x))
+		return
+	}
+	r.answered, r.noResponse = true, 0
+	if x.Response.Status == 200 && x.Request.Method == http.MethodPost {
+		r.chats++
+	}
+	r.logf("%s: %d, %d lines, %s after %v", p.ID, x.Response.Status, len(x.Lines), x.End.Reason, x.End.At.Round(time.Millisecond))
+}
+
+// noAnswer classifies an exchange without a response head.
+func (r *runner) noAnswer(ctx context.Context, pr *probeRun, x *transcript.Exchange) {
+	if x.End.Reason == transcript.EndCancel || ctx.Err() != nil {
+		r.interrupted = true
+		pr.outcome, pr.reason = Skip, "interrupted"
+		return
+	}
+	r.noResponse++
+	pr.outcome, pr.reason = Inconclusive, "no response: "+endText(x)
+	switch {
+	case !r.answered:
+		r.unreachable = "target unreachable: " + endText(x)
+		pr.reason = r.unreachable
+	case r.noResponse >= unreachableStreak:
+		r.unreachable = fmt.Sprintf("target unreachable: %d exchanges in a row without a response, the last %s", r.noResponse, endText(x))
+	}
+}
+
+// interference turns a final status that says the environment, not the
+// service's conformance, decided the answer into an inconclusive outcome.
+func (r *runner) interference(pr *probeRun, status int) {
+	p := pr.probe
+	credentialed := !p.AuthProbe && (p.Auth.Role == RoleValid || p.Auth.Role == RoleNoCredits)
+	switch {
+	case status == 429:
+		pr.outcome = Inconclusive
+		pr.reason = fmt.Sprintf("rate limited: 429 on all %d attempts (Retry-After honoured up to %v)", len(pr.obs), r.cfg.RetryAfterCap)
+	case status == 402 && p.Auth.Role == RoleValid && !p.AuthProbe:
+		pr.outcome = Inconclusive
+		pr.reason = "out of credits: the valid key (" + EnvKey + ") got 402"
+		if r.creditsOut == "" {
+			r.creditsOut = "skipped: out of credits (402 on probe " + p.ID + ")"
+			r.logf("%s: 402, skipping the remaining spending probes", p.ID)
+		}
+	case (status == 401 || status == 403) && credentialed:
+		pr.outcome = Inconclusive
+		pr.reason = fmt.Sprintf("credential precondition failed: the %s key (%s) got %d", p.Auth.Role, p.Auth.Role.EnvVar(), status)
+	}
+}
+
+// retryWait returns how long to wait after a 429 whose Retry-After header
+// is v, capped, and why.
+func (r *runner) retryWait(v string) (time.Duration, string) {
+	d, ok := parseRetryAfter(v, r.cfg.Now())
+	why := "Retry-After: " + v
+	if !ok {
+		d, why = DefaultRetryWait, "no usable Retry-After"
+	}
+	if d > r.cfg.RetryAfterCap {
+		d, why = r.cfg.RetryAfterCap, why+", capped"
+	}
+	return d, why
+}
+
+// parseRetryAfter reads a Retry-After value: seconds, or an HTTP date.
+func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, false
+	}
+	if n, err := strconv.Atoi(v); err == nil {
+		return time.Duration(max(n, 0)) * time.Second, true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(t.Sub(now), 0), true
+	}
+	return 0, false
+}
+
+// judge reaches the result of check c.
+func (r *runner) judge(c *Check, runs map[string]*probeRun, all []observed) Result {
+	res := Result{ID: c.ID, Title: c.Title, Section: c.Section, Level: c.Level, Kind: string(c.Kind), Cost: string(c.Cost),
+		Requirement: c.Requirement, Expected: slices.Clone(c.Expected), Params: maps.Clone(c.Params)}
+	var judged []*probeRun
+	for _, id := range c.Probes {
+		if pr := runs[id]; pr != nil {
+			judged = append(judged, pr)
+		}
+	}
+	var v verdict
+	var offender *observed
+	switch {
+	case len(judged) == 0 && c.judge.each == nil:
+		v = verdict{outcome: Error, reason: "chatwire: the check names no probe of the catalogue"}
+	case c.judge.one != nil:
+		pr := judged[0]
+		res.Curl = Curl(r.cfg.BaseURL, pr.probe)
+		r.evidence(&res, pr)
+		if pr.outcome != "" {
+			v = verdict{outcome: pr.outcome, reason: pr.reason}
+			if x := pr.final(); x != nil {
+				v.actual = describeResponse(x)
+			}
+			break
+		}
+		v = c.judge.one(pr.final())
+	case c.judge.all != nil:
+		var obs []observed
+		for _, pr := range judged {
+			r.evidence(&res, pr)
+			if pr.outcome == "" {
+				obs = append(obs, pr.obs...)
+			}
+		}
+		if len(judged) > 0 {
+			res.Curl = Curl(r.cfg.BaseURL, judged[0].probe)
+		}
+		if len(obs) == 0 {
+			v = notAnswered(judged)
+			break
+		}
+		v = c.judge.all(obs)
+	default:
+		v, offender = r.judgeEach(c, all, judged)
+		if offender != nil {
+			res.Curl = Curl(r.cfg.BaseURL, offender.probe)
+			res.Transcripts = r.transcripts(offender.probe.ID)
+		}
+	}
+	res.Outcome, res.Reason, res.Actual = v.outcome, v.reason, v.actual
+	for k, val := range v.params {
+		if res.Params == nil {
+			res.Params = map[string]string{}
+		}
+		res.Params[k] = val
+	}
+	if r.cfg.Strict && res.Outcome == Warn {
+		res.Outcome, res.Reason = Fail, "strict: "+res.Reason
+	}
+	return res
+}
+
+// evidence adds a probe's attempts, time and transcripts to a result.
+func (r *runner) evidence(res *Result, pr *probeRun) {
+	res.Attempts += len(pr.obs)
+	for _, o := range pr.obs {
+		res.Duration += o.x.End.At
+	}
+	res.Transcripts = append(res.Transcripts, r.transcripts(pr.probe.ID)...)
+}
+
+func (r *runner) transcripts(probeID string) []string {
+	if r.cfg.Transcripts == nil {
+		return nil
+	}
+	return r.cfg.Transcripts(probeID)
+}
+
+// notAnswered is the verdict of a check none of whose probes was answered:
+// the first probe's outcome and reason.
+func notAnswered(judged []*probeRun) verdict {
+	for _, pr := range judged {
+		if pr.outcome != "" {
+			return verdict{outcome: pr.outcome, reason: pr.reason}
+		}
+	}
+	return verdict{outcome: Skip, reason: "no probe of the check ran"}
+}
+
+// outcomeRank orders the outcomes of an invariant's exchanges: the worst
+// one is the invariant's.
+func outcomeRank(o Outcome) int {
+	switch o {
+	case Fail:
+		return 3
+	case Warn:
+		return 2
+	case Info:
+		return 1
+	}
+	return 0
+}
+
+// maxShown is how many distinct passing values an invariant's actual lists.
+const maxShown = 8
+
+// judgeEach judges an invariant on every exchange of the run it applies to.
+// The verdict is the worst exchange's, naming it, with how many offended.
+func (r *runner) judgeEach(c *Check, all []observed, feeds []*probeRun) (verdict, *observed) {
+	var worst verdict
+	var offender *observed
+	applied, offending := 0, 0
+	var skipReason string
+	var seen []string
+	for i := range all {
+		o := &all[i]
+		v, ok := c.judge.each(*o)
+		if !ok {
+			continue
+		}
+		if v.outcome == Skip {
+			if skipReason == "" {
+				skipReason = v.reason
+			}
+			continue
+		}
+		applied++
+		if v.outcome != Pass {
+			offending++
+		}
+		if outcomeRank(v.outcome) > outcomeRank(worst.outcome) {
+			worst, offender = v, o
+		}
+		if v.outcome == Pass && !slices.Contains(seen, v.actual) {
+			seen = append(seen, v.actual)
+		}
+	}
+	if applied == 0 {
+		if skipReason != "" {
+			return verdict{outcome: Skip, reason: skipReason}, nil
+		}
+		reason := "not judged: no exchange of the run it applies to"
+		if v := notAnswered(feeds); len(feeds) > 0 && v.reason != "no probe of the check ran" {
+			reason += " (probe " + feeds[0].probe.ID + ": " + v.reason + ")"
+		}
+		return verdict{outcome: Skip, reason: reason}, nil
+	}
+	if offender == nil {
+		if len(seen) > maxShown {
+			seen = append(seen[:maxShown], "…")
+		}
+		return verdict{outcome: Pass, reason: fmt.Sprintf("%d exchanges judged", applied), actual: strings.Join(seen, "; ")}, nil
+	}
+	worst.reason = fmt.Sprintf("%s (%d of %d exchanges judged)", worst.reason, offending, applied)
+	worst.actual = fmt.Sprintf("%s (probe %s, attempt %d)", worst.actual, offender.probe.ID, offender.attempt)
+	return worst, offender
+}

@@ -1,0 +1,299 @@
+package conformance
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chatwire/chatwire/conformance/transcript"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// countdown returns an override that answers the first n requests matching
+// when with answer, then lets the service answer.
+func countdown(n int, when func(q *request) bool, answer func(w http.ResponseWriter, q *request)) override {
+	return func(w http.ResponseWriter, q *request) bool {
+		if n == 0 || !when(q) {
+			return false
+		}
+		n--
+		answer(w, q)
+		return true
+	}
+}
+
+func isJSONProbe(q *request) bool { return q.has("stream", false) && q.auth == "Bearer "+testKeyValid }
+
+func limited(retryAfter string) func(w http.ResponseWriter, q *request) {
+	return func(w http.ResponseWriter, q *request) {
+		if retryAfter != "" {
+			w.Header().Set("Retry-After", retryAfter)
+		}
+		jsonError(w, 429, "rate limited")
+	}
+}
+
+// TestInterference checks the rules that keep the environment apart from
+// the service's conformance.
+func TestInterference(t *testing.T) {
+	type want struct {
+		id       string
+		outcome  Outcome
+		reason   string
+		attempts int // checked when nonzero
+	}
+	cases := []struct {
+		name     string
+		ids      []string
+		override override
+		maxChats int
+		cfg      func(*Config)
+		keys     *Keys
+		waits    []time.Duration // checked when non-nil
+		wants    []want
+	}{
+		{name: "429 then 200 passes after Retry-After", ids: []string{"chat/4.4/json-status-200"},
+			override: countdown(1, isJSONProbe, limited("0")), waits: []time.Duration{0},
+			wants: []want{{"chat/4.4/json-status-200", Pass, "", 2}}},
+		{name: "Retry-After is capped", ids: []string{"chat/4.4/json-status-200"},
+			override: countdown(1, isJSONProbe, limited("3600")), waits: []time.Duration{50 * time.Millisecond},
+			wants: []want{{"chat/4.4/json-status-200", Pass, "", 2}}},
+		{name: "429 without Retry-After waits the default, capped", ids: []string{"chat/4.4/json-status-200"},
+			override: countdown(1, isJSONProbe, limited("")), waits: []time.Duration{50 * time.Millisecond},
+			wants: []want{{"chat/4.4/json-status-200", Pass, "", 2}}},
+		{name: "persistent 429 is inconclusive", ids: []string{"chat/4.4"},
+			override: countdown(-1, isJSONProbe, limited("1")), waits: []time.Duration{50 * time.Millisecond, 50 * time.Millisecond},
+			wants: []want{{"chat/4.4/json-status-200", Inconclusive, "rate limited", 3}, {"chat/4.4/json-url", Inconclusive, "rate limited", 3}}},
+		{name: "429 on a free probe is inconclusive, not a fail", ids: []string{"chat/5.3/missing-key-401"},
+			override: countdown(-1, func(q *request) bool { return q.auth == "" }, limited("1")),
+			wants:    []want{{"chat/5.3/missing-key-401", Inconclusive, "429", 3}}},
+		{name: "500 then 400 passes after one retry", ids: []string{"chat/7.2/body-not-json-400"},
+			override: countdown(1, func(q *request) bool { return q.obj == nil }, status(500)),
+			wants:    []want{{"chat/7.2/body-not-json-400", Pass, "", 2}}},
+		{name: "402 on a spending probe skips the other spending probes", ids: []string{"chat/4.4/json-status-200", "chat/4.5/stream-default", "chat/4.3/model-current-accepted[gamma-k3]", "chat/5.3/missing-key-401"},
+			override: countdown(-1, isJSONProbe, status(402)),
+			wants: []want{
+				{"chat/4.4/json-status-200", Inconclusive, "out of credits", 1},
+				{"chat/4.5/stream-default", Skip, "out of credits (402 on probe json)", 0},
+				{"chat/4.3/model-current-accepted[gamma-k3]", Skip, "out of credits", 0},
+				{"chat/5.3/missing-key-401", Pass, "", 1},
+			}},
+		{name: "401 to the valid key is a failed precondition", ids: []string{"chat/4.2/invalid-rejected[content-missing]", "chat/5.3/unknown-key-401"},
+			override: func(w http.ResponseWriter, q *request) bool {
+				jsonError(w, 401, "key revoked")
+				return true
+			},
+			wants: []want{
+				{"chat/4.2/invalid-rejected[content-missing]", Inconclusive, "credential precondition failed: the valid key (CHATWIRE_API_KEY) got 401", 1},
+				{"chat/5.3/unknown-key-401", Pass, "", 1},
+			}},
+		{name: "403 to the no-credits key is a failed precondition", ids: []string{"chat/8.1/credits-402"},
+			override: whenAuth("Bearer "+testKeyNoCredits, status(403)),
+			wants:    []want{{"chat/8.1/credits-402", Inconclusive, "credential precondition failed", 1}}},
+		{name: "the chat budget skips spending probes past it", ids: []string{"chat/4.4/json-status-200", "chat/4.5/stream-default", "chat/4.3/model-current-accepted[gamma-k3]"},
+			maxChats: 2,
+			wants: []want{
+				{"chat/4.4/json-status-200", Pass, "", 1},
+				{"chat/4.5/stream-default", Pass, "", 1},
+				{"chat/4.3/model-current-accepted[gamma-k3]", Skip, "chat budget exhausted: 2 chats created, -max-chats 2", 0},
+			}},
+		{name: "a free probe that creates a chat counts against the budget", ids: []string{"chat/5.3/missing-key-401", "chat/5.3/empty-bearer-401"},
+			cfg:      func(c *Config) { c.MaxChats = 0 },
+			override: func(w http.ResponseWriter, q *request) bool { accept(w, q); return true },
+			wants: []want{
+				{"chat/5.3/missing-key-401", Fail, "", 1},
+				{"chat/5.3/empty-bearer-401", Skip, "chat budget exhausted", 0},
+			}},
+		{name: "without the no-credits key credits-402 skips", ids: []string{"chat/8.1/credits-402"},
+			keys:  &Keys{Valid: testKeyValid},
+			wants: []want{{"chat/8.1/credits-402", Skip, "CHATWIRE_API_KEY_NO_CREDITS", 0}}},
+		{name: "without the other-team key or a header other-team-403 skips", ids: []string{"chat/5.4/other-team-403"},
+			keys:  &Keys{Valid: testKeyValid},
+			wants: []want{{"chat/5.4/other-team-403", Skip, "-forbidden-header", 0}}},
+		{name: "a forbidden header stands in for the other-team key", ids: []string{"chat/5.4/other-team-403"},
+			keys: &Keys{Valid: testKeyValid},
+			cfg:  func(c *Config) { c.ForbiddenHeader = http.Header{"X-Team": {"b"}} },
+			override: func(w http.ResponseWriter, q *request) bool {
+				if q.r.Header.Get("X-Team") != "b" {
+					return false
+				}
+				jsonError(w, 403, "no permission for team b")
+				return true
+			},
+			wants: []want{{"chat/5.4/other-team-403", Pass, "", 1}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var waits []time.Duration
+			rep := testRun{ids: c.ids, maxChats: c.maxChats, cfg: c.cfg, keys: c.keys, waits: &waits}.run(t, service{override: c.override})
+			for _, w := range c.wants {
+				r := result(t, rep, w.id)
+				assert.Equal(t, w.outcome, r.Outcome, "%s: reason %q, actual %q", w.id, r.Reason, r.Actual)
+				assert.Contains(t, r.Reason, w.reason, "reason of %s", w.id)
+				if w.attempts != 0 {
+					assert.Equal(t, w.attempts, r.Attempts, "attempts of %s", w.id)
+				}
+			}
+			if c.waits != nil {
+				assert.Equal(t, c.waits, waits, "waits before retries")
+			}
+		})
+	}
+}
+
+// TestUnreachable checks that a target that refuses connections makes every
+// check inconclusive after one attempt, without retrying each probe.
+func TestUnreachable(t *testing.T) {
+	srv := httptest.NewServer(service{})
+	url := srv.URL
+	srv.Close()
+	sent := 0
+	rep := testRun{ids: []string{"chat/5.3", "chat/4.4/json-status-200"},
+		observer: Observer{OnRequest: func(*Probe, int, *transcript.Request) { sent++ }}}.runURL(t, url)
+	assert.Equal(t, 1, sent, "requests sent to an unreachable target")
+	for _, r := range rep.Results {
+		assert.Equal(t, Inconclusive, r.Outcome, "check %s against a closed port: reason %q", r.ID, r.Reason)
+		assert.Contains(t, r.Reason, "target unreachable", "reason of %s", r.ID)
+	}
+}
+
+// TestInterrupted cancels the run after its third exchange: the report
+// still comes back, marked, with the rest skipped.
+func TestInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ends := 0
+	obs := Observer{OnEnd: func(*Probe, int, *transcript.Exchange) {
+		if ends++; ends == 3 {
+			cancel()
+		}
+	}}
+	rep := testRun{ids: []string{"chat/5.3", "chat/7.2"}, observer: obs, ctx: ctx}.run(t, service{})
+	assert.True(t, rep.Interrupted, "report of a cancelled run")
+	require.Len(t, rep.Results, 6, "results of chat/5.3 and chat/7.2")
+	for i, r := range rep.Results {
+		if i < 3 {
+			assert.Equal(t, Pass, r.Outcome, "check %s ran before the interrupt", r.ID)
+			continue
+		}
+		assert.Equal(t, Skip, r.Outcome, "check %s after the interrupt", r.ID)
+		assert.Equal(t, "interrupted", r.Reason, "reason of %s", r.ID)
+	}
+}
+
+func TestParseRetryAfter(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	cases := []struct {
+		in   string
+		want time.Duration
+		ok   bool
+	}{
+		{"1", time.Second, true},
+		{" 30 ", 30 * time.Second, true},
+		{"-5", 0, true},
+		{"Fri, 02 Jan 2026 03:04:15 GMT", 10 * time.Second, true},
+		{"Fri, 02 Jan 2026 03:04:00 GMT", 0, true},
+		{"", 0, false},
+		{"soon", 0, false},
+	}
+	for _, c := range cases {
+		t.Run(c.in, func(t *testing.T) {
+			d, ok := parseRetryAfter(c.in, now)
+			assert.Equal(t, c.ok, ok, "parseRetryAfter(%q) ok", c.in)
+			assert.Equal(t, c.want, d, "parseRetryAfter(%q)", c.in)
+		})
+	}
+}
+
+func TestChatsNeeded(t *testing.T) {
+	cases := []struct {
+		run  string
+		want int
+	}{
+		{"chat", 15},
+		{"chat/5", 0},
+		{"chat/4.4", 1},
+		{"chat/4.5/first-line-code-2", 1},
+		{"chat/4.3/model-current-*", 9},
+		{"chat/9.2", 4},
+	}
+	for _, c := range cases {
+		t.Run(c.run, func(t *testing.T) {
+			checks, err := Select(Catalogue(), []string{c.run}, nil)
+			require.NoError(t, err, "Select(%q)", c.run)
+			assert.Equal(t, c.want, ChatsNeeded(checks), "chats needed by %s", c.run)
+		})
+	}
+}
+
+// TestRequirementsQuoteTheSpec checks that every requirement is the spec's
+// own words: each fragment between " … " occurs in chat-api.md.
+func TestRequirementsQuoteTheSpec(t *testing.T) {
+	spec := readSpec(t)
+	for _, c := range Catalogue() {
+		require.NotEmpty(t, c.Requirement, "requirement of %s", c.ID)
+		for _, frag := range strings.Split(c.Requirement, " … ") {
+			assert.Contains(t, spec, frag, "requirement of %s is not quoted verbatim from chat-api.md", c.ID)
+		}
+	}
+}
+
+// TestCatalogueShape checks the catalogue's data: unique IDs of the right
+// shape, sections matching IDs, known probes, and the checks the brief
+// lists with their levels.
+func TestCatalogueShape(t *testing.T) {
+	probes := map[string]bool{}
+	for _, p := range catalogueProbes(probeOptions{}) {
+		assert.False(t, probes[p.ID], "probe %s listed twice", p.ID)
+		probes[p.ID] = true
+	}
+	ids := map[string]bool{}
+	for _, c := range Catalogue() {
+		assert.False(t, ids[c.ID], "check %s listed twice", c.ID)
+		ids[c.ID] = true
+		assert.True(t, strings.HasPrefix(c.ID, "chat/"+c.Section+"/"), "check %s has section %s", c.ID, c.Section)
+		assert.NotEmpty(t, c.Title, "title of %s", c.ID)
+		assert.NotEmpty(t, c.Expected, "expected of %s", c.ID)
+		assert.NotEmpty(t, c.Probes, "probes of %s", c.ID)
+		for _, p := range c.Probes {
+			assert.True(t, probes[p], "check %s names unknown probe %s", c.ID, p)
+		}
+		chat := false
+		for _, p := range neededProbes([]Check{c}, probeOptions{}) {
+			chat = chat || p.Cost == CostChat
+		}
+		if c.Kind == KindProbe {
+			assert.Equal(t, chat, c.Cost == CostChat, "cost of %s matches its probes", c.ID)
+		}
+	}
+	levels := map[string]Level{
+		"chat/5.3/missing-key-401": Must, "chat/5.3/empty-bearer-401": Must, "chat/5.3/wrong-scheme-401": Should,
+		"chat/5.3/unknown-key-401": Must, "chat/5.4/other-team-403": Must, "chat/7.2/body-not-json-400": Must,
+		"chat/7.2/body-not-object": Must, "chat/7.3/validation-status-split": Infos,
+		"chat/4.3/model-unknown-rejected": Must, "chat/4.3/model-wrong-case-rejected": Must, "chat/4.3/model-not-string-rejected": Must,
+		"chat/4.4/json-status-200": Must, "chat/4.4/json-content-type": Must, "chat/4.4/json-chat-id": Must,
+		"chat/4.4/json-url": Must, "chat/4.4/json-workflow-fields": Must, "chat/4.5/stream-default": Must,
+		"chat/4.5/first-line-code-2": Must, "chat/4.5/prefix-shortcut": Should, "chat/4.5/line-grammar": Must,
+		"chat/4.5/stream-content-type": Should, "chat/4.6/documented-status": Must, "chat/4.6/error-not-stream": Should,
+		"chat/8.1/credits-402": Must, "chat/8.2/rate-limit-429": Infos,
+		"chat/4.2/invalid-rejected[content-missing]": Must, "chat/4.2/invalid-rejected[reasoningEffort-unknown]": Must,
+		"chat/4.3/model-current-accepted[zeta-5-3-flash]": Must, "chat/9.2/model-earlier[epsilon-4-6]": Infos,
+	}
+	byID := map[string]Check{}
+	for _, c := range Catalogue() {
+		byID[c.ID] = c
+	}
+	for id, l := range levels {
+		c, ok := byID[id]
+		if assert.True(t, ok, "check %s is in the catalogue", id) {
+			assert.Equal(t, l, c.Level, "level of %s", id)
+		}
+	}
+	// 12 invalid bodies, the split, 9+4 models, 3 model rejections, 5 JSON, 5 stream,
+	// 2 status, 4+1 auth, 2 body, credits, rate limit.
+	assert.Equal(t, 12+1+9+4+3+5+5+2+4+1+2+1+1, len(byID), "checks in the catalogue")
+}
