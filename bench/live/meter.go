@@ -100,8 +100,9 @@ func perSecond(x float64, d time.Duration) float64 {
 // decoder, stamping each line with the time of the read that completed it.
 // A meter is not safe for concurrent use.
 type meter struct {
-	d  *linestream.Decoder
-	sr stampReader
+	d     *linestream.Decoder
+	sr    stampReader
+	lines int // lines of the previous stream, to size the next one's gaps
 }
 
 func newMeter(clock Clock, lines *atomic.Int64) *meter {
@@ -120,6 +121,9 @@ func newMeter(clock Clock, lines *atomic.Int64) *meter {
 func (m *meter) read(body io.Reader, s *Sample) error {
 	m.sr.r, m.sr.n, m.sr.at = body, 0, 0
 	m.d.Reset(&m.sr)
+	if s.Gaps == nil && m.lines > 1 {
+		s.Gaps = make([]time.Duration, 0, m.lines-1)
+	}
 	var last time.Duration
 	for m.d.Next() {
 		at := m.sr.at
@@ -143,6 +147,7 @@ func (m *meter) read(body io.Reader, s *Sample) error {
 	s.E2E = m.sr.clock.Now() - s.Sent
 	s.Bytes = m.sr.n
 	m.sr.r = nil
+	m.lines = s.Lines
 	return m.d.Err()
 }
 

@@ -1,0 +1,346 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chatwire/chatwire/bench/live"
+	"github.com/chatwire/chatwire/conformance/mock"
+)
+
+// defaultMockPace is the built-in mock's pause between stream lines under
+// `chatwire bench`: about 50 lines a second, the pace of a model that
+// streams, so the numbers are on a human scale.
+const defaultMockPace = 20 * time.Millisecond
+
+const benchUsage = `usage: chatwire bench [-base-url URL] [-n N] [-c C | -rate R] [-duration D] [-warmup N]
+                      [-max-chats N] [-format text|bench] [-json FILE] [-timeout D]
+                      [-prompt S] [-model M] [-seed N] [-mock-pace D] [-mock-lines N]
+
+Measure how fast POST /api/chat streams: time to first byte, first line and
+first text, the gaps between lines, end-to-end time, lines/s and MB/s, as
+percentiles (p50 p90 p95 p99 p99.9), mean, min, max and stddev, with the
+errors by kind. Every line is also validated (strict linestream); a bad
+line fails its request and is shown with its position.
+
+Without -base-url it measures the built-in mock, started on 127.0.0.1 with
+-mock-pace between lines. With -base-url it measures that service with the
+key in CHATWIRE_API_KEY (required; never printed).
+
+Every request creates a chat, and chats cost credits: the run sends -n
+requests plus -warmup, never more, and refuses to start when that is more
+than -max-chats. -duration only ever stops it earlier.
+
+Load: -c C workers each send a request when their previous stream ended
+(closed loop). -rate R sends R requests a second on a seeded Poisson
+schedule whether or not earlier ones ended (open loop; with -c, at most C
+in flight); its latencies are measured from the intended send time
+(corrected for coordinated omission), with the service times beside them.
+
+Output: a table (-format text) or the Go benchmark format (-format bench),
+one result per request, for benchstat:
+
+	chatwire bench -format bench -n 20 > old.txt
+	chatwire bench -format bench -n 20 > new.txt
+	benchstat old.txt new.txt
+
+-json FILE writes every figure and every request as JSON. A progress line
+goes to standard error; Ctrl-C stops sending, cuts off the streams in
+flight and prints what was measured, marked interrupted.
+
+Exit status: 0 all requests succeeded; 1 some failed (an error status, a
+transport error, a timeout or a bad line); 2 usage; 3 interrupted, or no
+request got a response.
+
+Flags:
+`
+
+func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	baseURL := fs.String("base-url", "", "base URL of the service (requests go to URL/api/chat); default: the built-in mock")
+	n := fs.Int("n", 10, "measured requests (each creates a chat)")
+	c := fs.Int("c", 1, "concurrency: workers (closed loop), or with -rate the most requests in flight")
+	rate := fs.Float64("rate", 0, "open loop: requests per second, Poisson arrivals (0: closed loop)")
+	duration := fs.Duration("duration", 0, "stop sending measured requests after this long (0: no limit; -n still caps)")
+	warmup := fs.Int("warmup", 0, "requests sent first and not measured (each creates a chat)")
+	maxChats := fs.Int("max-chats", 0, "refuse a plan that creates more chats than this (default: -n + -warmup)")
+	format := fs.String("format", "text", "output format: text (a table) or bench (Go benchmark format for benchstat)")
+	jsonFile := fs.String("json", "", "also write the report as JSON to `FILE`")
+	timeout := fs.Duration("timeout", 5*time.Minute, "give up on a request, its whole stream included, after this long")
+	prompt := fs.String("prompt", live.DefaultPrompt, "the content of every request")
+	model := fs.String("model", "", "the model of every request (default: the team's configured model)")
+	seed := fs.Uint64("seed", 1, "seed of the open-loop schedule")
+	mockPace := fs.Duration("mock-pace", defaultMockPace, "built-in mock only: pause before each stream line after the first")
+	mockLines := fs.Int("mock-lines", mock.DefaultLines, "built-in mock only: 0: progress lines per stream")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), benchUsage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	usageErr := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "chatwire bench: "+format+"\n", a...)
+		return exitUsage
+	}
+	switch {
+	case fs.NArg() > 0:
+		return usageErr("unexpected argument %q (see chatwire bench -h)", fs.Arg(0))
+	case *n <= 0:
+		return usageErr("-n must be positive")
+	case *c <= 0:
+		return usageErr("-c must be positive")
+	case *rate < 0:
+		return usageErr("-rate must not be negative")
+	case *warmup < 0:
+		return usageErr("-warmup must not be negative")
+	case *duration < 0:
+		return usageErr("-duration must not be negative")
+	case *timeout <= 0:
+		return usageErr("-timeout must be positive")
+	case *maxChats < 0:
+		return usageErr("-max-chats must not be negative")
+	case *format != "text" && *format != "bench":
+		return usageErr("-format must be text or bench, not %q", *format)
+	case *mockPace < 0:
+		return usageErr("-mock-pace must not be negative")
+	case *mockLines <= 0:
+		return usageErr("-mock-lines must be positive")
+	case *baseURL != "" && (set["mock-pace"] || set["mock-lines"]):
+		return usageErr("-mock-pace and -mock-lines apply to the built-in mock, not to -base-url")
+	}
+
+	cfg := live.Config{
+		Requests: *n, Warmup: *warmup, Concurrency: *c, Rate: *rate, Duration: *duration,
+		Timeout: *timeout, Seed: *seed, Prompt: *prompt, Model: *model,
+		UserAgent: "chatwire/" + version + " bench",
+	}
+	if cfg.OpenLoop() && !set["c"] {
+		cfg.Concurrency = 0 // a true open loop: no limit on requests in flight
+	}
+	limit := *maxChats
+	if !set["max-chats"] {
+		limit = cfg.MaxChats()
+	}
+	if cfg.MaxChats() > limit {
+		return usageErr("the plan creates up to %d chats (-n %d + -warmup %d), more than -max-chats %d; lower -n or -warmup, or raise -max-chats",
+			cfg.MaxChats(), cfg.Requests, cfg.Warmup, limit)
+	}
+
+	var target string
+	if *baseURL != "" {
+		u, err := url.Parse(*baseURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return usageErr("-base-url %q is not an absolute http(s) URL", *baseURL)
+		}
+		key := os.Getenv("CHATWIRE_API_KEY")
+		if key == "" {
+			return usageErr("-base-url needs an API key in the environment variable CHATWIRE_API_KEY")
+		}
+		cfg.BaseURL, cfg.Key = *baseURL, key
+		target = u.Redacted()
+	} else {
+		srv, stop, err := startMock(*mockPace, *mockLines)
+		if err != nil {
+			fmt.Fprintf(stderr, "chatwire bench: start the built-in mock: %v\n", err)
+			return exitFail
+		}
+		defer stop()
+		cfg.BaseURL, cfg.Key = srv, mock.KeyValid
+		// A mock test key from the environment selects a mock scenario
+		// (cw_test_rate_limited, …); any other key would only get 401.
+		if k := os.Getenv("CHATWIRE_API_KEY"); strings.HasPrefix(k, "cw_test_") {
+			cfg.Key = k
+		}
+		target = "built-in mock"
+		fmt.Fprintf(stderr, "chatwire bench: built-in mock at %s, pace %v, %d progress lines per stream\n", srv, *mockPace, *mockLines)
+	}
+	fmt.Fprintf(stderr, "chatwire bench: %s\n", plan(&cfg))
+
+	runner, err := live.NewRunner(cfg)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	stopProgress := startProgress(runner, stderr)
+	rep, err := runner.Run(ctx)
+	stopProgress()
+	if err != nil {
+		fmt.Fprintf(stderr, "chatwire bench: %v\n", err)
+		return exitFail
+	}
+	rep.Tool = "chatwire " + version
+	rep.Target = target
+
+	if *jsonFile != "" {
+		if err := writeJSONFile(*jsonFile, rep); err != nil {
+			fmt.Fprintf(stderr, "chatwire bench: %v\n", err)
+			return exitFail
+		}
+	}
+	if *format == "bench" {
+		err = live.WriteBench(stdout, rep)
+	} else {
+		err = live.WriteText(stdout, rep)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "chatwire bench: write the report: %v\n", err)
+		return exitFail
+	}
+	switch {
+	case rep.Interrupted:
+		fmt.Fprintf(stderr, "chatwire bench: interrupted: %d of %d requests measured\n", rep.OK+rep.Failed, cfg.Requests)
+		return exitInconclusive
+	case rep.Sent > 0 && rep.Errors[live.ErrTransport]+rep.Errors[live.ErrTimeout] == rep.Sent:
+		fmt.Fprintln(stderr, "chatwire bench: no request got a response; is the service reachable?")
+		return exitInconclusive
+	case rep.Failed > 0:
+		return exitFail
+	}
+	return exitOK
+}
+
+// plan describes what a run will send, before it starts.
+func plan(cfg *live.Config) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d requests", cfg.Requests)
+	if cfg.Warmup > 0 {
+		fmt.Fprintf(&b, " (+%d warmup)", cfg.Warmup)
+	}
+	switch {
+	case !cfg.OpenLoop():
+		fmt.Fprintf(&b, ", concurrency %d", cfg.Concurrency)
+	case cfg.Concurrency > 0:
+		fmt.Fprintf(&b, ", %g/s Poisson arrivals, at most %d in flight", cfg.Rate, cfg.Concurrency)
+	default:
+		fmt.Fprintf(&b, ", %g/s Poisson arrivals", cfg.Rate)
+	}
+	if cfg.Duration > 0 {
+		fmt.Fprintf(&b, ", for at most %v", cfg.Duration)
+	}
+	fmt.Fprintf(&b, ", creates up to %d chats", cfg.MaxChats())
+	return b.String()
+}
+
+// startMock serves the built-in mock on a free loopback port and returns
+// its base URL and a function that stops it.
+func startMock(pace time.Duration, lines int) (string, func(), error) {
+	m, err := mock.New(mock.Options{Pace: pace, Lines: lines})
+	if err != nil {
+		return "", nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	srv := &http.Server{Handler: m, ReadHeaderTimeout: 10 * time.Second}
+	go srv.Serve(ln)
+	return "http://" + ln.Addr().String(), func() { srv.Close() }, nil
+}
+
+func writeJSONFile(name string, rep *live.Report) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return fmt.Errorf("write JSON report: %w", err)
+	}
+	err = live.WriteJSON(f, rep)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("write JSON report %s: %w", name, err)
+	}
+	return nil
+}
+
+// startProgress shows the runner's progress on w once the run has taken a
+// second: redrawn in place four times a second on a terminal, else one
+// line every five seconds. The returned function stops it and clears a
+// redrawn line.
+func startProgress(r *live.Runner, w io.Writer) func() {
+	tty := isTerminal(w)
+	every := 5 * time.Second
+	if tty {
+		every = 250 * time.Millisecond
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		select {
+		case <-done:
+			return
+		case <-time.After(time.Second):
+		}
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		var last live.Progress
+		first, drawn := true, false
+		for {
+			// Lines per second since the previous look, or since the
+			// phase started when the phase is new.
+			p := r.Progress()
+			lines, secs := p.Lines, p.Elapsed.Seconds()
+			if !first && p.Measuring == last.Measuring && p.Lines >= last.Lines {
+				lines, secs = p.Lines-last.Lines, (p.Elapsed - last.Elapsed).Seconds()
+			}
+			var lps float64
+			if secs > 0 {
+				lps = float64(lines) / secs
+			}
+			last, first = p, false
+			line := progressLine(p, lps)
+			if tty {
+				fmt.Fprintf(w, "\r\033[K%s", line)
+				drawn = true
+			} else {
+				fmt.Fprintln(w, line)
+			}
+			select {
+			case <-done:
+				if drawn {
+					fmt.Fprint(w, "\r\033[K")
+				}
+				return
+			case <-tick.C:
+			}
+		}
+	})
+	return func() {
+		close(done)
+		wg.Wait()
+	}
+}
+
+func progressLine(p live.Progress, linesPerSecond float64) string {
+	phase := "measuring"
+	if !p.Measuring {
+		phase = "warmup"
+	}
+	return fmt.Sprintf("chatwire bench: %s %d/%d requests, %d errors, %.0f lines/s, %v",
+		phase, p.Done, p.Total, p.Failed, linesPerSecond, p.Elapsed.Round(100*time.Millisecond))
+}
+
+// isTerminal reports whether w is a character device, such as a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

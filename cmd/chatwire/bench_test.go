@@ -1,0 +1,191 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/perf/benchfmt"
+)
+
+// runBenchCmd runs `chatwire bench args...` and returns its exit code,
+// standard output and standard error.
+func runBenchCmd(t *testing.T, ctx context.Context, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(ctx, append([]string{"bench"}, args...), strings.NewReader(""), &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+func TestBenchUsageErrors(t *testing.T) {
+	t.Setenv("CHATWIRE_API_KEY", "")
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"unknown flag", []string{"-no-such-flag"}, "flag provided but not defined"},
+		{"no requests", []string{"-n", "0"}, "-n must be positive"},
+		{"no workers", []string{"-c", "0"}, "-c must be positive"},
+		{"negative rate", []string{"-rate", "-1"}, "-rate must not be negative"},
+		{"negative warmup", []string{"-warmup", "-1"}, "-warmup must not be negative"},
+		{"zero timeout", []string{"-timeout", "0s"}, "-timeout must be positive"},
+		{"bad duration", []string{"-duration", "soon"}, "invalid value"},
+		{"unknown format", []string{"-format", "xml"}, `-format must be text or bench, not "xml"`},
+		{"argument", []string{"extra"}, `unexpected argument "extra"`},
+		{"mock flag with a URL", []string{"-base-url", "http://127.0.0.1:1", "-mock-pace", "1ms"}, "apply to the built-in mock"},
+		{"relative URL", []string{"-base-url", "/api"}, "not an absolute http(s) URL"},
+		{"missing key", []string{"-base-url", "http://127.0.0.1:1"}, "CHATWIRE_API_KEY"},
+		{"plan over the chat limit", []string{"-n", "10", "-warmup", "2", "-max-chats", "11"},
+			"the plan creates up to 12 chats (-n 10 + -warmup 2), more than -max-chats 11"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runBenchCmd(t, context.Background(), tt.args...)
+			assert.Equal(t, exitUsage, code, "exit code of bench %v; stderr: %s", tt.args, stderr)
+			assert.Contains(t, stderr, tt.want, "message of bench %v", tt.args)
+			assert.Empty(t, stdout, "no report on a usage error")
+		})
+	}
+}
+
+func TestBenchHelp(t *testing.T) {
+	code, _, stderr := runBenchCmd(t, context.Background(), "-h")
+	assert.Equal(t, exitOK, code, "-h succeeds")
+	for _, want := range []string{"usage: chatwire bench", "CHATWIRE_API_KEY", "-max-chats", "benchstat old.txt new.txt", "-mock-pace"} {
+		assert.Contains(t, stderr, want, "usage text")
+	}
+}
+
+func TestBenchMock(t *testing.T) {
+	t.Setenv("CHATWIRE_API_KEY", "")
+	dir := t.TempDir()
+	jsonFile := filepath.Join(dir, "run.json")
+	code, stdout, stderr := runBenchCmd(t, context.Background(), "-n", "4", "-c", "2", "-warmup", "1", "-mock-pace", "0s", "-json", jsonFile)
+	require.Equal(t, exitOK, code, "bench against the built-in mock; stderr: %s", stderr)
+	assert.Contains(t, stderr, "chatwire bench: 4 requests (+1 warmup), concurrency 2, creates up to 5 chats\n", "the plan comes first")
+	assert.Contains(t, stderr, "built-in mock at http://127.0.0.1:", "where the mock listens")
+	assert.Contains(t, stdout, "chatwire bench: built-in mock, closed-loop, concurrency 2\n", "report header")
+	assert.Contains(t, stdout, "4 requests sent in ", "request count")
+	assert.Contains(t, stdout, ": 4 ok, 0 failed", "all succeeded")
+	assert.Contains(t, stdout, "errors: none", "no errors")
+
+	b, err := os.ReadFile(jsonFile)
+	require.NoError(t, err, "the JSON report is written")
+	var rep map[string]any
+	require.NoError(t, json.Unmarshal(b, &rep), "the JSON report parses")
+	assert.Equal(t, "built-in mock", rep["target"], "target")
+	assert.Equal(t, "chatwire "+version, rep["tool"], "tool")
+	assert.Equal(t, 4.0, rep["requests"].(map[string]any)["ok"], "ok requests")
+	assert.Equal(t, 5.0, rep["spend"].(map[string]any)["chats_created"], "warmup chats count as spent")
+	for _, k := range []string{"ttfb_ms", "ttfl_ms", "ttft_ms", "line_gap_p50_ms", "e2e_ms"} {
+		assert.Equal(t, 4.0, rep[k].(map[string]any)["n"], "%s aggregates the 4 requests", k)
+	}
+	lines := rep["lines"].(float64)
+	assert.Equal(t, lines-4, rep["line_gap_ms"].(map[string]any)["n"], "line_gap_ms holds every gap: lines - 1 per request")
+}
+
+func TestBenchFormatBench(t *testing.T) {
+	t.Setenv("CHATWIRE_API_KEY", "")
+	code, stdout, stderr := runBenchCmd(t, context.Background(), "-n", "3", "-mock-pace", "0s", "-mock-lines", "20", "-format", "bench")
+	require.Equal(t, exitOK, code, "bench -format bench; stderr: %s", stderr)
+	r := benchfmt.NewReader(strings.NewReader(stdout), "stdout")
+	results := 0
+	for r.Scan() {
+		switch rec := r.Result().(type) {
+		case *benchfmt.Result:
+			results++
+			assert.Equal(t, "ChatStream", rec.Name.String(), "benchmark name")
+			assert.Equal(t, "built-in mock", rec.GetConfig("target"), "target without the mock's port")
+			units := map[string]bool{}
+			for _, v := range rec.Values {
+				units[v.Unit] = true
+			}
+			for _, u := range []string{"sec/op", "sec/ttfb", "sec/ttfl", "sec/ttft", "sec/line-gap-p50", "sec/line-gap-p99", "lines/s", "B/s"} {
+				assert.True(t, units[u], "result has %s: %v", u, rec.Values)
+			}
+		case *benchfmt.SyntaxError:
+			t.Errorf("benchfmt cannot read: %v", rec)
+		}
+	}
+	require.NoError(t, r.Err(), "read back")
+	assert.Equal(t, 3, results, "one result per request:\n%s", stdout)
+	assert.Equal(t, 1, r.Units().GetBetter("lines/s"), "lines/s: higher is better")
+}
+
+func TestBenchBaseURL(t *testing.T) {
+	const key = "cw_live_do_not_print_me"
+	var auth atomic.Value
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		auth.Store(r.Header.Get("Authorization"))
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		if n.Add(1) == 2 {
+			w.Write([]byte("2:[{\"chatId\":\"c\"}]\n0:oops\n")) // a bad line
+			return
+		}
+		w.Write([]byte("2:[{\"chatId\":\"c\"}]\n0:\"hello\"\n"))
+	}))
+	defer srv.Close()
+	t.Setenv("CHATWIRE_API_KEY", key)
+	dir := t.TempDir()
+	jsonFile := filepath.Join(dir, "run.json")
+	code, stdout, stderr := runBenchCmd(t, context.Background(), "-base-url", srv.URL, "-n", "3", "-json", jsonFile)
+	assert.Equal(t, exitFail, code, "a bad line fails the run; stderr: %s", stderr)
+	assert.Equal(t, "Bearer "+key, auth.Load(), "the key from the environment is sent")
+	assert.Contains(t, stdout, "errors: bad_line 1", "the bad line is counted")
+	assert.Contains(t, stdout, "request 1: line 2:3 (byte offset 21): ", "and shown with its position")
+	b, err := os.ReadFile(jsonFile)
+	require.NoError(t, err, "JSON report")
+	for name, out := range map[string]string{"stdout": stdout, "stderr": stderr, "JSON": string(b)} {
+		assert.NotContains(t, out, key, "the key is never printed (%s)", name)
+	}
+}
+
+func TestBenchUnreachable(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	url := srv.URL
+	srv.Close()
+	t.Setenv("CHATWIRE_API_KEY", "k")
+	code, _, stderr := runBenchCmd(t, context.Background(), "-base-url", url, "-n", "2")
+	assert.Equal(t, exitInconclusive, code, "no response at all is inconclusive")
+	assert.Contains(t, stderr, "no request got a response", "says why")
+}
+
+func TestBenchInterrupted(t *testing.T) {
+	t.Setenv("CHATWIRE_API_KEY", "")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	code, stdout, stderr := runBenchCmd(t, ctx, "-n", "2", "-mock-pace", "0s")
+	assert.Equal(t, exitInconclusive, code, "an interrupted run is inconclusive")
+	assert.Contains(t, stdout, "INTERRUPTED", "the report says it is partial")
+	assert.Contains(t, stderr, "interrupted", "and so does stderr")
+}
+
+func TestBenchPlan(t *testing.T) {
+	t.Setenv("CHATWIRE_API_KEY", "")
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-n", "1"}, "1 requests, concurrency 1, creates up to 1 chats"},
+		{[]string{"-n", "2", "-rate", "5"}, "2 requests, 5/s Poisson arrivals, creates up to 2 chats"},
+		{[]string{"-n", "2", "-rate", "5", "-c", "3", "-duration", "10s"}, "2 requests, 5/s Poisson arrivals, at most 3 in flight, for at most 10s, creates up to 2 chats"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			code, _, stderr := runBenchCmd(t, context.Background(), append(tt.args, "-mock-pace", "0s")...)
+			assert.Equal(t, exitOK, code, "bench %v; stderr: %s", tt.args, stderr)
+			assert.Contains(t, stderr, "chatwire bench: "+tt.want+"\n", "plan of bench %v", tt.args)
+		})
+	}
+}
