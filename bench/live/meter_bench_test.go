@@ -22,9 +22,10 @@ const benchLines = 20_000
 
 // BenchmarkStreamRead answers "is the meter the bottleneck?": it reads the
 // same responses from a loopback server with the meter (the runner's whole
-// request path: strict decoding of every line, read stamps, gaps) and with
-// plain readers that do no work per line, in one run, so benchstat compares
-// them column by column (-col /reader). Inputs:
+// request path: strict decoding of every line, read stamps, gaps), with the
+// strict decoder alone, and with plain readers that do no work per line, in
+// one run, so benchstat compares them column by column (-col /reader).
+// Inputs:
 //
 //   - server=mock: the built-in mock at pace 0, as fast as it streams: one
 //     write and flush per line, like a real streaming service.
@@ -55,7 +56,7 @@ func BenchmarkStreamRead(b *testing.B) {
 	wantLines := bytes.Count(body, []byte{'\n'})
 
 	for _, server := range []struct{ name, url string }{{"mock", mockSrv.URL}, {"bulk", bulk.URL}} {
-		for _, reader := range []string{"meter", "copy", "lines"} {
+		for _, reader := range []string{"meter", "decode", "lines", "copy"} {
 			b.Run(fmt.Sprintf("server=%s/reader=%s", server.name, reader), func(b *testing.B) {
 				benchRead(b, server.url, reader, wantLines, len(body))
 			})
@@ -64,8 +65,9 @@ func BenchmarkStreamRead(b *testing.B) {
 }
 
 // benchRead sends one request per iteration and reads its body with the
-// named reader: "meter" (Runner.do), "copy" (io.Copy to io.Discard) or
-// "lines" (bufio.Reader.ReadSlice line count).
+// named reader: "meter" (Runner.do), "decode" (a strict linestream.Decoder,
+// nothing else), "lines" (bufio.Reader.ReadSlice line count) or "copy"
+// (io.Copy to io.Discard).
 func benchRead(b *testing.B, url, reader string, wantLines, wantBytes int) {
 	r, err := NewRunner(Config{BaseURL: url, Key: mock.KeyValid, Requests: 1, Concurrency: 1})
 	if err != nil {
@@ -74,6 +76,8 @@ func benchRead(b *testing.B, url, reader string, wantLines, wantBytes int) {
 	m := newMeter(r.clock, &r.lines)
 	ctx := context.Background()
 	br := bufio.NewReaderSize(nil, 64<<10)
+	d := linestream.NewDecoder(nil)
+	d.SetStrict(true)
 	b.ReportAllocs()
 	b.SetBytes(int64(wantBytes))
 	var lines, n int
@@ -98,11 +102,20 @@ func benchRead(b *testing.B, url, reader string, wantLines, wantBytes int) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if reader == "copy" {
+			switch reader {
+			case "copy":
 				var c int64
 				c, err = io.Copy(io.Discard, resp.Body)
 				lines, n = wantLines, int(c)
-			} else {
+			case "decode":
+				cr := &countingReader{r: resp.Body}
+				d.Reset(cr)
+				lines = 0
+				for d.Next() {
+					lines++
+				}
+				n, err = int(cr.n), d.Err()
+			default:
 				lines, n, err = countLines(br, resp.Body)
 			}
 			resp.Body.Close()
@@ -135,6 +148,17 @@ func countLines(br *bufio.Reader, r io.Reader) (lines, n int, err error) {
 			return lines, n, err
 		}
 	}
+}
+
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // recordBody returns the body of one streamed response of the mock.

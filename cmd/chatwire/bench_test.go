@@ -11,7 +11,9 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/chatwire/chatwire/bench/live"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/perf/benchfmt"
@@ -188,4 +190,21 @@ func TestBenchPlan(t *testing.T) {
 			assert.Contains(t, stderr, "chatwire bench: "+tt.want+"\n", "plan of bench %v", tt.args)
 		})
 	}
+}
+
+func TestBenchProgressLine(t *testing.T) {
+	tests := []struct {
+		p    live.Progress
+		lps  float64
+		want string
+	}{
+		{live.Progress{Total: 2, Done: 1, Lines: 10, Elapsed: 1234 * time.Millisecond}, 8.1,
+			"chatwire bench: warmup 1/2 requests, 0 errors, 8 lines/s, 1.2s"},
+		{live.Progress{Measuring: true, Total: 100, Done: 37, Failed: 2, Lines: 5000, Elapsed: 61 * time.Second}, 1234.4,
+			"chatwire bench: measuring 37/100 requests, 2 errors, 1234 lines/s, 1m1s"},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, progressLine(tt.p, tt.lps), "progress line of %+v", tt.p)
+	}
+	assert.False(t, isTerminal(&bytes.Buffer{}), "a buffer is no terminal")
 }
