@@ -43,8 +43,12 @@ func TestDecodeImplsAgree(t *testing.T) {
 		t.Run(in.name, func(t *testing.T) {
 			for _, impl := range decodeImpls {
 				decode := impl.new()
-				// Twice: the second run reuses the buffers of the first.
-				for run := range 2 {
+				// linestream twice: the second run reuses the buffers of the first.
+				runs := 1
+				if strings.HasPrefix(impl.name, "linestream") {
+					runs = 2
+				}
+				for run := range runs {
 					parts, err := decode(bytes.NewReader(in.data))
 					require.NoError(t, err, "%s on %s (run %d): want no error", impl.name, in.name, run+1)
 					assert.Equal(t, in.parts, parts, "%s on %s (run %d): want one part per non-blank line", impl.name, in.name, run+1)

@@ -3,12 +3,11 @@ package bench
 import (
 	"bytes"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/chatwire/chatwire/corpus"
 	"github.com/chatwire/chatwire/linestream"
 )
 
@@ -19,15 +18,13 @@ type decodeInput struct {
 	parts int // non-blank lines: the parts every implementation must find
 }
 
-// corpusDir holds the streams the corpus generator wrote with the AI SDK.
-const corpusDir = "../corpus/streams/valid"
-
-// corpusInputs names the corpus streams the benchmarks read, by input name.
-var corpusInputs = []struct{ name, file string }{
-	{"sdk-llm-mix-100k", "llm-mix-100k-lines.stream"},
-	{"sdk-text-1mib", "text-1mib-single-line.stream"},
-	{"sdk-agent-run", "agent-run-service-stream.stream"},
-	{"sdk-all-codes", "all-codes-mixed.stream"},
+// corpusInputs names the valid corpus streams (written by the AI SDK's own
+// writers) the benchmarks read, by input name.
+var corpusInputs = []struct{ name, stream string }{
+	{"sdk-llm-mix-100k", "llm-mix-100k-lines"},
+	{"sdk-text-1mib", "text-1mib-single-line"},
+	{"sdk-agent-run", "agent-run-service-stream"},
+	{"sdk-all-codes", "all-codes-mixed"},
 }
 
 // The generated inputs: sizes and the fixed seed of the LLM-like mix.
@@ -46,11 +43,11 @@ func decodeInputs(tb testing.TB) []decodeInput {
 		newDecodeInput("go-text-1mib", longTextLine(longLineLen)),
 	}
 	for _, c := range corpusInputs {
-		data, err := os.ReadFile(filepath.Join(corpusDir, c.file))
+		s, err := corpus.Load(corpus.Valid, c.stream)
 		if err != nil {
-			tb.Fatalf("input %s: read corpus stream: %v", c.name, err)
+			tb.Fatalf("input %s: %v", c.name, err)
 		}
-		ins = append(ins, newDecodeInput(c.name, data))
+		ins = append(ins, newDecodeInput(c.name, s.Data))
 	}
 	return ins
 }
