@@ -1,0 +1,21 @@
+// Package fuzz holds the native Go fuzz targets that keep linestream
+// correct, and what they need: a slow reference decoder written plainly on
+// encoding/json ([Reference]) and a generator that turns fuzz bytes into
+// structured streams with github.com/google/gofuzz ([GenStream]).
+//
+// The targets (fuzz_*_test.go), each seeded with every corpus stream:
+//
+//	FuzzDecode            no panic, termination, bounded buffer, part invariants
+//	FuzzAgainstReference  the same parts or the same error line as [Reference]
+//	FuzzRoundTrip         random parts → Append…Part → decoder → the same parts
+//	FuzzChunking          the same result whatever sizes the reader returns
+//	FuzzChatID            ChatIDPrefix and AppendChatID agree with encoding/json
+//
+// `go test ./fuzz` runs every target over its seeds (the corpus and
+// testdata/fuzz/<Target>/, where crashers found are kept). To fuzz, one
+// target at a time (-fuzz takes one):
+//
+//	go test ./fuzz -run '^$' -fuzz '^FuzzDecode$' -fuzztime 10s
+//
+// run.sh runs every target for a fixed time each.
+package fuzz
