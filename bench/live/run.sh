@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Reproduces bench/live/RESULTS.md: the meter against plain reads of the
+# same loopback responses, RUNS interleaved runs, compared with benchstat.
+#
+#	bench/live/run.sh [RUNS]   (default 12)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+runs=${1:-12}
+out=${OUT:-/tmp/chatwire-streamread.txt}
+command -v benchstat >/dev/null || go install golang.org/x/perf/cmd/benchstat@latest
+export PATH="$PATH:$(go env GOPATH)/bin"
+go test -c -o /tmp/chatwire-live.test ./bench/live
+: >"$out"
+for i in $(seq 1 "$runs"); do
+	# One process per run: each runs every reader once, so slow phases of
+	# the machine hit all readers alike.
+	/tmp/chatwire-live.test -test.run '^$' -test.bench StreamRead -test.count 1 >>"$out"
+done
+benchstat -col /reader -filter '.unit:(lines/s OR cpu-ns/line)' "$out"
+echo "raw results: $out"
