@@ -5,7 +5,7 @@
 //
 //	r, err := live.NewRunner(live.Config{BaseURL: url, Key: key, Requests: 10, Concurrency: 1})
 //	...
-//	rep, err := r.Run(ctx)
+//	rep := r.Run(ctx)
 //	live.WriteText(os.Stdout, rep) // or WriteJSON, or WriteBench for benchstat
 //
 // # Metrics

@@ -28,11 +28,7 @@ func ExampleRunner() {
 		fmt.Println(err)
 		return
 	}
-	rep, err := r.Run(context.Background())
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
+	rep := r.Run(context.Background())
 	fmt.Printf("%d ok, %d failed, %d lines, %d line gaps, ttft of %d requests\n",
 		rep.OK, rep.Failed, rep.Lines, rep.LineGap.N, rep.TTFT.N)
 	// Output: 5 ok, 0 failed, 20 lines, 15 line gaps, ttft of 5 requests

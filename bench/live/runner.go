@@ -153,8 +153,9 @@ func (r *Runner) Progress() Progress {
 // Run sends the warmup requests, then the measured ones, and returns the
 // report of the measured ones. When ctx is canceled it stops sending,
 // cuts off the streams in flight and returns what it measured, marked
-// interrupted. The error is non-nil only when the run could not start.
-func (r *Runner) Run(ctx context.Context) (*Report, error) {
+// interrupted. Failed requests are in the report, never an error of Run.
+// Run may be called once.
+func (r *Runner) Run(ctx context.Context) *Report {
 	var warmupFailed, chats int
 	if r.cfg.Warmup > 0 {
 		w := r.phase(ctx, false, r.cfg.Warmup, r.cfg.Seed^0x5741524d, 0)
@@ -182,7 +183,7 @@ func (r *Runner) Run(ctx context.Context) (*Report, error) {
 		}
 	}
 	rep.Interrupted = ctx.Err() != nil
-	return rep, nil
+	return rep
 }
 
 type phaseResult struct {

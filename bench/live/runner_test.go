@@ -29,8 +29,7 @@ func runPaced(t *testing.T, h *streamHandler, n int, pace func(int) pacing) *Rep
 		Client: &http.Client{Transport: tr}, Clock: clock,
 	})
 	require.NoError(t, err, "NewRunner")
-	rep, err := r.Run(context.Background())
-	require.NoError(t, err, "Run")
+	rep := r.Run(context.Background())
 	require.Len(t, rep.Samples, n, "one sample per request")
 	return rep
 }
@@ -179,8 +178,7 @@ func TestTransportError(t *testing.T) {
 	defer srv.Close()
 	r, err := NewRunner(Config{BaseURL: srv.URL, Requests: 1, Concurrency: 1, Client: srv.Client(), Clock: &fakeClock{}})
 	require.NoError(t, err, "NewRunner")
-	rep, err := r.Run(context.Background())
-	require.NoError(t, err, "Run")
+	rep := r.Run(context.Background())
 	assert.Equal(t, map[string]int{ErrTransport: 1}, rep.Errors, "a body that breaks off is a transport error")
 	assert.Equal(t, 1, rep.Samples[0].Lines, "the line before the break is counted")
 
@@ -189,8 +187,7 @@ func TestTransportError(t *testing.T) {
 	closed.Close()
 	r, err = NewRunner(Config{BaseURL: url, Requests: 2, Concurrency: 1, Clock: &fakeClock{}})
 	require.NoError(t, err, "NewRunner")
-	rep, err = r.Run(context.Background())
-	require.NoError(t, err, "Run")
+	rep = r.Run(context.Background())
 	assert.Equal(t, map[string]int{ErrTransport: 2}, rep.Errors, "a refused connection is a transport error")
 	assert.Equal(t, 0, rep.Samples[0].Status, "no status without a response")
 }
@@ -214,8 +211,7 @@ func TestRequestShape(t *testing.T) {
 			cfg.BaseURL, cfg.Key, cfg.Requests, cfg.Concurrency, cfg.Clock = srv.URL+"/", "k_123", 1, 1, &fakeClock{}
 			r, err := NewRunner(cfg)
 			require.NoError(t, err, "NewRunner")
-			_, err = r.Run(context.Background())
-			require.NoError(t, err, "Run")
+			r.Run(context.Background())
 			h.mu.Lock()
 			defer h.mu.Unlock()
 			require.Len(t, h.bodies, i+1, "one request per run")
@@ -270,8 +266,7 @@ func TestWarmupIsNotMeasured(t *testing.T) {
 	defer srv.Close()
 	r, err := NewRunner(Config{BaseURL: srv.URL, Requests: 3, Warmup: 2, Concurrency: 1, Clock: &fakeClock{}})
 	require.NoError(t, err, "NewRunner")
-	rep, err := r.Run(context.Background())
-	require.NoError(t, err, "Run")
+	rep := r.Run(context.Background())
 	assert.Equal(t, 5, h.n, "warmup and measured requests are sent")
 	assert.Equal(t, 3, rep.Sent, "only measured requests are in the report")
 	assert.Equal(t, 3, rep.OK, "the measured requests succeeded")
