@@ -157,10 +157,22 @@ func (d *Decoder) nextInBuffer() bool {
 	if k == KindUnknown {
 		return false
 	}
-	// '\n' is no whitespace here: the value must end the line.
-	start, end, nl, stack, err := scanValue(b, s+2, d.stack, false)
-	d.stack = stack
-	if err != nil || nl >= len(b) || b[nl] != '\n' || nl-s > d.maxLine {
+	start, end, nl := s+2, 0, -1
+	if b[start] == '"' {
+		// The common case, a string such as a text delta, right before '\n'.
+		if e, err := scanString(b, start); err == nil && e < len(b) && b[e] == '\n' {
+			end, nl = e, e
+		}
+	}
+	if nl < 0 {
+		// '\n' is no whitespace here: the value must end the line.
+		var err *jsonErr
+		start, end, nl, d.stack, err = scanValue(b, s+2, d.stack, false)
+		if err != nil || nl >= len(b) || b[nl] != '\n' {
+			return false
+		}
+	}
+	if nl-s > d.maxLine {
 		return false
 	}
 	if d.strict && checkShape(k, b[start:end]) != "" {
