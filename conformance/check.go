@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -18,8 +19,8 @@ type Check struct {
 	Section     string // the spec section, with §4's subsections numbered 4.1–4.7
 	Level       Level
 	Kind        Kind
-	Cost        Cost   // CostChat when one of its probes creates a chat
-	Needs       []Role // key roles its probes need, beyond none (see [Check.NeedsText])
+	Cost        Cost   // CostChat when one of its probes creates a chat, also for an invariant run alone
+	Needs       []Role // key roles its probes need (see [Check.NeedsText])
 	Requirement string // the spec's words, quoted verbatim from chat-api.md; fragments joined by " … "
 	Expected    []string
 	// Probes are the IDs of the probes whose exchanges a probe check judges.
@@ -139,14 +140,13 @@ func freeProbes() []string {
 // Catalogue returns every check, grouped by spec section in section order.
 // Each call returns a fresh slice.
 func Catalogue() []Check {
-	valid := []Role{RoleValid}
 	rejected := []string{"400", "422"}
 	var cs []Check
 
 	for _, c := range invalidCases() {
 		cs = append(cs, Check{ID: "chat/4.2/invalid-rejected[" + c.name + "]", Section: "4.2",
 			Title: "a body with " + c.what + " is rejected with 400 or 422",
-			Level: Must, Kind: KindProbe, Cost: CostFree, Needs: valid, Requirement: reqValidation,
+			Level: Must, Kind: KindProbe, Requirement: reqValidation,
 			Expected: rejected, Probes: []string{"body/invalid[" + c.name + "]"},
 			Params: map[string]string{"case": c.name}, judge: judge{one: rejectedWith(Must, 400, 422)}})
 	}
@@ -154,7 +154,7 @@ func Catalogue() []Check {
 	for _, m := range CurrentModels() {
 		cs = append(cs, Check{ID: "chat/4.3/model-current-accepted[" + m + "]", Section: "4.3",
 			Title: "current model " + m + " is accepted",
-			Level: Must, Kind: KindProbe, Cost: CostChat, Needs: valid, Requirement: reqModelSets,
+			Level: Must, Kind: KindProbe, Requirement: reqModelSets,
 			Expected: []string{"200"}, Probes: []string{"model/current[" + m + "]"},
 			Params: map[string]string{"model": m}, judge: judge{one: statusIs(Must, 200)}})
 	}
@@ -165,13 +165,13 @@ func Catalogue() []Check {
 	} {
 		cs = append(cs, Check{ID: "chat/4.3/" + r.slug, Section: "4.3",
 			Title: r.what + " is rejected with 400 or 422",
-			Level: Must, Kind: KindProbe, Cost: CostFree, Needs: valid, Requirement: reqModelEnum,
+			Level: Must, Kind: KindProbe, Requirement: reqModelEnum,
 			Expected: rejected, Probes: []string{r.probe}, judge: judge{one: rejectedWith(Must, 400, 422)}})
 	}
 
 	jsonCheck := func(slug, title, req string, expected []string, j func(*transcript.Exchange) verdict) {
 		cs = append(cs, Check{ID: "chat/4.4/" + slug, Section: "4.4", Title: title,
-			Level: Must, Kind: KindProbe, Cost: CostChat, Needs: valid, Requirement: req,
+			Level: Must, Kind: KindProbe, Requirement: req,
 			Expected: expected, Probes: []string{"json"}, judge: judge{one: j}})
 	}
 	jsonCheck("json-status-200", "stream:false is answered with 200", reqJSON200,
@@ -188,23 +188,23 @@ func Catalogue() []Check {
 	streamProbe := []string{"stream-default"}
 	cs = append(cs,
 		Check{ID: "chat/4.5/stream-default", Section: "4.5", Title: "without a stream field the response is a text stream",
-			Level: Must, Kind: KindProbe, Cost: CostChat, Needs: valid, Requirement: reqStreamDefault,
+			Level: Must, Kind: KindProbe, Requirement: reqStreamDefault,
 			Expected: []string{"200", "a text stream, not a JSON object"}, Probes: streamProbe,
 			judge: judge{one: judgeStreamDefault}},
 		Check{ID: "chat/4.5/first-line-code-2", Section: "4.5", Title: `the first line of every stream is 2:[{"chatId":"…"}]`,
-			Level: Must, Kind: KindInvariant, Cost: CostFree, Requirement: reqFirstLine,
+			Level: Must, Kind: KindInvariant, Requirement: reqFirstLine,
 			Expected: []string{"a first non-blank line, within the first-line timeout", "code 2", "a JSON array whose first element is an object with a string chatId"},
 			Probes:   streamProbe, judge: judge{each: judgeFirstLine}},
 		Check{ID: "chat/4.5/prefix-shortcut", Section: "4.5", Title: "the spec's prefix shortcut reads the same chatId as JSON does",
-			Level: Should, Kind: KindInvariant, Cost: CostFree, Requirement: reqPrefix,
+			Level: Should, Kind: KindInvariant, Requirement: reqPrefix,
 			Expected: []string{`the first line starts 2:[{"chatId":" and the characters up to the next '"' are the chatId JSON reads`},
 			Probes:   streamProbe, judge: judge{each: judgePrefixShortcut}},
 		Check{ID: "chat/4.5/line-grammar", Section: "4.5", Title: "every stream line is <code>:<JSON> with the AI SDK's shape for its code",
-			Level: Must, Kind: KindInvariant, Cost: CostFree, Requirement: reqGrammar,
+			Level: Must, Kind: KindInvariant, Requirement: reqGrammar,
 			Expected: []string{"every line <code>:<JSON value>", "the AI SDK v4 value shape for each known code", "no unknown codes (warn)"},
 			Probes:   streamProbe, judge: judge{each: judgeLineGrammar}},
 		Check{ID: "chat/4.5/stream-content-type", Section: "4.5", Title: "a stream's Content-Type is text/*",
-			Level: Should, Kind: KindInvariant, Cost: CostFree, Requirement: reqTextStream,
+			Level: Should, Kind: KindInvariant, Requirement: reqTextStream,
 			Expected: []string{"Content-Type text/*"}, Probes: streamProbe, judge: judge{each: judgeStreamContentType}},
 	)
 
@@ -214,46 +214,46 @@ func Catalogue() []Check {
 	}
 	cs = append(cs,
 		Check{ID: "chat/4.6/documented-status", Section: "4.6", Title: "every response's status is one the spec lists",
-			Level: Must, Kind: KindInvariant, Cost: CostFree, Requirement: reqStatuses,
+			Level: Must, Kind: KindInvariant, Requirement: reqStatuses,
 			Expected: []string{"one of " + strings.Join(statuses, ", ")}, Probes: freeProbes(),
 			judge: judge{each: judgeDocumentedStatus}},
 		Check{ID: "chat/4.6/error-not-stream", Section: "4.6", Title: "an error response carries no 2: line stream",
-			Level: Should, Kind: KindInvariant, Cost: CostFree, Requirement: reqStreamDefault,
+			Level: Should, Kind: KindInvariant, Requirement: reqStreamDefault,
 			Expected: []string{"a non-200 body that does not start with a 2: line"},
 			Probes:   []string{"auth/missing-key", "auth/empty-bearer", "auth/unknown-key", "body/not-json"},
 			judge:    judge{each: judgeErrorNotStream}},
 	)
 
-	authCheck := func(slug, title string, level Level, needs []Role, probe string) {
+	authCheck := func(slug, title string, level Level, probe string) {
 		cs = append(cs, Check{ID: "chat/5.3/" + slug, Section: "5.3", Title: title,
-			Level: level, Kind: KindProbe, Cost: CostFree, Needs: needs, Requirement: reqKey401,
+			Level: level, Kind: KindProbe, Requirement: reqKey401,
 			Expected: []string{"401"}, Probes: []string{probe}, judge: judge{one: statusIs(level, 401)}})
 	}
-	authCheck("missing-key-401", "a request without Authorization gets 401", Must, nil, "auth/missing-key")
-	authCheck("empty-bearer-401", `"Authorization: Bearer " without a key gets 401`, Must, nil, "auth/empty-bearer")
-	authCheck("wrong-scheme-401", `"Authorization: Basic <valid key>" gets 401`, Should, valid, "auth/basic-scheme")
-	authCheck("unknown-key-401", "an unknown key with the valid key's prefix gets 401", Must, valid, "auth/unknown-key")
+	authCheck("missing-key-401", "a request without Authorization gets 401", Must, "auth/missing-key")
+	authCheck("empty-bearer-401", `"Authorization: Bearer " without a key gets 401`, Must, "auth/empty-bearer")
+	authCheck("wrong-scheme-401", `"Authorization: Basic <valid key>" gets 401`, Should, "auth/basic-scheme")
+	authCheck("unknown-key-401", "an unknown key with the valid key's prefix gets 401", Must, "auth/unknown-key")
 	cs = append(cs, Check{ID: "chat/5.4/other-team-403", Section: "5.4", Title: "a key without permission for the team gets 403",
-		Level: Must, Kind: KindProbe, Cost: CostFree, Needs: []Role{RoleOtherTeam}, Requirement: reqTeam403,
+		Level: Must, Kind: KindProbe, Requirement: reqTeam403,
 		Expected: []string{"403"}, Probes: []string{"auth/other-team"}, judge: judge{one: statusIs(Must, 403)}})
 
 	cs = append(cs,
 		Check{ID: "chat/7.2/body-not-json-400", Section: "7.2", Title: "a body that is not JSON gets 400",
-			Level: Must, Kind: KindProbe, Cost: CostFree, Needs: valid, Requirement: reqBody400,
+			Level: Must, Kind: KindProbe, Requirement: reqBody400,
 			Expected: []string{"400"}, Probes: []string{"body/not-json"}, judge: judge{one: statusIs(Must, 400)}},
 		Check{ID: "chat/7.2/body-not-object", Section: "7.2", Title: "a JSON body that is not an object gets 400 (422: info)",
-			Level: Must, Kind: KindProbe, Cost: CostFree, Needs: valid, Requirement: reqBody400,
+			Level: Must, Kind: KindProbe, Requirement: reqBody400,
 			Expected: []string{"400", "422 (info: the spec does not show the 400/422 split)"}, Probes: []string{"body/not-object"},
 			judge: judge{one: judgeNotObject}},
 		Check{ID: "chat/7.3/validation-status-split", Section: "7.3", Title: "which rejected bodies get 400 and which 422",
-			Level: Infos, Kind: KindInvariant, Cost: CostFree, Needs: valid, Requirement: reqSplit,
+			Level: Infos, Kind: KindInvariant, Requirement: reqSplit,
 			Expected: []string{"400 or 422 per case (either is allowed)"}, Probes: validationProbes(),
 			judge: judge{all: judgeValidationSplit}},
 		Check{ID: "chat/8.1/credits-402", Section: "8.1", Title: "a key without credits gets 402",
-			Level: Must, Kind: KindProbe, Cost: CostFree, Needs: []Role{RoleNoCredits}, Requirement: reqCredits,
+			Level: Must, Kind: KindProbe, Requirement: reqCredits,
 			Expected: []string{"402"}, Probes: []string{"credits/no-credits"}, judge: judge{one: statusIs(Must, 402)}},
 		Check{ID: "chat/8.2/rate-limit-429", Section: "8.2", Title: "a burst of requests meets the rate limit with 429 (opt-in)",
-			Level: Infos, Kind: KindProbe, Cost: CostFree, Needs: valid, Requirement: reqRateLimit,
+			Level: Infos, Kind: KindProbe, Requirement: reqRateLimit,
 			Expected: []string{"429 within -rate-limit-burst requests, with Retry-After"}, Probes: []string{"rate-limit/burst"},
 			judge: judge{all: judgeRateLimit}},
 	)
@@ -261,11 +261,34 @@ func Catalogue() []Check {
 	for _, m := range EarlierModels() {
 		cs = append(cs, Check{ID: "chat/9.2/model-earlier[" + m + "]", Section: "9.2",
 			Title: "earlier model " + m + ": accepted or rejected, both allowed",
-			Level: Infos, Kind: KindProbe, Cost: CostChat, Needs: valid, Requirement: reqModelSets,
+			Level: Infos, Kind: KindProbe, Requirement: reqModelSets,
 			Expected: []string{"200 (accepted) or 400/422 (rejected): both allowed"}, Probes: []string{"model/earlier[" + m + "]"},
 			Params: map[string]string{"model": m}, judge: judge{one: judgeEarlierModel}})
 	}
+	deriveCosts(cs)
 	return cs
+}
+
+// deriveCosts sets the cost and key roles of each check from its probes:
+// what running it, also on its own, spends and needs.
+func deriveCosts(cs []Check) {
+	probes := map[string]Probe{}
+	for _, p := range catalogueProbes(probeOptions{}) {
+		probes[p.ID] = p
+	}
+	for i := range cs {
+		c := &cs[i]
+		c.Cost, c.Needs = CostFree, nil
+		for _, id := range c.Probes {
+			p := probes[id]
+			if p.Cost == CostChat {
+				c.Cost = CostChat
+			}
+			if r := keyRole(&p); r != "" && !slices.Contains(c.Needs, r) {
+				c.Needs = append(c.Needs, r)
+			}
+		}
+	}
 }
 
 // statusIs judges that the status is want.

@@ -262,12 +262,28 @@ func TestCatalogueShape(t *testing.T) {
 		for _, p := range c.Probes {
 			assert.True(t, probes[p], "check %s names unknown probe %s", c.ID, p)
 		}
-		chat := false
-		for _, p := range neededProbes([]Check{c}, probeOptions{}) {
-			chat = chat || p.Cost == CostChat
-		}
-		if c.Kind == KindProbe {
-			assert.Equal(t, chat, c.Cost == CostChat, "cost of %s matches its probes", c.ID)
+	}
+	costs := []struct {
+		id    string
+		cost  Cost
+		needs string
+	}{
+		{"chat/5.3/missing-key-401", CostFree, "-"},
+		{"chat/5.3/empty-bearer-401", CostFree, "-"},
+		{"chat/5.3/unknown-key-401", CostFree, "valid"},
+		{"chat/5.4/other-team-403", CostFree, "other-team|-forbidden-header"},
+		{"chat/8.1/credits-402", CostFree, "no-credits"},
+		{"chat/4.4/json-url", CostChat, "valid"},
+		{"chat/4.5/first-line-code-2", CostChat, "valid"},
+		{"chat/4.6/documented-status", CostFree, "valid"},
+		{"chat/9.2/model-earlier[delta-4-5]", CostChat, "valid"},
+	}
+	for _, want := range costs {
+		for _, c := range Catalogue() {
+			if c.ID == want.id {
+				assert.Equal(t, want.cost, c.Cost, "cost of %s", c.ID)
+				assert.Equal(t, want.needs, c.NeedsText(), "needs of %s", c.ID)
+			}
 		}
 	}
 	levels := map[string]Level{

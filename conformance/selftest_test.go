@@ -1,0 +1,110 @@
+package conformance_test
+
+import (
+	"context"
+	"net/http/httptest"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/chatwire/chatwire/conformance"
+	"github.com/chatwire/chatwire/conformance/mock"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// mockKeys are the mock's test keys in their roles.
+var mockKeys = conformance.Keys{Valid: mock.KeyValid, NoCredits: mock.KeyNoCredits, OtherTeam: mock.KeyOtherTeam}
+
+// checkMock runs the whole catalogue against the mock with fault ("" for
+// none) and returns the outcome of every check by ID.
+func checkMock(t *testing.T, fault string, strict bool) map[string]conformance.Result {
+	t.Helper()
+	srv, err := mock.New(mock.Options{Fault: fault, Seed: 1})
+	require.NoError(t, err, "mock.New(fault %q)", fault)
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	live, err := conformance.NewLive(conformance.LiveOptions{BaseURL: ts.URL, Keys: mockKeys,
+		FirstLineTimeout: 5 * time.Second, Timeout: 10 * time.Second})
+	require.NoError(t, err, "NewLive")
+	rep, err := conformance.Run(context.Background(), conformance.Config{Target: "mock -fault " + fault, BaseURL: ts.URL,
+		Strict: strict, Roles: mockKeys.Roles(), MaxChats: conformance.NoChatLimit}, live)
+	require.NoError(t, err, "Run against the mock with fault %q", fault)
+	require.False(t, rep.Interrupted, "run against the mock with fault %q", fault)
+	out := map[string]conformance.Result{}
+	for _, r := range rep.Results {
+		out[r.ID] = r
+	}
+	return out
+}
+
+// byOutcome returns the IDs of the results with outcome o, sorted.
+func byOutcome(results map[string]conformance.Result, o conformance.Outcome) []string {
+	var ids []string
+	for id, r := range results {
+		if r.Outcome == o {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// TestMockIsConformant is the checker's self-test: the whole catalogue
+// passes against the conformant mock, with info only where the spec leaves
+// the answer open, and a skip only for the opt-in rate-limit burst.
+func TestMockIsConformant(t *testing.T) {
+	results := checkMock(t, "", true)
+	require.Len(t, results, len(conformance.Catalogue()), "a result per check")
+	for _, o := range []conformance.Outcome{conformance.Fail, conformance.Warn, conformance.Inconclusive, conformance.Error} {
+		assert.Empty(t, byOutcome(results, o), "checks with outcome %s against the conformant mock (strict)", o)
+	}
+	want := []string{"chat/7.3/validation-status-split"}
+	for _, m := range conformance.EarlierModels() {
+		want = append(want, "chat/9.2/model-earlier["+m+"]")
+	}
+	slices.Sort(want)
+	assert.Equal(t, want, byOutcome(results, conformance.Info), "info results: what the spec leaves open")
+	assert.Equal(t, []string{"chat/8.2/rate-limit-429"}, byOutcome(results, conformance.Skip), "skipped: the opt-in burst")
+}
+
+// TestMockFaults is the checker's mutation test: each fault of the mock
+// fails exactly the checks the mock's fault table lists, warns exactly its
+// warn list (which fail too with -strict), and nothing else goes wrong.
+func TestMockFaults(t *testing.T) {
+	ids := map[string]bool{}
+	for _, c := range conformance.Catalogue() {
+		ids[c.ID] = true
+	}
+	for _, f := range mock.Faults() {
+		t.Run(f.Name, func(t *testing.T) {
+			for _, id := range append(slices.Clone(f.Fails), f.Warns...) {
+				assert.True(t, ids[id], "fault %s lists check %s, which is not in the catalogue", f.Name, id)
+			}
+			wantFails, wantWarns := orEmpty(slices.Sorted(slices.Values(f.Fails))), orEmpty(slices.Sorted(slices.Values(f.Warns)))
+			results := checkMock(t, f.Name, false)
+			assert.Equal(t, wantFails, orEmpty(byOutcome(results, conformance.Fail)), "checks failed by fault %s (%s)", f.Name, f.Description)
+			assert.Equal(t, wantWarns, orEmpty(byOutcome(results, conformance.Warn)), "checks warned by fault %s", f.Name)
+			assert.Empty(t, byOutcome(results, conformance.Inconclusive), "inconclusive checks with fault %s", f.Name)
+			assert.Empty(t, byOutcome(results, conformance.Error), "errors with fault %s", f.Name)
+			for _, id := range wantFails {
+				r := results[id]
+				assert.NotEmpty(t, r.Actual, "failed check %s says what it saw", id)
+				assert.NotEmpty(t, r.Curl, "failed check %s has a curl line", id)
+			}
+
+			strict := checkMock(t, f.Name, true)
+			all := slices.Sorted(slices.Values(append(slices.Clone(f.Fails), f.Warns...)))
+			assert.Equal(t, orEmpty(slices.Compact(all)), orEmpty(byOutcome(strict, conformance.Fail)), "checks failed by fault %s with -strict", f.Name)
+		})
+	}
+}
+
+// orEmpty returns s, or an empty non-nil slice for nil, so that nil and
+// empty lists compare equal.
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
