@@ -118,7 +118,7 @@ func TestLiveReading(t *testing.T) {
 				w.(http.Flusher).Flush()
 				time.Sleep(time.Millisecond)
 			}
-		}, opts: func(o *LiveOptions) { o.Timeout, o.MaxLines = 30*time.Millisecond, 1 << 20 },
+		}, opts: func(o *LiveOptions) { o.Timeout, o.MaxLines = 30*time.Millisecond, 1<<20 },
 			status: 200, end: transcript.EndCap, lines: -1},
 		{name: "a redirect is not followed", probe: "stream-default", h: func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, "/elsewhere", http.StatusTemporaryRedirect)
@@ -161,8 +161,12 @@ func TestLiveObserver(t *testing.T) {
 		OnResponse: func(p *Probe, ex int, r *transcript.Response) {
 			events = append(events, fmt.Sprintf("response %d %d", ex, r.Status))
 		},
-		OnLine: func(p *Probe, ex int, l transcript.Line) { events = append(events, fmt.Sprintf("line %d %s", ex, l.Text)) },
-		OnEnd:  func(p *Probe, ex int, x *transcript.Exchange) { events = append(events, fmt.Sprintf("end %d %s", ex, x.End.Reason)) },
+		OnLine: func(p *Probe, ex int, l transcript.Line) {
+			events = append(events, fmt.Sprintf("line %d %s", ex, l.Text))
+		},
+		OnEnd: func(p *Probe, ex int, x *transcript.Exchange) {
+			events = append(events, fmt.Sprintf("end %d %s", ex, x.End.Reason))
+		},
 	}
 	l := newTestLive(t, lines(2, false), func(o *LiveOptions) { o.Observer = Observers(obs, Observer{}) })
 	p := testProbe(t, "stream-default")
