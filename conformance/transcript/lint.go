@@ -26,26 +26,59 @@ func (f Finding) String() string {
 	return fmt.Sprintf("%s:%d:%d: %s", f.File, f.Line, f.Col, f.What)
 }
 
-// authCredential matches a credential after an HTTP auth scheme that is not
-// a role placeholder. It is key-shaped (see keyShaped) only with a digit in
-// 8 bytes or more, or at 20 bytes or more, so prose such as "Basic
-// understanding" passes.
-var authCredential = regexp.MustCompile(`\b(?:Bearer|Basic|Token|bearer|token)[ \t]+([A-Za-z0-9._~+/=-]{8,})`)
+// A secretShape is one kind of key-shaped text: a literal it starts with,
+// found fast with bytes.Index, and a pattern anchored at the literal that
+// decides. Scanning a large corpus file with one unanchored regexp takes
+// seconds; literals first take milliseconds.
+type secretShape struct {
+	literal string
+	pattern *regexp.Regexp // anchored with ^; submatch 1, when present, is a credential for keyShaped
+	what    string
+}
 
-// keyPattern matches the shapes of well-known keys.
-var keyPattern = regexp.MustCompile(
-	`\bsk_(?:live|test|prod)_[A-Za-z0-9]{8,}` + // Stripe-style keys
-		`|\bcw_(?:live|prod)_[A-Za-z0-9_-]{4,}` + // chatwire-style live keys
-		`|\bsk-(?:proj-)?[A-Za-z0-9_-]{20,}` + // OpenAI-style keys
-		`|\b(?:ghp|gho|ghs|github_pat)_[A-Za-z0-9_]{20,}` + // GitHub tokens
-		`|\bxox[abposr]-[A-Za-z0-9-]{10,}` + // Slack tokens
-		`|\bAKIA[0-9A-Z]{16}\b`) // AWS access key IDs
+// secretShapes are the shapes Lint flags in every file: a credential after
+// an HTTP auth scheme that is not a role placeholder, and the shapes of
+// well-known live keys.
+func secretShapes() []secretShape {
+	var shapes []secretShape
+	for _, scheme := range []string{"Bearer", "bearer", "Basic", "Token", "token"} {
+		shapes = append(shapes, secretShape{scheme,
+			regexp.MustCompile(`^` + scheme + `[ \t]+([A-Za-z0-9._~+/=-]{8,})`),
+			"credential after an auth scheme, not a role placeholder such as <key:valid>"})
+	}
+	keys := []struct{ literal, rest string }{
+		{"sk_", `(?:live|test|prod)_[A-Za-z0-9]{8,}`}, // Stripe-style keys
+		{"cw_", `(?:live|prod)_[A-Za-z0-9_-]{4,}`},    // chatwire-style live keys
+		{"sk-", `(?:proj-)?[A-Za-z0-9_-]{20,}`},       // OpenAI-style keys
+		{"ghp_", `[A-Za-z0-9_]{20,}`},                 // GitHub tokens
+		{"gho_", `[A-Za-z0-9_]{20,}`},
+		{"ghs_", `[A-Za-z0-9_]{20,}`},
+		{"github_pat_", `[A-Za-z0-9_]{20,}`},
+		{"xox", `[abposr]-[A-Za-z0-9-]{10,}`},       // Slack tokens
+		{"AKIA", `[0-9A-Z]{16}(?:[^0-9A-Za-z_]|$)`}, // AWS access key IDs
+	}
+	for _, k := range keys {
+		shapes = append(shapes, secretShape{k.literal, regexp.MustCompile(`^` + regexp.QuoteMeta(k.literal) + k.rest), "key-shaped secret"})
+	}
+	return shapes
+}
 
 // keyShaped reports whether a credential found after an auth scheme looks
-// like a key rather than a word.
+// like a key rather than a word: a digit in it, or 20 bytes or more, so
+// prose such as "Basic understanding" passes.
 func keyShaped(cred []byte) bool {
 	return len(cred) >= 20 || bytes.ContainsAny(cred, "0123456789")
 }
+
+// isWordByte reports whether c continues a word, for the boundary before a
+// literal.
+func isWordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
+
+// maxSecretLen bounds the text a shape's pattern looks at after its
+// literal.
+const maxSecretLen = 512
 
 // rolePlaceholder matches the credential placeholders the Writer writes.
 var rolePlaceholder = regexp.MustCompile(`^<key:[a-z0-9-]+>$`)
@@ -99,14 +132,29 @@ func LintBytes(name string, data []byte) []Finding {
 		line := sort.Search(len(lineStarts), func(i int) bool { return lineStarts[i] > off }) - 1
 		findings = append(findings, Finding{File: name, Line: line + 1, Col: off - lineStarts[line] + 1, What: what})
 	}
-	for _, m := range authCredential.FindAllSubmatchIndex(data, -1) {
-		if keyShaped(data[m[2]:m[3]]) {
-			at(m[0], "credential after an auth scheme "+mask(data[m[0]:m[3]])+", not a role placeholder such as <key:valid>")
+	for _, sh := range secretShapes() {
+		lit := []byte(sh.literal)
+		for i := 0; ; {
+			j := bytes.Index(data[i:], lit)
+			if j < 0 {
+				break
+			}
+			off := i + j
+			i = off + len(lit)
+			if off > 0 && isWordByte(data[off-1]) {
+				continue
+			}
+			m := sh.pattern.FindSubmatchIndex(data[off:min(off+maxSecretLen, len(data))])
+			if m == nil || len(m) >= 4 && m[2] >= 0 && !keyShaped(data[off+m[2]:off+m[3]]) {
+				continue
+			}
+			at(off, sh.what+": "+mask(data[off:off+m[1]]))
 		}
 	}
-	for _, m := range keyPattern.FindAllIndex(data, -1) {
-		at(m[0], "key-shaped secret "+mask(data[m[0]:m[1]]))
-	}
+	sort.SliceStable(findings, func(i, j int) bool {
+		a, b := findings[i], findings[j]
+		return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
+	})
 	if strings.HasSuffix(path.Base(name), Ext) {
 		for i, start := range lineStarts {
 			end := len(data)
