@@ -1,0 +1,221 @@
+package recording_test
+
+import (
+	"context"
+	"flag"
+	"net"
+	"net/http"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chatwire/chatwire/conformance"
+	"github.com/chatwire/chatwire/conformance/mock"
+	"github.com/chatwire/chatwire/conformance/transcript"
+	"github.com/chatwire/chatwire/conformance/transcript/recording"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var update = flag.Bool("update", false, "record corpus/transcripts from the mock again (then review the diff)")
+
+// corpusDir is the corpus's transcripts directory, read from disk so that
+// an -update run judges what it just wrote.
+const corpusDir = "../../../corpus/transcripts"
+
+// The scenarios besides one per mock fault.
+const (
+	modeConformant  = "conformant"
+	modeRateLimited = "rate-limited"
+	faultPrefix     = "fault-"
+)
+
+// recordBurst is the -rate-limit-burst of the conformant scenario: it
+// records a probe with several exchanges.
+const recordBurst = 3
+
+// mockHost is the host name the recordings address. Every connection goes
+// to the mock's loopback listener whatever the port, so URLs (and the
+// mock's chat URLs) are the same at every recording.
+const mockHost = "mock.chatwire.test"
+
+// scenario is one recorded run against the mock.
+type scenario struct {
+	mode  string // the directory name
+	fault string // the mock's fault, "" for none
+	keys  conformance.Keys
+	burst int
+}
+
+func scenarios() []scenario {
+	valid := conformance.Keys{Valid: mock.KeyValid, NoCredits: mock.KeyNoCredits, OtherTeam: mock.KeyOtherTeam}
+	limited := valid
+	limited.Valid = mock.KeyRateLimited
+	out := []scenario{
+		{mode: modeConformant, keys: valid, burst: recordBurst},
+		{mode: modeRateLimited, keys: limited},
+	}
+	for _, f := range mock.Faults() {
+		out = append(out, scenario{mode: faultPrefix + f.Name, fault: f.Name, keys: valid})
+	}
+	return out
+}
+
+func TestCorpus(t *testing.T) {
+	if *update {
+		for _, s := range scenarios() {
+			recordScenario(t, s)
+		}
+	}
+	entries, err := os.ReadDir(corpusDir)
+	require.NoError(t, err, "the corpus's transcripts (record them with -update)")
+	var dirs []string
+	for _, e := range entries {
+		if e.IsDir() {
+			dirs = append(dirs, e.Name())
+		}
+	}
+	var modes []string
+	for _, s := range scenarios() {
+		modes = append(modes, s.mode)
+	}
+	slices.Sort(modes)
+	require.Equal(t, modes, dirs, "a recorded scenario per mock fault, plus conformant and rate-limited (record again with -update)")
+
+	for _, s := range scenarios() {
+		t.Run(s.mode, func(t *testing.T) {
+			dir := filepath.Join(corpusDir, s.mode)
+			ts, err := recording.ReadPaths([]string{dir})
+			require.NoError(t, err, "read the transcripts of %s", s.mode)
+			f, err := os.Open(filepath.Join(dir, recording.ExpectedFile))
+			require.NoError(t, err)
+			exp, err := recording.ReadExpected(f)
+			f.Close()
+			require.NoError(t, err)
+			require.Equal(t, s.mode, exp.Mode, "mode in expected.json")
+
+			rep, ex, err := recording.Replay(context.Background(), conformance.Config{Strict: exp.Strict}, ts, dir)
+			require.NoError(t, err)
+			assert.Empty(t, exp.Diff(rep), "replayed outcomes against expected.json")
+			assert.Empty(t, ex.Unused(), "every recorded exchange is judged")
+			checkAgainstMock(t, s, rep, false)
+
+			strict, _, err := recording.Replay(context.Background(), conformance.Config{Strict: true}, ts, dir)
+			require.NoError(t, err)
+			checkAgainstMock(t, s, strict, true)
+		})
+	}
+}
+
+// checkAgainstMock checks a replayed report against what the mock's fault
+// table says the scenario must produce, so expected.json is not merely
+// what the last recording gave.
+func checkAgainstMock(t *testing.T, s scenario, rep *conformance.Report, strict bool) {
+	t.Helper()
+	by := func(o conformance.Outcome) []string {
+		var ids []string
+		for _, r := range rep.Results {
+			if r.Outcome == o {
+				ids = append(ids, r.ID)
+			}
+		}
+		slices.Sort(ids)
+		return ids
+	}
+	sorted := func(ids ...[]string) []string {
+		var all []string
+		for _, l := range ids {
+			all = append(all, l...)
+		}
+		slices.Sort(all)
+		return all
+	}
+	mode := "non-strict"
+	if strict {
+		mode = "strict"
+	}
+	switch s.mode {
+	case modeConformant:
+		for _, o := range []conformance.Outcome{conformance.Fail, conformance.Warn, conformance.Inconclusive, conformance.Error, conformance.Skip} {
+			assert.Empty(t, by(o), "%s replay of the conformant mock: checks with outcome %s", mode, o)
+		}
+	case modeRateLimited:
+		assert.Empty(t, by(conformance.Fail), "%s replay of a rate-limited key: a 429 never fails a check", mode)
+		assert.NotEmpty(t, by(conformance.Inconclusive), "%s replay of a rate-limited key: inconclusive checks", mode)
+	default:
+		f, err := mock.LookupFault(s.fault)
+		require.NoError(t, err)
+		if strict {
+			assert.Equal(t, sorted(f.Fails, f.Warns), by(conformance.Fail), "strict replay of fault %s: the fails and warns of the fault table fail", f.Name)
+			return
+		}
+		assert.Equal(t, sorted(f.Fails), by(conformance.Fail), "replay of fault %s: fails as the fault table says", f.Name)
+		assert.Equal(t, sorted(f.Warns), by(conformance.Warn), "replay of fault %s: warns as the fault table says", f.Name)
+		assert.Empty(t, by(conformance.Inconclusive), "replay of fault %s: nothing inconclusive", f.Name)
+		assert.Empty(t, by(conformance.Error), "replay of fault %s: no error", f.Name)
+	}
+}
+
+// recordScenario runs the catalogue against the mock as the scenario says,
+// recording its transcripts and expected.json into corpusDir/<mode>.
+func recordScenario(t *testing.T, s scenario) {
+	t.Helper()
+	dir := filepath.Join(corpusDir, s.mode)
+	require.NoError(t, os.RemoveAll(dir))
+	srv, err := mock.New(mock.Options{Fault: s.fault, Seed: 1})
+	require.NoError(t, err)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	// No Date header: it would change at every recording.
+	hs := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header()["Date"] = nil
+		srv.ServeHTTP(w, r)
+	})}
+	go hs.Serve(ln)
+	defer hs.Close()
+	tr := &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+		var d net.Dialer
+		return d.DialContext(ctx, network, ln.Addr().String())
+	}}
+	defer tr.CloseIdleConnections()
+
+	base := "http://" + mockHost
+	target := "mock (" + base + ")"
+	if s.fault != "" {
+		target = "mock -fault " + s.fault + " (" + base + ")"
+	}
+	rec, err := transcript.NewRecorder(dir, transcript.Header{Tool: "chatwire corpus recorder (go test -update)", Target: target},
+		transcript.Options{Keys: recording.Keys(s.keys)})
+	require.NoError(t, err)
+	live, err := conformance.NewLive(conformance.LiveOptions{BaseURL: base, Keys: s.keys, Client: &http.Client{Transport: tr},
+		FirstLineTimeout: 5 * time.Second, Timeout: 10 * time.Second, UserAgent: "chatwire",
+		Observer: recording.Observer(rec, func(id string, err error) { t.Errorf("record %s: %v", id, err) })})
+	require.NoError(t, err)
+	rep, err := conformance.Run(context.Background(), conformance.Config{Tool: "chatwire", Target: target, BaseURL: base,
+		Roles: s.keys.Roles(), MaxChats: conformance.NoChatLimit, RateLimitBurst: s.burst,
+		Transcripts: recording.Transcripts(rec),
+		Sleep:       func(ctx context.Context, _ time.Duration) error { return ctx.Err() }}, live)
+	require.NoError(t, err)
+	require.NoError(t, rec.Close())
+	f, err := os.Create(filepath.Join(dir, recording.ExpectedFile))
+	require.NoError(t, err)
+	require.NoError(t, recording.ExpectedOf(rep, s.mode).Write(f))
+	require.NoError(t, f.Close())
+	t.Logf("recorded %s: %d transcripts, %+v", s.mode, len(rec.Paths()), rep.Summary)
+}
+
+// TestCorpusFileNames checks that every transcript is named after its probe.
+func TestCorpusFileNames(t *testing.T) {
+	for _, s := range scenarios() {
+		ts, err := recording.ReadPaths([]string{filepath.Join(corpusDir, s.mode)})
+		require.NoError(t, err)
+		for _, tr := range ts {
+			assert.Equal(t, transcript.FileName(tr.Header.Probe), path.Base(filepath.ToSlash(tr.Path)), "file name of probe %s", tr.Header.Probe)
+			assert.True(t, strings.HasPrefix(tr.Header.Target, "mock"), "target of %s", tr.Path)
+		}
+	}
+}
