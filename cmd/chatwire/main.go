@@ -32,6 +32,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		// Subcommands are added here, one line each.
+		{"check", "check a service (or the built-in mock) against the chat API spec, check by check", runCheck},
 		{"bench", "measure how fast POST /api/chat streams (latency percentiles, lines/s, benchstat output)", runBench},
 		{"serve", "run the mock of POST /api/chat (test keys, scenarios, -fault)", runServe},
 		{"decode", "print the parts of a stream file as JSON lines", runDecode},

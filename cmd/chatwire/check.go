@@ -1,0 +1,336 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/chatwire/chatwire/conformance"
+	"github.com/chatwire/chatwire/conformance/mock"
+	"github.com/chatwire/chatwire/conformance/report"
+)
+
+// defaultLiveRate is the request rate against a -base-url target: low, so
+// a check run never looks like an attack or trips a rate limit by itself.
+const defaultLiveRate = 1.0
+
+// patternList is a repeatable flag of comma-separated patterns.
+type patternList []string
+
+func (p *patternList) String() string     { return strings.Join(*p, ",") }
+func (p *patternList) Set(v string) error { *p = append(*p, v); return nil }
+
+// checkFlags are the flags of chatwire check.
+type checkFlags struct {
+	baseURL          string
+	run, skip        patternList
+	list             bool
+	strict           bool
+	maxChats         int
+	rate             float64
+	timeout          time.Duration
+	firstLineTimeout time.Duration
+	forbidden        string
+	burst            int
+	jsonFile         string
+	junitFile        string
+	mdFile           string
+	verbose          bool
+	set              map[string]bool // flags given on the command line
+}
+
+func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	f := checkFlags{set: map[string]bool{}}
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&f.baseURL, "base-url", "", "base `URL` of the service under test; without it, check the built-in mock")
+	fs.Var(&f.run, "run", "run only the checks matching these comma-separated ID `patterns` (prefixes or globs; repeatable)")
+	fs.Var(&f.skip, "skip", "skip the checks matching these comma-separated ID `patterns` (repeatable)")
+	fs.BoolVar(&f.list, "list", false, "list the checks that would run, with level, kind, cost and key roles; send nothing")
+	fs.BoolVar(&f.strict, "strict", false, "fail where the service misses a SHOULD (warnings become failures)")
+	fs.IntVar(&f.maxChats, "max-chats", 0, "create at most `N` chats (default: what the selected checks need)")
+	fs.Float64Var(&f.rate, "rate", defaultLiveRate, "at most `R` requests per second (default 1 for -base-url, no limit for the built-in mock)")
+	fs.DurationVar(&f.timeout, "timeout", conformance.DefaultTimeout, "time limit of one request, to the end of its body; a stream still sending then is closed as read to its cap")
+	fs.DurationVar(&f.firstLineTimeout, "first-line-timeout", conformance.DefaultFirstLineTimeout, "time limit from a request to the first line of its body (and idle gap between lines)")
+	fs.StringVar(&f.forbidden, "forbidden-header", "", "a header naming a team the key in "+conformance.EnvKey+" lacks, `'Name: value'`; runs chat/5.4/other-team-403 with it")
+	fs.IntVar(&f.burst, "rate-limit-burst", 0, "opt in to chat/8.2/rate-limit-429: send up to `N` invalid requests at once, expecting a 429")
+	fs.StringVar(&f.jsonFile, "json", "", "write the JSON report to `FILE`")
+	fs.StringVar(&f.junitFile, "junit", "", "write a JUnit XML report to `FILE`")
+	fs.StringVar(&f.mdFile, "md", "", "write a Markdown report to `FILE`")
+	fs.BoolVar(&f.verbose, "v", false, "log every exchange, retry and skip to standard error, and show details of every check")
+	fs.Usage = func() { checkUsage(fs) }
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "chatwire check: unexpected argument %q (select checks with -run)\n", fs.Arg(0))
+		return exitUsage
+	}
+	return f.check(ctx, stdout, stderr)
+}
+
+func checkUsage(fs *flag.FlagSet) {
+	fmt.Fprintf(fs.Output(), `usage: chatwire check [-base-url URL] [-run PATTERNS] [-skip PATTERNS] [-list] [flags]
+
+Check, requirement by requirement, whether a service speaks the chat API spec
+(chat-api.md): it sends crafted requests to POST /api/chat and judges every
+status, JSON response and stream line. Without -base-url it checks the
+built-in mock, so 'chatwire check' works anywhere.
+
+Keys come only from the environment, never from flags:
+
+	%-28s the service's key (required with -base-url)
+	%-28s a valid key whose team has no credits (runs chat/8.1/credits-402)
+	%-28s a key without permission for the team (runs chat/5.4/other-team-403)
+
+The run is safe by default: free probes first and the ones that create a
+chat last, at most -max-chats chats (printed before the run), 1 request per
+second, streams read to 200 lines or -timeout and then closed. A 429 is
+retried after its Retry-After; checks the environment decided (429, 402 to
+the valid key, a rejected key, no response) are inconclusive, never failed.
+
+Patterns select by check ID: a prefix (chat/5.3, chat/4.3/model-current) or a
+glob (chat/*/missing-*, 'chat/4.*'); in a glob write \[ for a literal '['.
+
+Exit status: 0 conformant, 1 a check failed, 2 usage error (also when no check
+matches), 3 not established (inconclusive, unreachable, an error, interrupted).
+
+Flags:
+`, conformance.EnvKey, conformance.EnvKeyNoCredits, conformance.EnvKeyOtherTeam)
+	fs.PrintDefaults()
+}
+
+// check runs chatwire check with parsed flags.
+func (f *checkFlags) check(ctx context.Context, stdout, stderr io.Writer) int {
+	usageErr := func(format string, args ...any) int {
+		fmt.Fprintf(stderr, "chatwire check: "+format+"\n", args...)
+		return exitUsage
+	}
+	switch {
+	case f.set["max-chats"] && f.maxChats < 0:
+		return usageErr("-max-chats must not be negative, got %d", f.maxChats)
+	case f.rate < 0:
+		return usageErr("-rate must not be negative, got %v", f.rate)
+	case f.timeout <= 0:
+		return usageErr("-timeout must be positive, got %v", f.timeout)
+	case f.firstLineTimeout <= 0:
+		return usageErr("-first-line-timeout must be positive, got %v", f.firstLineTimeout)
+	case f.burst < 0:
+		return usageErr("-rate-limit-burst must not be negative, got %d", f.burst)
+	}
+	var forbidden http.Header
+	if f.set["forbidden-header"] {
+		h, err := conformance.ParseHeader(f.forbidden)
+		if err != nil {
+			return usageErr("-forbidden-header: %v", err)
+		}
+		forbidden = h
+	}
+	checks, err := conformance.Select(conformance.Catalogue(), f.run, f.skip)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	for _, p := range conformance.UnmatchedPatterns(conformance.Catalogue(), f.skip) {
+		fmt.Fprintf(stderr, "chatwire check: warning: -skip %q matches no check\n", p)
+	}
+	needed := conformance.ChatsNeeded(checks)
+	if f.list {
+		return listChecks(stdout, checks, needed)
+	}
+
+	keys := conformance.KeysFromEnv(os.Getenv)
+	if f.baseURL != "" && keys.Valid == "" {
+		return usageErr("%s is not set: a live run needs the service's API key in it (keys are never taken from flags)", conformance.EnvKey)
+	}
+	out, err := openReports(f)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	defer out.close()
+
+	target, baseURL, rate := f.baseURL, f.baseURL, f.rate
+	if f.baseURL == "" {
+		url, stop, err := startCheckMock()
+		if err != nil {
+			fmt.Fprintf(stderr, "chatwire check: start the built-in mock: %v\n", err)
+			return exitInconclusive
+		}
+		defer stop()
+		keys = mockKeys(keys)
+		target, baseURL = "built-in mock ("+url+")", url
+		if !f.set["rate"] {
+			rate = 0
+		}
+		fmt.Fprintf(stderr, "chatwire: checking the built-in mock at %s with its test keys (%s); no rate limit unless -rate\n", url, mock.KeyValid)
+	}
+	maxChats := needed
+	if f.set["max-chats"] {
+		maxChats = f.maxChats
+	}
+	fmt.Fprintf(stderr, "chatwire: this run creates up to %d chats (-max-chats %d)\n", maxChats, maxChats)
+
+	live, err := conformance.NewLive(conformance.LiveOptions{BaseURL: baseURL, Keys: keys, Rate: rate,
+		Timeout: f.timeout, FirstLineTimeout: f.firstLineTimeout, UserAgent: "chatwire/" + version})
+	if err != nil {
+		return usageErr("-base-url: %v", err)
+	}
+	cfg := conformance.Config{Checks: checks, Tool: "chatwire", Version: version, Target: target, BaseURL: baseURL,
+		Strict: f.strict, Roles: keys.Roles(), ForbiddenHeader: forbidden, MaxChats: maxChats, RateLimitBurst: f.burst}
+	if f.verbose {
+		cfg.Logf = func(format string, args ...any) { fmt.Fprintf(stderr, "chatwire: "+format+"\n", args...) }
+	}
+	rep, err := conformance.Run(ctx, cfg, live)
+	if err != nil {
+		fmt.Fprintf(stderr, "chatwire check: %v\n", err)
+		return exitInconclusive
+	}
+	code := exitCode(rep)
+	if err := report.WriteConsole(stdout, rep, report.ConsoleOptions{Verbose: f.verbose, Color: colorful(stdout)}); err != nil {
+		fmt.Fprintf(stderr, "chatwire check: %v\n", err)
+		code = max(code, exitInconclusive)
+	}
+	if err := out.write(rep); err != nil {
+		fmt.Fprintf(stderr, "chatwire check: %v\n", err)
+		if code == exitOK {
+			code = exitInconclusive
+		}
+	}
+	if rep.Interrupted {
+		fmt.Fprintln(stderr, "chatwire: interrupted; the checks not run are skipped")
+	}
+	return code
+}
+
+// exitCode maps a report to the exit status: 1 when a check failed, else 3
+// when conformance could not be established, else 0.
+func exitCode(rep *conformance.Report) int {
+	switch {
+	case rep.Summary.Fail > 0:
+		return exitFail
+	case rep.Summary.Inconclusive > 0, rep.Summary.Error > 0, rep.Interrupted:
+		return exitInconclusive
+	}
+	return exitOK
+}
+
+// listChecks prints the checks that would run and what they cost.
+func listChecks(w io.Writer, checks []conformance.Check, chats int) int {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tLEVEL\tKIND\tCOST\tNEEDS")
+	for _, c := range checks {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.ID, c.Level, c.Kind, c.Cost, c.NeedsText())
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "\n%d checks; they create up to %d chats. Nothing was sent.\n", len(checks), chats)
+	return exitOK
+}
+
+// mockKeys returns the keys a run against the built-in mock uses: the
+// environment's where they are mock keys (cw_test_…), else the mock's own,
+// so a real key in the environment never goes to the mock.
+func mockKeys(env conformance.Keys) conformance.Keys {
+	pick := func(k, def string) string {
+		if strings.HasPrefix(k, mock.KeyPrefix) {
+			return k
+		}
+		return def
+	}
+	return conformance.Keys{
+		Valid:     pick(env.Valid, mock.KeyValid),
+		NoCredits: pick(env.NoCredits, mock.KeyNoCredits),
+		OtherTeam: pick(env.OtherTeam, mock.KeyOtherTeam),
+	}
+}
+
+// startCheckMock serves a conformant mock on a free loopback port and returns
+// its URL and a func that stops it.
+func startCheckMock() (string, func(), error) {
+	srv, err := mock.New(mock.Options{})
+	if err != nil {
+		return "", nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	go hs.Serve(ln)
+	return "http://" + ln.Addr().String(), func() { hs.Close() }, nil
+}
+
+// colorful reports whether w is a terminal that wants color.
+func colorful(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok || os.Getenv("NO_COLOR") != "" {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// reportFiles are the report files of a run, opened before it starts so a
+// bad path is a usage error, not a lost report after the chats were spent.
+type reportFiles struct {
+	json, junit, md *os.File
+}
+
+func openReports(f *checkFlags) (*reportFiles, error) {
+	out := &reportFiles{}
+	for _, r := range []struct {
+		name string
+		dst  **os.File
+	}{{f.jsonFile, &out.json}, {f.junitFile, &out.junit}, {f.mdFile, &out.md}} {
+		if r.name == "" {
+			continue
+		}
+		file, err := os.Create(r.name)
+		if err != nil {
+			out.close()
+			return nil, fmt.Errorf("report file: %w", err)
+		}
+		*r.dst = file
+	}
+	return out, nil
+}
+
+// write writes the report in every requested format.
+func (o *reportFiles) write(rep *conformance.Report) error {
+	var errs []error
+	for _, w := range []struct {
+		file  *os.File
+		write func(io.Writer, *conformance.Report) error
+	}{{o.json, report.WriteJSON}, {o.junit, report.WriteJUnit}, {o.md, report.WriteMarkdown}} {
+		if w.file == nil {
+			continue
+		}
+		if err := w.write(w.file, rep); err != nil {
+			errs = append(errs, fmt.Errorf("write %s: %w", w.file.Name(), err))
+		}
+		if err := w.file.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("write %s: %w", w.file.Name(), err))
+		}
+	}
+	*o = reportFiles{}
+	return errors.Join(errs...)
+}
+
+// close closes the files write did not.
+func (o *reportFiles) close() {
+	for _, f := range []*os.File{o.json, o.junit, o.md} {
+		if f != nil {
+			f.Close()
+		}
+	}
+}

@@ -1,0 +1,235 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chatwire/chatwire/conformance"
+	"github.com/chatwire/chatwire/conformance/mock"
+	"github.com/chatwire/chatwire/conformance/report"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// runCheckTest runs `chatwire check args...` and returns its exit code,
+// stdout and stderr.
+func runCheckTest(t *testing.T, ctx context.Context, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(ctx, append([]string{"check"}, args...), strings.NewReader(""), &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+// clearKeys empties the key variables for the test.
+func clearKeys(t *testing.T) {
+	for _, v := range []string{conformance.EnvKey, conformance.EnvKeyNoCredits, conformance.EnvKeyOtherTeam} {
+		t.Setenv(v, "")
+	}
+}
+
+// mockServer serves the mock with fault ("" for none) in the test.
+func mockServer(t *testing.T, fault string) string {
+	t.Helper()
+	srv, err := mock.New(mock.Options{Fault: fault})
+	require.NoError(t, err, "mock.New(%q)", fault)
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	return ts.URL
+}
+
+func TestCheckUsage(t *testing.T) {
+	clearKeys(t)
+	cases := []struct {
+		name   string
+		args   []string
+		code   int
+		stderr string // substring
+	}{
+		{"help", []string{"-h"}, exitOK, "usage: chatwire check"},
+		{"unknown flag", []string{"-nope"}, exitUsage, "flag provided but not defined"},
+		{"argument", []string{"chat/5.3"}, exitUsage, `unexpected argument "chat/5.3"`},
+		{"run matches nothing", []string{"-run", "chat/5.9"}, exitUsage, `-run "chat/5.9" matches no check`},
+		{"run and skip leave nothing", []string{"-run", "chat/5.3", "-skip", "chat/5"}, exitUsage, "no check is left"},
+		{"bad glob", []string{"-run", "chat/[5"}, exitUsage, "syntax error in pattern"},
+		{"negative max-chats", []string{"-max-chats", "-1"}, exitUsage, "-max-chats must not be negative"},
+		{"negative rate", []string{"-rate", "-1"}, exitUsage, "-rate must not be negative"},
+		{"zero timeout", []string{"-timeout", "0s"}, exitUsage, "-timeout must be positive"},
+		{"zero first-line timeout", []string{"-first-line-timeout", "0s"}, exitUsage, "-first-line-timeout must be positive"},
+		{"negative burst", []string{"-rate-limit-burst", "-3"}, exitUsage, "-rate-limit-burst must not be negative"},
+		{"bad forbidden header", []string{"-forbidden-header", "X-Team"}, exitUsage, `want "Name: value"`},
+		{"live without a key", []string{"-base-url", "http://127.0.0.1:1"}, exitUsage, "CHATWIRE_API_KEY is not set"},
+		{"bad base URL", []string{"-base-url", "api.example.com"}, exitUsage, "want an absolute http or https URL"},
+		{"unwritable report", []string{"-run", "chat/5.3", "-json", filepath.Join(t.TempDir(), "no", "such", "dir.json")}, exitUsage, "report file"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if c.name == "bad base URL" {
+				t.Setenv(conformance.EnvKey, "k_test_x")
+			}
+			code, _, stderr := runCheckTest(t, context.Background(), c.args...)
+			assert.Equal(t, c.code, code, "exit code of check %q; stderr %s", c.args, stderr)
+			assert.Contains(t, stderr, c.stderr, "stderr of check %q", c.args)
+		})
+	}
+}
+
+func TestCheckList(t *testing.T) {
+	clearKeys(t)
+	code, stdout, stderr := runCheckTest(t, context.Background(), "-list")
+	require.Equal(t, exitOK, code, "exit code of -list; stderr %s", stderr)
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	assert.Len(t, lines, 1+len(conformance.Catalogue())+2, "a header, a line per check, a blank line and the total")
+	assert.Regexp(t, `^ID +LEVEL +KIND +COST +NEEDS$`, lines[0], "header of -list")
+	assert.Contains(t, stdout, "chat/5.4/other-team-403                                       MUST    probe      free  other-team|-forbidden-header", "the other-team line")
+	assert.Contains(t, stdout, "50 checks; they create up to 15 chats. Nothing was sent.", "the total")
+	assert.Empty(t, stderr, "-list needs no key and says nothing on stderr")
+
+	code, stdout, _ = runCheckTest(t, context.Background(), "-list", "-run", "chat/5.3", "-run", "chat/4.4/json-url")
+	require.Equal(t, exitOK, code, "exit code of -list -run")
+	assert.Contains(t, stdout, "5 checks; they create up to 1 chats.", "total of the selected checks")
+}
+
+// TestCheckBuiltInMock runs the whole catalogue against the built-in mock,
+// as `go run ./cmd/chatwire check` does on a fresh machine.
+func TestCheckBuiltInMock(t *testing.T) {
+	clearKeys(t)
+	t.Setenv(conformance.EnvKey, "a-real-key-that-must-not-reach-the-mock")
+	dir := t.TempDir()
+	jsonFile, junitFile, mdFile := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.xml"), filepath.Join(dir, "r.md")
+	code, stdout, stderr := runCheckTest(t, context.Background(), "-json", jsonFile, "-junit", junitFile, "-md", mdFile)
+	require.Equal(t, exitOK, code, "exit code against the built-in mock; stdout %s\nstderr %s", stdout, stderr)
+	assert.Contains(t, stdout, "\n44 passed, 0 failed, 0 warned, 5 info, 1 skipped, 0 inconclusive, 0 errors\n", "summary line")
+	assert.Contains(t, stdout, "4.5 Stream response\n  ✔ chat/4.5/stream-default", "checks grouped by section")
+	assert.Contains(t, stderr, "chatwire: this run creates up to 15 chats (-max-chats 15)\n", "the budget, before the run")
+	assert.Contains(t, stderr, "no rate limit", "the mock is not paced")
+
+	f, err := os.Open(jsonFile)
+	require.NoError(t, err, "the JSON report")
+	defer f.Close()
+	rep, err := report.ReadJSON(f)
+	require.NoError(t, err, "read the JSON report back")
+	assert.Equal(t, 44, rep.Summary.Pass, "passes in the JSON report")
+	assert.Len(t, rep.Results, len(conformance.Catalogue()), "results in the JSON report")
+	junit, err := os.ReadFile(junitFile)
+	require.NoError(t, err, "the JUnit report")
+	assert.NoError(t, xml.Unmarshal(junit, new(struct{ XMLName xml.Name })), "the JUnit report is XML")
+	md, err := os.ReadFile(mdFile)
+	require.NoError(t, err, "the Markdown report")
+	assert.Contains(t, string(md), "chat/4.5/first-line-code-2", "the Markdown report lists the checks")
+}
+
+func TestCheckLive(t *testing.T) {
+	cases := []struct {
+		name   string
+		fault  string
+		args   []string
+		code   int
+		stdout []string
+	}{
+		{name: "conformant", args: []string{"-run", "chat/5.3,chat/4.4"}, code: exitOK,
+			stdout: []string{"9 passed, 0 failed"}},
+		{name: "a failure", fault: "missing-key-403", args: []string{"-run", "chat/5.3"}, code: exitFail,
+			stdout: []string{"✗ chat/5.3/missing-key-401", "Failures:", "A missing or invalid key yields status 401.", "Expected", "403",
+				`curl -sS -i -N -X POST '`}},
+		{name: "a warning passes", fault: "chat-id-spaced", args: []string{"-run", "chat/4.5"}, code: exitOK,
+			stdout: []string{"~ chat/4.5/prefix-shortcut", "4 passed, 0 failed, 1 warned"}},
+		{name: "a warning fails with -strict", fault: "chat-id-spaced", args: []string{"-run", "chat/4.5", "-strict"}, code: exitFail,
+			stdout: []string{"✗ chat/4.5/prefix-shortcut"}},
+		{name: "the budget skips", args: []string{"-run", "chat/4.4", "-max-chats", "0"}, code: exitOK,
+			stdout: []string{"0 passed, 0 failed, 0 warned, 0 info, 5 skipped", "chat budget exhausted"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			clearKeys(t)
+			t.Setenv(conformance.EnvKey, mock.KeyValid)
+			args := append([]string{"-base-url", mockServer(t, c.fault), "-rate", "0"}, c.args...)
+			code, stdout, stderr := runCheckTest(t, context.Background(), args...)
+			assert.Equal(t, c.code, code, "exit code of check %q; stdout %s\nstderr %s", args, stdout, stderr)
+			for _, s := range c.stdout {
+				assert.Contains(t, stdout, s, "stdout of check %q", args)
+			}
+		})
+	}
+}
+
+func TestCheckNeverShowsKeys(t *testing.T) {
+	clearKeys(t)
+	t.Setenv(conformance.EnvKey, mock.KeyValid+"_secret")
+	t.Setenv(conformance.EnvKeyOtherTeam, mock.KeyOtherTeam)
+	jsonFile := filepath.Join(t.TempDir(), "r.json")
+	// The unknown-key check is left out: with this key it would make
+	// cw_test_valid_<random>, which the mock accepts as a valid key.
+	code, stdout, stderr := runCheckTest(t, context.Background(), "-base-url", mockServer(t, "not-json-500"), "-rate", "0", "-v",
+		"-run", "chat/5,chat/7.2", "-skip", "chat/5.3/unknown-key-401", "-json", jsonFile)
+	require.Equal(t, exitFail, code, "exit code; stderr %s", stderr)
+	js, err := os.ReadFile(jsonFile)
+	require.NoError(t, err, "the JSON report")
+	for name, out := range map[string]string{"stdout": stdout, "stderr": stderr, "JSON report": string(js)} {
+		assert.NotContains(t, out, mock.KeyValid+"_secret", "%s shows the key", name)
+		assert.NotContains(t, out, mock.KeyOtherTeam, "%s shows the other-team key", name)
+	}
+	assert.Contains(t, stdout, "$CHATWIRE_API_KEY", "curl lines name the variable")
+	assert.Contains(t, stderr, "chatwire: auth/missing-key: 401", "-v logs each exchange")
+	assert.Contains(t, stderr, "chatwire: body/not-json: 500, retrying once", "-v logs retries")
+}
+
+func TestCheckUnreachable(t *testing.T) {
+	clearKeys(t)
+	t.Setenv(conformance.EnvKey, "k_test_x")
+	ts := httptest.NewServer(nil)
+	url := ts.URL
+	ts.Close()
+	code, stdout, stderr := runCheckTest(t, context.Background(), "-base-url", url, "-rate", "0", "-run", "chat/5.3")
+	assert.Equal(t, exitInconclusive, code, "exit code against a closed port; stderr %s", stderr)
+	assert.Contains(t, stdout, "0 passed, 0 failed, 0 warned, 0 info, 0 skipped, 4 inconclusive, 0 errors", "summary")
+	assert.Contains(t, stdout, "target unreachable", "reason")
+}
+
+func TestCheckInterrupted(t *testing.T) {
+	clearKeys(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	jsonFile := filepath.Join(t.TempDir(), "r.json")
+	code, stdout, stderr := runCheckTest(t, ctx, "-run", "chat/5.3", "-json", jsonFile)
+	assert.Equal(t, exitInconclusive, code, "exit code of an interrupted run; stdout %s", stdout)
+	assert.Contains(t, stderr, "interrupted", "stderr says so")
+	f, err := os.Open(jsonFile)
+	require.NoError(t, err, "the report of an interrupted run is written")
+	defer f.Close()
+	rep, err := report.ReadJSON(f)
+	require.NoError(t, err, "read the report")
+	assert.True(t, rep.Interrupted, "the report is marked interrupted")
+	assert.Equal(t, 4, rep.Summary.Skip, "the checks not run are skipped")
+}
+
+func TestExitCode(t *testing.T) {
+	cases := []struct {
+		name string
+		rep  conformance.Report
+		want int
+	}{
+		{"all pass", conformance.Report{Summary: conformance.Summary{Pass: 3, Warn: 1, Info: 2, Skip: 1}}, exitOK},
+		{"a fail", conformance.Report{Summary: conformance.Summary{Pass: 3, Fail: 1, Inconclusive: 1}}, exitFail},
+		{"inconclusive", conformance.Report{Summary: conformance.Summary{Pass: 3, Inconclusive: 1}}, exitInconclusive},
+		{"an error", conformance.Report{Summary: conformance.Summary{Pass: 3, Error: 1}}, exitInconclusive},
+		{"interrupted", conformance.Report{Summary: conformance.Summary{Pass: 3, Skip: 2}, Interrupted: true}, exitInconclusive},
+		{"interrupted with a fail", conformance.Report{Summary: conformance.Summary{Fail: 1}, Interrupted: true}, exitFail},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			assert.Equal(t, c.want, exitCode(&c.rep), "exit code of %+v", c.rep.Summary)
+		})
+	}
+}
+
+func TestMockKeys(t *testing.T) {
+	got := mockKeys(conformance.Keys{Valid: "sk_live_real", NoCredits: mock.KeyValid + "_mine"})
+	assert.Equal(t, conformance.Keys{Valid: mock.KeyValid, NoCredits: mock.KeyValid + "_mine", OtherTeam: mock.KeyOtherTeam}, got,
+		"a real key is replaced by the mock's, a mock key is kept")
+}
