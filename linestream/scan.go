@@ -97,12 +97,12 @@ func scanString(b []byte, i int) (int, *jsonErr) {
 	i++
 	w := b[:cap(b)]
 	for {
-		for i+8 <= len(w) {
-			if m := stringSpecial(binary.LittleEndian.Uint64(w[i:])); m != 0 {
+		// Written so that the compiler proves the loads in bounds.
+		for ; i >= 0 && i <= len(w)-8; i += 8 {
+			if m := stringSpecial(binary.LittleEndian.Uint64(w[i : i+8])); m != 0 {
 				i += bits.TrailingZeros64(m) >> 3
 				goto special
 			}
-			i += 8
 		}
 		for i < len(w) && w[i] != '"' && w[i] != '\\' && w[i] >= 0x20 {
 			i++
