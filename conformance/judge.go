@@ -3,12 +3,14 @@ package conformance
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"mime"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/chatwire/chatwire/conformance/transcript"
@@ -20,22 +22,29 @@ import (
 // maxExcerpt is how many bytes of a body or line a verdict quotes.
 const maxExcerpt = 120
 
-// excerpt returns b as readable text of at most maxExcerpt bytes, with
-// control bytes and bytes that are not UTF-8 escaped as Go does.
+// excerpt returns b as readable text of at most maxExcerpt bytes: printable
+// characters as they are, control characters and bytes that are not UTF-8
+// escaped as Go escapes them, and "…" when it was cut.
 func excerpt(b []byte) string {
-	cut := len(b) > maxExcerpt
-	if cut {
-		b = b[:maxExcerpt]
-		for len(b) > 0 && !utf8.Valid(b) && len(b) > maxExcerpt-utf8.UTFMax {
-			b = b[:len(b)-1]
+	var sb strings.Builder
+	for i := 0; i < len(b); {
+		if i >= maxExcerpt {
+			sb.WriteString("…")
+			break
 		}
+		r, n := utf8.DecodeRune(b[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&sb, `\x%02x`, b[i])
+		case r == ' ' || unicode.IsPrint(r):
+			sb.WriteRune(r)
+		default:
+			q := strconv.QuoteRune(r)
+			sb.WriteString(q[1 : len(q)-1])
+		}
+		i += n
 	}
-	q := strconv.Quote(string(b))
-	q = q[1 : len(q)-1]
-	if cut {
-		q += "…"
-	}
-	return q
+	return sb.String()
 }
 
 // describeResponse returns the status of x and the start of its body, such
@@ -83,7 +92,7 @@ func jsonObject(x *transcript.Exchange) (map[string]json.RawMessage, error) {
 		if x.End.Reason != transcript.EndEOF {
 			msg += " (read until " + endText(x) + ")"
 		}
-		return nil, fmt.Errorf("%s", msg)
+		return nil, errors.New(msg)
 	}
 	return m, nil
 }

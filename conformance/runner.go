@@ -431,6 +431,9 @@ func (r *runner) judge(c *Check, runs map[string]*probeRun, all []observed) Resu
 			break
 		}
 		v = c.judge.all(obs)
+		if u := unjudged(judged); len(u) > 0 {
+			v.reason += fmt.Sprintf("; %d of %d probes not judged (%s: %s)", len(u), len(judged), u[0].probe.ID, u[0].reason)
+		}
 	default:
 		v, offender = r.judgeEach(c, all, judged)
 		if offender != nil {
@@ -465,6 +468,17 @@ func (r *runner) transcripts(probeID string) []string {
 		return nil
 	}
 	return r.cfg.Transcripts(probeID)
+}
+
+// unjudged returns the probes among judged that were not answered.
+func unjudged(judged []*probeRun) []*probeRun {
+	var out []*probeRun
+	for _, pr := range judged {
+		if pr.outcome != "" {
+			out = append(out, pr)
+		}
+	}
+	return out
 }
 
 // notAnswered is the verdict of a check none of whose probes was answered:
