@@ -24,9 +24,8 @@ const benchLines = 20_000
 // BenchmarkStreamRead answers "is the meter the bottleneck?": it reads the
 // same responses from a loopback server with the meter (the runner's whole
 // request path: strict decoding of every line, read stamps, gaps), with the
-// strict decoder alone, and with plain readers that do no work per line, in
-// one run, so benchstat compares them column by column (-col /reader).
-// Inputs:
+// strict decoder alone, and with plain readers that do no work per line, so
+// benchstat compares them column by column (-col /reader). Inputs:
 //
 //   - server=mock: the built-in mock at pace 0, as fast as it streams: one
 //     write and flush per line, like a real streaming service.
@@ -36,14 +35,73 @@ const benchLines = 20_000
 //
 // lines/s is the figure to compare; the goal is meter ≥ 0.8 × plain.
 // cpu-ns/line, the process's CPU time per line, tells the readers' cost
-// apart when the machine is shared.
+// apart when the machine is shared. BenchmarkStreamReadRatio takes the
+// ratio itself, request by request.
 func BenchmarkStreamRead(b *testing.B) {
+	servers := startStreamServers(b)
+	for _, srv := range servers.list {
+		for _, reader := range readers {
+			b.Run(fmt.Sprintf("server=%s/reader=%s", srv.name, reader), func(b *testing.B) {
+				sr := newStreamReaders(b, srv.url, servers.lines, len(servers.body))
+				b.ReportAllocs()
+				b.SetBytes(int64(len(servers.body)))
+				cpu0 := cpuTime()
+				var elapsed time.Duration
+				for b.Loop() {
+					elapsed += sr.read(b, reader)
+				}
+				cpu := cpuTime() - cpu0
+				b.ReportMetric(float64(b.N*servers.lines)/elapsed.Seconds(), "lines/s")
+				// The process's CPU time (server, client and GC) per line:
+				// steadier than wall time when other work shares the machine.
+				b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N*servers.lines), "cpu-ns/line")
+			})
+		}
+	}
+}
+
+// BenchmarkStreamReadRatio reads the same responses as BenchmarkStreamRead,
+// but every iteration reads one response with each reader in turn, so a
+// busy spell of the machine slows all of them alike, and reports the
+// meter's lines/s as a fraction of each other reader's
+// (meter/lines = 0.9 means the meter reads 90% as many lines a second).
+func BenchmarkStreamReadRatio(b *testing.B) {
+	servers := startStreamServers(b)
+	for _, srv := range servers.list {
+		b.Run("server="+srv.name, func(b *testing.B) {
+			sr := newStreamReaders(b, srv.url, servers.lines, len(servers.body))
+			elapsed := map[string]time.Duration{}
+			for b.Loop() {
+				for _, reader := range readers {
+					elapsed[reader] += sr.read(b, reader)
+				}
+			}
+			for _, reader := range readers[1:] {
+				b.ReportMetric(elapsed[reader].Seconds()/elapsed["meter"].Seconds(), "meter/"+reader)
+			}
+			b.ReportMetric(float64(b.N*servers.lines)/elapsed["meter"].Seconds(), "meter-lines/s")
+		})
+	}
+}
+
+// readers are the ways the benchmarks read a response; the meter first.
+var readers = []string{"meter", "decode", "lines", "copy"}
+
+type streamServers struct {
+	list  []struct{ name, url string }
+	body  []byte // one response of the mock
+	lines int    // its lines
+}
+
+// startStreamServers starts the mock at pace 0 with long streams, and the
+// bulk server of one recorded mock response; both stop with b.
+func startStreamServers(b *testing.B) *streamServers {
 	m, err := mock.New(mock.Options{Lines: benchLines})
 	if err != nil {
 		b.Fatal(err)
 	}
 	mockSrv := httptest.NewServer(m)
-	defer mockSrv.Close()
+	b.Cleanup(mockSrv.Close)
 	body := recordBody(b, mockSrv.URL)
 	bulk := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		linestream.SetHeaders(w.Header())
@@ -55,87 +113,86 @@ func BenchmarkStreamRead(b *testing.B) {
 			rest = rest[n:]
 		}
 	}))
-	defer bulk.Close()
-	wantLines := bytes.Count(body, []byte{'\n'})
-
-	for _, server := range []struct{ name, url string }{{"mock", mockSrv.URL}, {"bulk", bulk.URL}} {
-		for _, reader := range []string{"meter", "decode", "lines", "copy"} {
-			b.Run(fmt.Sprintf("server=%s/reader=%s", server.name, reader), func(b *testing.B) {
-				benchRead(b, server.url, reader, wantLines, len(body))
-			})
-		}
+	b.Cleanup(bulk.Close)
+	return &streamServers{
+		list:  []struct{ name, url string }{{"mock", mockSrv.URL}, {"bulk", bulk.URL}},
+		body:  body,
+		lines: bytes.Count(body, []byte{'\n'}),
 	}
 }
 
-// benchRead sends one request per iteration and reads its body with the
-// named reader: "meter" (Runner.do), "decode" (a strict linestream.Decoder,
-// nothing else), "lines" (bufio.Reader.ReadSlice line count) or "copy"
-// (io.Copy to io.Discard).
-func benchRead(b *testing.B, url, reader string, wantLines, wantBytes int) {
+// streamReaders reads responses of one server with any of the readers,
+// reusing their buffers.
+type streamReaders struct {
+	r                    *Runner
+	m                    *meter
+	br                   *bufio.Reader
+	d                    *linestream.Decoder
+	wantLines, wantBytes int
+}
+
+func newStreamReaders(b *testing.B, url string, wantLines, wantBytes int) *streamReaders {
 	r, err := NewRunner(Config{BaseURL: url, Key: mock.KeyValid, Requests: 1, Concurrency: 1})
 	if err != nil {
 		b.Fatal(err)
 	}
-	m := newMeter(r.clock, &r.lines)
-	ctx := context.Background()
-	br := bufio.NewReaderSize(nil, 64<<10)
 	d := linestream.NewDecoder(nil)
 	d.SetStrict(true)
-	b.ReportAllocs()
-	b.SetBytes(int64(wantBytes))
-	var lines, n int
-	cpu0 := cpuTime()
+	return &streamReaders{r: r, m: newMeter(r.clock, &r.lines), br: bufio.NewReaderSize(nil, 64<<10), d: d,
+		wantLines: wantLines, wantBytes: wantBytes}
+}
+
+// read sends one request and reads its body with the named reader: "meter"
+// (Runner.do), "decode" (a strict linestream.Decoder, nothing else),
+// "lines" (bufio.Reader.ReadSlice line count) or "copy" (io.Copy to
+// io.Discard). It returns the time from the send to the end of the body.
+func (sr *streamReaders) read(b *testing.B, reader string) time.Duration {
+	ctx := context.Background()
 	start := time.Now()
-	for b.Loop() {
+	var lines, n int
+	if reader == "meter" {
+		var s Sample
+		sr.r.do(ctx, &s, sr.m, false)
+		if !s.OK() {
+			b.Fatalf("meter: %s %s", s.Kind, s.Err)
+		}
+		lines, n = s.Lines, int(s.Bytes)
+	} else {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, sr.r.url, bytes.NewReader(sr.r.body))
+		if err != nil {
+			b.Fatal(err)
+		}
+		req.Header.Set("Authorization", "Bearer "+mock.KeyValid)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := sr.r.client.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
 		switch reader {
-		case "meter":
-			var s Sample
-			r.do(ctx, &s, m, false)
-			if !s.OK() {
-				b.Fatalf("meter: %s %s", s.Kind, s.Err)
+		case "copy":
+			var c int64
+			c, err = io.Copy(io.Discard, resp.Body)
+			lines, n = sr.wantLines, int(c)
+		case "decode":
+			cr := &countingReader{r: resp.Body}
+			sr.d.Reset(cr)
+			for sr.d.Next() {
+				lines++
 			}
-			lines, n = s.Lines, int(s.Bytes)
+			n, err = int(cr.n), sr.d.Err()
 		default:
-			req, err := http.NewRequestWithContext(ctx, http.MethodPost, r.url, bytes.NewReader(r.body))
-			if err != nil {
-				b.Fatal(err)
-			}
-			req.Header.Set("Authorization", "Bearer "+mock.KeyValid)
-			req.Header.Set("Content-Type", "application/json")
-			resp, err := r.client.Do(req)
-			if err != nil {
-				b.Fatal(err)
-			}
-			switch reader {
-			case "copy":
-				var c int64
-				c, err = io.Copy(io.Discard, resp.Body)
-				lines, n = wantLines, int(c)
-			case "decode":
-				cr := &countingReader{r: resp.Body}
-				d.Reset(cr)
-				lines = 0
-				for d.Next() {
-					lines++
-				}
-				n, err = int(cr.n), d.Err()
-			default:
-				lines, n, err = countLines(br, resp.Body)
-			}
-			resp.Body.Close()
-			if err != nil {
-				b.Fatal(err)
-			}
+			lines, n, err = countLines(sr.br, resp.Body)
+		}
+		resp.Body.Close()
+		if err != nil {
+			b.Fatal(err)
 		}
 	}
-	elapsed, cpu := time.Since(start), cpuTime()-cpu0
-	if lines != wantLines || n != wantBytes {
-		b.Fatalf("%s read %d lines, %d bytes; want %d, %d", reader, lines, n, wantLines, wantBytes)
+	elapsed := time.Since(start)
+	if lines != sr.wantLines || n != sr.wantBytes {
+		b.Fatalf("%s read %d lines, %d bytes; want %d, %d", reader, lines, n, sr.wantLines, sr.wantBytes)
 	}
-	b.ReportMetric(float64(b.N*lines)/elapsed.Seconds(), "lines/s")
-	// The process's CPU time (server, client and GC) per line: steadier
-	// than wall time when other work shares the machine.
-	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N*lines), "cpu-ns/line")
+	return elapsed
 }
 
 // countLines counts the lines of r with a reused bufio.Reader.

@@ -16,5 +16,9 @@ for i in $(seq 1 "$runs"); do
 	# the machine hit all readers alike.
 	/tmp/chatwire-live.test -test.run '^$' -test.bench StreamRead -test.count 1 >>"$out"
 done
-benchstat -col /reader -filter '.unit:(lines/s OR cpu-ns/line)' "$out"
+echo "## BenchmarkStreamRead: each reader on its own"
+benchstat -col /reader -filter '.name:StreamRead .unit:(lines/s OR cpu-ns/line)' "$out"
+echo
+echo "## BenchmarkStreamReadRatio: the readers in turn, request by request"
+benchstat -filter '.name:StreamReadRatio' "$out"
 echo "raw results: $out"
