@@ -32,6 +32,8 @@ type command struct {
 func commands() []command {
 	return []command{
 		// Subcommands are added here, one line each.
+		{"record", "run the checks and keep one redacted transcript per probe", runRecord},
+		{"replay", "judge recorded transcripts offline with the same checks (default: the embedded corpus)", runReplay},
 		{"check", "check a service (or the built-in mock) against the chat API spec, check by check", runCheck},
 		{"bench", "measure how fast POST /api/chat streams (latency percentiles, lines/s, benchstat output)", runBench},
 		{"serve", "run the mock of POST /api/chat (test keys, scenarios, -fault)", runServe},
