@@ -151,10 +151,6 @@ func LintBytes(name string, data []byte) []Finding {
 			at(off, sh.what+": "+mask(data[off:off+m[1]]))
 		}
 	}
-	sort.SliceStable(findings, func(i, j int) bool {
-		a, b := findings[i], findings[j]
-		return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
-	})
 	if strings.HasSuffix(path.Base(name), Ext) {
 		for i, start := range lineStarts {
 			end := len(data)
@@ -166,6 +162,10 @@ func LintBytes(name string, data []byte) []Finding {
 			}
 		}
 	}
+	sort.SliceStable(findings, func(i, j int) bool {
+		a, b := findings[i], findings[j]
+		return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
+	})
 	return findings
 }
 

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"fmt"
 	"testing"
 	"testing/fstest"
 
@@ -68,4 +69,14 @@ func TestLintWalks(t *testing.T) {
 	}
 	assert.Equal(t, []string{"corpus/streams/valid/leak.stream", "corpus/transcripts/a/x" + Ext}, files,
 		"findings, node_modules and dot directories skipped: %v", got)
+}
+
+func TestLintBytesOrder(t *testing.T) {
+	data := "{}\n" + `{"ev":"request","headers":{"Authorization":["Bearer sk_live_4eC39HqLyjWDarjtT1zdp7dc"]}}` + "\n"
+	got := LintBytes("o"+Ext, []byte(data))
+	var at []string
+	for _, f := range got {
+		at = append(at, fmt.Sprintf("%d:%d", f.Line, f.Col))
+	}
+	assert.Equal(t, []string{"2:1", "2:46", "2:53"}, at, "findings by line and column: %v", got)
 }
