@@ -316,7 +316,11 @@ func (r *runner) note(p *Probe, x *transcript.Exchange) {
 	if x.Response.Status == 200 && x.Request.Method == http.MethodPost {
 		r.chats++
 	}
-	r.logf("%s: %d, %d lines, %s after %v", p.ID, x.Response.Status, len(x.Lines), x.End.Reason, x.End.At.Round(time.Millisecond))
+	lines := "lines"
+	if len(x.Lines) == 1 {
+		lines = "line"
+	}
+	r.logf("%s: %d, %d %s, %s after %v", p.ID, x.Response.Status, len(x.Lines), lines, x.End.Reason, x.End.At.Round(time.Millisecond))
 }
 
 // noAnswer classifies an exchange without a response head.
