@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# run.sh reproduces the figures of bench/RESULTS.md.
+#
+#   bench/run.sh [-n RUNS] [-o DIR] [-no-sdk]
+#
+# It builds the benchmark binaries once, then runs RUNS rounds (default 10).
+# Each round runs, one after the other: the cross-implementation decoder
+# benchmarks (bench/, -count 1), the AI SDK's processDataStream on the same
+# 100k-line corpus stream (bench/sdk, Node, one timed run after its warm-up),
+# and the linestream micro-benchmarks. Interleaving the rounds spreads the
+# noise of a busy machine over every implementation alike.
+#
+# DIR (default $TMPDIR/chatwire-bench) receives decode.txt, sdk.txt, linestream.txt,
+# the benchstat tables (*.benchstat) and goals.txt, the goals table of
+# RESULTS.md computed from per-round ratios.
+set -euo pipefail
+
+runs=10
+out=
+sdk=1
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-n) runs=$2; shift 2 ;;
+	-o) out=$2; shift 2 ;;
+	-no-sdk) sdk=0; shift ;;
+	-h | -help | --help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "run.sh: unknown argument $1 (see -h)" >&2; exit 2 ;;
+	esac
+done
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${out:-${TMPDIR:-/tmp}/chatwire-bench}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+stream=$root/corpus/streams/valid/llm-mix-100k-lines.stream
+
+cd "$root"
+go version
+grep -m1 'model name' /proc/cpuinfo || true
+echo "cores: $(nproc)"
+go test -c -o "$out/bench.test" ./bench
+go test -c -o "$out/linestream.test" ./linestream
+benchstat() { (cd "$root" && go run golang.org/x/perf/cmd/benchstat "$@"); }
+if [ "$sdk" = 1 ]; then
+	(cd bench/sdk && npm ci --silent --no-audit --no-fund)
+	node --version
+fi
+
+: >"$out/decode.txt"
+: >"$out/sdk.txt"
+: >"$out/linestream.txt"
+for i in $(seq "$runs"); do
+	echo "round $i of $runs" >&2
+	(cd bench && "$out/bench.test" -test.run '^$' -test.bench '^BenchmarkDecode$' -test.count 1) >>"$out/decode.txt"
+	if [ "$sdk" = 1 ]; then
+		(cd bench/sdk && node process-data-stream.mjs "$stream" -count 1) >>"$out/sdk.txt"
+	fi
+	(cd linestream && "$out/linestream.test" -test.run '^$' -test.bench . -test.count 1) >>"$out/linestream.txt"
+done
+
+# Each implementation next to linestream, per input; then the micro-benchmarks.
+benchstat -col /impl -filter '.unit:(sec/op OR sec/line OR B/s OR allocs/op)' "$out/decode.txt" >"$out/decode.benchstat"
+{
+	benchstat -filter '.name:Decoder' -col /mode "$out/linestream.txt"
+	benchstat -filter '-.name:Decoder' -col /impl "$out/linestream.txt"
+} >"$out/linestream.benchstat"
+if [ "$sdk" = 1 ]; then
+	benchstat "$out/sdk.txt" >"$out/sdk.benchstat"
+fi
+
+# The goals, from per-round ratios (each round's implementations ran within
+# seconds of each other): the median over the rounds, and its range.
+awk -v sdkfile="$out/sdk.txt" '
+function median(a, n,    i, j, t) {
+	for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
+	return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2
+}
+function ratios(num, den, inv,    i, n, r) {
+	n = 0
+	for (i = 1; i <= rounds; i++) if (((num, i) in ns) && ((den, i) in ns)) r[++n] = inv ? ns[den, i] / ns[num, i] : ns[num, i] / ns[den, i]
+	lo = 1e18; hi = 0
+	for (i = 1; i <= n; i++) { if (r[i] < lo) lo = r[i]; if (r[i] > hi) hi = r[i] }
+	cnt = n
+	return n ? median(r, n) : -1
+}
+function row(goal, want, num, den, inv, ok_if_le, limit,    m) {
+	m = ratios(num, den, inv)
+	if (m < 0) { printf "| %s | %s | not measured | - |\n", goal, want; return }
+	met = ok_if_le ? (m <= limit) : (m >= limit)
+	verdict = want == "(info)" ? "" : met ? "met" : "NOT met"
+	printf "| %s | %s | %.2f× (rounds: %.2f–%.2f, n=%d) | %s |\n", goal, want, m, lo, hi, cnt, verdict
+}
+FILENAME != sdkfile && /^BenchmarkDecode\// {
+	name = $1; sub(/^BenchmarkDecode\//, "", name); sub(/-[0-9]+$/, "", name)
+	round[name]++; if (round[name] > rounds) rounds = round[name]
+	for (f = 3; f < NF; f++) {
+		if ($(f+1) == "ns/op") ns[name, round[name]] = $f
+		if ($(f+1) == "allocs/op") allocs[name] = $f
+		if ($(f+1) == "MB/s") mbs[name, round[name]] = $f
+	}
+}
+FILENAME == sdkfile && /^BenchmarkSDKProcessDataStream\// {
+	sdkround++
+	ns["sdk", sdkround] = $3
+}
+END {
+	print "| goal | want | measured: median of per-round ratios | |"
+	print "|---|---|---|---|"
+	n = split("go-llm-mix-100k go-text-1mib sdk-llm-mix-100k sdk-text-1mib sdk-agent-run sdk-all-codes", inputs, " ")
+	for (i = 1; i <= n; i++) for (m = 0; m < 2; m++) {
+		k = "input=" inputs[i] "/impl=linestream" (m ? "-strict" : "")
+		if (k in allocs) printf "| 0 allocs per stream after Reset: %s | 0 | %s allocs/op | %s |\n", k, allocs[k], allocs[k] == 0 ? "met" : "NOT met"
+	}
+	row("linestream time vs the reader floor, sdk-llm-mix-100k", "≤ 2.0×", "input=sdk-llm-mix-100k/impl=linestream", "input=sdk-llm-mix-100k/impl=floor", 0, 1, 2.0)
+	row("linestream time vs the reader floor, go-llm-mix-100k", "≤ 2.0×", "input=go-llm-mix-100k/impl=linestream", "input=go-llm-mix-100k/impl=floor", 0, 1, 2.0)
+	row("linestream-strict time vs the reader floor, sdk-llm-mix-100k", "(info)", "input=sdk-llm-mix-100k/impl=linestream-strict", "input=sdk-llm-mix-100k/impl=floor", 0, 1, 1e9)
+	row("ReadSlice+fastjson time vs the reader floor, sdk-llm-mix-100k", "(info)", "input=sdk-llm-mix-100k/impl=fastjson", "input=sdk-llm-mix-100k/impl=floor", 0, 1, 1e9)
+	row("speed-up over Scanner+json.Unmarshal, sdk-llm-mix-100k", "≥ 10×", "input=sdk-llm-mix-100k/impl=linestream", "input=sdk-llm-mix-100k/impl=scanner-unmarshal", 1, 0, 10)
+	row("speed-up over Scanner+json.Unmarshal, go-llm-mix-100k", "≥ 10×", "input=go-llm-mix-100k/impl=linestream", "input=go-llm-mix-100k/impl=scanner-unmarshal", 1, 0, 10)
+	row("speed-up over the SDK processDataStream, llm-mix-100k-lines", "≥ 40×", "input=sdk-llm-mix-100k/impl=linestream", "sdk", 1, 0, 40)
+	for (i = 1; i <= rounds; i++) { g[i] = mbs["input=go-text-1mib/impl=linestream", i] / 1000; s[i] = mbs["input=sdk-text-1mib/impl=linestream", i] / 1000 }
+	mg = median(g, rounds); ms = median(s, rounds)
+	printf "| throughput on one 1 MiB text line (go-text-1mib, few escapes) | ≥ 2 GB/s | %.2f GB/s | %s |\n", mg, (mg >= 2) ? "met" : "NOT met"
+	printf "| throughput on one 1 MiB text line (sdk-text-1mib, an escape every 20 bytes) | (info) | %.2f GB/s | |\n", ms
+}' "$out/decode.txt" "$out/sdk.txt" >"$out/goals.txt"
+
+cat "$out/goals.txt"
+echo
+echo "tables: $out/decode.benchstat $out/linestream.benchstat $out/sdk.benchstat" >&2
