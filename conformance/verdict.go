@@ -1,0 +1,183 @@
+package conformance
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// This file turns what the probes of a run got into the checks' results.
+
+// judge reaches the result of check c.
+func (r *runner) judge(c *Check, runs map[string]*probeRun, all []observed) Result {
+	res := Result{ID: c.ID, Title: c.Title, Section: c.Section, Level: c.Level, Kind: string(c.Kind), Cost: string(c.Cost),
+		Requirement: c.Requirement, Expected: slices.Clone(c.Expected), Params: maps.Clone(c.Params)}
+	var judged []*probeRun
+	for _, id := range c.Probes {
+		if pr := runs[id]; pr != nil {
+			judged = append(judged, pr)
+		}
+	}
+	var v verdict
+	var offender *observed
+	switch {
+	case len(judged) == 0 && c.judge.each == nil:
+		v = verdict{outcome: Error, reason: "chatwire: the check names no probe of the catalogue"}
+	case c.judge.one != nil:
+		pr := judged[0]
+		res.Curl = Curl(r.cfg.BaseURL, pr.probe)
+		r.evidence(&res, pr)
+		if pr.outcome != "" {
+			v = verdict{outcome: pr.outcome, reason: pr.reason}
+			if x := pr.final(); x != nil {
+				v.actual = describeResponse(x)
+			}
+			break
+		}
+		v = c.judge.one(pr.final())
+	case c.judge.all != nil:
+		var obs []observed
+		for _, pr := range judged {
+			r.evidence(&res, pr)
+			if pr.outcome == "" {
+				obs = append(obs, pr.obs...)
+			}
+		}
+		if len(judged) > 0 {
+			res.Curl = Curl(r.cfg.BaseURL, judged[0].probe)
+		}
+		if len(obs) == 0 {
+			v = notAnswered(judged)
+			break
+		}
+		v = c.judge.all(obs)
+		if u := unjudged(judged); len(u) > 0 {
+			v.reason += fmt.Sprintf("; %d of %d probes not judged (%s: %s)", len(u), len(judged), u[0].probe.ID, u[0].reason)
+		}
+	default:
+		v, offender = r.judgeEach(c, all, judged)
+		if offender != nil {
+			res.Curl = Curl(r.cfg.BaseURL, offender.probe)
+			res.Transcripts = r.transcripts(offender.probe.ID)
+		}
+	}
+	res.Outcome, res.Reason, res.Actual = v.outcome, v.reason, v.actual
+	for k, val := range v.params {
+		if res.Params == nil {
+			res.Params = map[string]string{}
+		}
+		res.Params[k] = val
+	}
+	if r.cfg.Strict && res.Outcome == Warn {
+		res.Outcome, res.Reason = Fail, "strict: "+res.Reason
+	}
+	return res
+}
+
+// evidence adds a probe's attempts, time and transcripts to a result.
+func (r *runner) evidence(res *Result, pr *probeRun) {
+	res.Attempts += len(pr.obs)
+	for _, o := range pr.obs {
+		res.Duration += o.x.End.At
+	}
+	res.Transcripts = append(res.Transcripts, r.transcripts(pr.probe.ID)...)
+}
+
+func (r *runner) transcripts(probeID string) []string {
+	if r.cfg.Transcripts == nil {
+		return nil
+	}
+	return r.cfg.Transcripts(probeID)
+}
+
+// unjudged returns the probes among judged that were not answered.
+func unjudged(judged []*probeRun) []*probeRun {
+	var out []*probeRun
+	for _, pr := range judged {
+		if pr.outcome != "" {
+			out = append(out, pr)
+		}
+	}
+	return out
+}
+
+// notAnswered is the verdict of a check none of whose probes was answered:
+// the first probe's outcome and reason.
+func notAnswered(judged []*probeRun) verdict {
+	for _, pr := range judged {
+		if pr.outcome != "" {
+			return verdict{outcome: pr.outcome, reason: pr.reason}
+		}
+	}
+	return verdict{outcome: Skip, reason: "no probe of the check ran"}
+}
+
+// outcomeRank orders the outcomes of an invariant's exchanges: the worst
+// one is the invariant's.
+func outcomeRank(o Outcome) int {
+	switch o {
+	case Fail:
+		return 3
+	case Warn:
+		return 2
+	case Info:
+		return 1
+	}
+	return 0
+}
+
+// maxShown is how many distinct passing values an invariant's actual lists.
+const maxShown = 8
+
+// judgeEach judges an invariant on every exchange of the run it applies to.
+// The verdict is the worst exchange's, naming it, with how many offended.
+func (r *runner) judgeEach(c *Check, all []observed, feeds []*probeRun) (verdict, *observed) {
+	var worst verdict
+	var offender *observed
+	applied, offending := 0, 0
+	var skipReason string
+	var seen []string
+	for i := range all {
+		o := &all[i]
+		v, ok := c.judge.each(*o)
+		if !ok {
+			continue
+		}
+		if v.outcome == Skip {
+			if skipReason == "" {
+				skipReason = v.reason
+			}
+			continue
+		}
+		applied++
+		if v.outcome != Pass {
+			offending++
+		}
+		if outcomeRank(v.outcome) > outcomeRank(worst.outcome) {
+			worst, offender = v, o
+		}
+		if v.outcome == Pass && !slices.Contains(seen, v.actual) {
+			seen = append(seen, v.actual)
+		}
+	}
+	if applied == 0 {
+		if skipReason != "" {
+			return verdict{outcome: Skip, reason: skipReason}, nil
+		}
+		reason := "not judged: no exchange of the run it applies to"
+		if v := notAnswered(feeds); len(feeds) > 0 && v.reason != "no probe of the check ran" {
+			reason += " (probe " + feeds[0].probe.ID + ": " + v.reason + ")"
+		}
+		return verdict{outcome: Skip, reason: reason}, nil
+	}
+	if offender == nil {
+		if len(seen) > maxShown {
+			seen = append(seen[:maxShown], "…")
+		}
+		return verdict{outcome: Pass, reason: fmt.Sprintf("%d exchanges judged", applied), actual: strings.Join(seen, "; ")}, nil
+	}
+	worst.reason = fmt.Sprintf("%s (%d of %d exchanges judged)", worst.reason, offending, applied)
+	worst.actual = fmt.Sprintf("%s (probe %s, attempt %d)", worst.actual, offender.probe.ID, offender.attempt)
+	return worst, offender
+}
