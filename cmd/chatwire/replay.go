@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	neturl "net/url"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/chatwire/chatwire/conformance"
@@ -29,6 +31,7 @@ type replayFlags struct {
 	verbose   bool
 	lint      bool
 	scenario  string // -corpus
+	har       string
 	set       map[string]bool
 }
 
@@ -44,6 +47,7 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	fs.StringVar(&f.mdFile, "md", "", "write a Markdown report to `FILE`")
 	fs.BoolVar(&f.verbose, "v", false, "log every replayed exchange and show details of every check")
 	fs.BoolVar(&f.lint, "lint", false, "instead of judging, look for secrets in the files (the embedded corpus without arguments); exit 1 when one is found")
+	fs.StringVar(&f.har, "har", "", "judge the POST /api/chat calls in the HAR `FILE` a browser or proxy exported, with the checks that apply to any exchange")
 	fs.StringVar(&f.scenario, "corpus", "", "replay the embedded corpus scenario `NAME` (conformant, rate-limited, fault-…; 'list' lists them)")
 	fs.Usage = func() { replayUsage(fs) }
 	if err := fs.Parse(args); err != nil {
@@ -71,7 +75,9 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		return exitOK
 	case f.scenario != "" && len(paths) > 0:
 		return usageErr("-corpus replays an embedded scenario: give it or FILE|DIR arguments, not both")
-	case f.scenario == "" && len(paths) == 0:
+	case f.har != "" && (len(paths) > 0 || f.scenario != ""):
+		return usageErr("-har judges a HAR file: give it alone, without -corpus or FILE|DIR arguments")
+	case f.scenario == "" && f.har == "" && len(paths) == 0:
 		for _, name := range []string{"run", "skip", "strict", "json", "junit", "md"} {
 			if f.set[name] {
 				return usageErr("-%s needs transcripts to judge: FILE|DIR arguments, or -corpus NAME (without either, replay checks every embedded scenario against its expected outcomes)", name)
@@ -89,6 +95,14 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		return usageErr("%v", err)
 	}
 	defer out.close()
+	cfg := conformance.Config{Checks: checks, Tool: "chatwire", Version: version, Strict: f.strict}
+	if f.har != "" {
+		if !f.set["run"] && !f.set["skip"] {
+			// Only the invariants can judge calls no probe made.
+			cfg.Checks = slices.DeleteFunc(cfg.Checks, func(c conformance.Check) bool { return c.Kind != conformance.KindInvariant })
+		}
+		return judgeHAR(cfg, f.har, f.verbose, out, stdout, stderr)
+	}
 
 	var ts []*transcript.Transcript
 	var from string
@@ -120,7 +134,6 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	}
 	fmt.Fprintf(stderr, "chatwire: replaying %d transcripts from %s\n", len(ts), from)
 
-	cfg := conformance.Config{Checks: checks, Tool: "chatwire", Version: version, Strict: f.strict}
 	if f.verbose {
 		cfg.Logf = func(format string, args ...any) { fmt.Fprintf(stderr, "chatwire: "+format+"\n", args...) }
 	}
@@ -143,8 +156,14 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		fmt.Fprintf(stderr, "chatwire: %d transcripts were not judged (no check needs their probe, or not all their exchanges): %s\n",
 			len(unused), strings.Join(unused, ", "))
 	}
+	return writeReplayReports(rep, f.verbose, out, stdout, stderr)
+}
+
+// writeReplayReports prints the console report, writes the report files and
+// returns the exit status check would give.
+func writeReplayReports(rep *conformance.Report, verbose bool, out *reportFiles, stdout, stderr io.Writer) int {
 	code := exitCode(rep)
-	if err := report.WriteConsole(stdout, rep, report.ConsoleOptions{Verbose: f.verbose, Color: colorful(stdout)}); err != nil {
+	if err := report.WriteConsole(stdout, rep, report.ConsoleOptions{Verbose: verbose, Color: colorful(stdout)}); err != nil {
 		fmt.Fprintf(stderr, "chatwire replay: %v\n", err)
 		code = max(code, exitInconclusive)
 	}
@@ -157,10 +176,54 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	return code
 }
 
+// judgeHAR judges the POST /api/chat entries of a HAR file with the checks
+// that apply to any exchange (the invariants).
+func judgeHAR(cfg conformance.Config, file string, verbose bool, out *reportFiles, stdout, stderr io.Writer) int {
+	r, err := os.Open(file)
+	if err != nil {
+		fmt.Fprintf(stderr, "chatwire replay: -har: %v\n", err)
+		return exitFail
+	}
+	entries, err := transcript.FromHAR(r)
+	r.Close()
+	if err != nil {
+		fmt.Fprintf(stderr, "chatwire replay: %s: %v\n", file, err)
+		return exitFail
+	}
+	var names []string
+	var xs []*transcript.Exchange
+	hosts := map[string]bool{}
+	for _, e := range entries {
+		if e.Exchange == nil {
+			fmt.Fprintf(stderr, "chatwire: %s: entry %d not judged: %s\n", file, e.Index, e.Skipped)
+			continue
+		}
+		names = append(names, fmt.Sprintf("har/entry-%d", e.Index))
+		xs = append(xs, e.Exchange)
+		if u, err := neturl.Parse(e.Exchange.Request.URL); err == nil {
+			hosts[u.Scheme+"://"+u.Host] = true
+		}
+	}
+	if len(xs) == 0 {
+		fmt.Fprintf(stderr, "chatwire replay: %s holds no POST /api/chat entry to judge\n", file)
+		return exitFail
+	}
+	if len(hosts) == 1 {
+		for h := range hosts {
+			cfg.BaseURL = h
+		}
+	}
+	cfg.Target = fmt.Sprintf("%s (HAR, %d POST /api/chat calls)", file, len(xs))
+	fmt.Fprintf(stderr, "chatwire: judging %d POST /api/chat calls from %s with the checks that apply to any exchange\n", len(xs), file)
+	rep := conformance.JudgeExchanges(cfg, names, xs)
+	return writeReplayReports(rep, verbose, out, stdout, stderr)
+}
+
 func replayUsage(fs *flag.FlagSet) {
 	fmt.Fprint(fs.Output(), `usage: chatwire replay [flags] FILE|DIR ...
        chatwire replay -corpus NAME [flags]
        chatwire replay [-v]
+       chatwire replay -har FILE.har [flags]
        chatwire replay -lint [FILE|DIR ...]
 
 Judge recorded transcripts (from 'chatwire record') with the same checks as
@@ -174,6 +237,11 @@ Without arguments it replays every scenario of the corpus embedded in this
 binary (the mock recorded conformant, rate-limited and with each of its
 faults) and checks each against the outcomes it must reach: a self-test of
 the checks that needs nothing. -corpus NAME shows one scenario's report.
+
+-har FILE judges the POST /api/chat calls a browser or proxy exported (a
+HAR file) with the checks that apply to any exchange: the first line and
+grammar of every stream, the documented statuses, and the like. The probe
+checks are skipped: they judge the answers to chatwire's own requests.
 
 -lint looks for secrets instead: key-shaped text in any file, and in
 transcripts an Authorization that is not a role placeholder, a cookie, or a

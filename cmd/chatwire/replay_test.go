@@ -152,3 +152,38 @@ func TestReplayLint(t *testing.T) {
 	code, _, _ = runTranscriptCmd(t, "replay", "-lint", leak)
 	assert.Equal(t, exitFail, code, "a file named directly")
 }
+
+func TestReplayHAR(t *testing.T) {
+	fixture := filepath.Join("..", "..", "conformance", "transcript", "testdata", "browser-export.har")
+	dir := t.TempDir()
+	badStream := filepath.Join(dir, "bad.har")
+	require.NoError(t, os.WriteFile(badStream, []byte(`{"log":{"entries":[{"request":{"method":"POST","url":"https://h/api/chat",`+
+		`"headers":[{"name":"Authorization","value":"Bearer k_123456789"}],"postData":{"text":"{\"content\":\"x\"}"}},`+
+		`"response":{"status":200,"httpVersion":"h2","headers":[{"name":"content-type","value":"text/plain"}],`+
+		`"content":{"size":30,"text":"0:\"hi\"\n2:[{\"chatId\":\"c\"}]\n"}},"timings":{"wait":5,"receive":1}}]}}`), 0o644))
+	noChat := filepath.Join(dir, "none.har")
+	require.NoError(t, os.WriteFile(noChat, []byte(`{"log":{"entries":[]}}`), 0o644))
+	tests := []struct {
+		name       string
+		args       []string
+		wantCode   int
+		wantStdout string
+		wantStderr string
+	}{
+		{"browser export", []string{"-har", fixture}, exitOK, "6 passed, 0 failed", "entry 4 not judged: the HAR file does not hold the 512-byte response body"},
+		{"a stream without its 2: line first", []string{"-har", badStream}, exitFail, "✗ chat/4.5/first-line-code-2", ""},
+		{"selection", []string{"-har", badStream, "-run", "chat/4.6"}, exitOK, "1 passed, 0 failed, 0 warned, 0 info, 1 skipped", ""},
+		{"no chat calls", []string{"-har", noChat}, exitFail, "", "holds no POST /api/chat entry to judge"},
+		{"missing", []string{"-har", filepath.Join(dir, "nope.har")}, exitFail, "", "no such file"},
+		{"with paths", []string{"-har", fixture, dir}, exitUsage, "", "give it alone"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runTranscriptCmd(t, append([]string{"replay"}, tt.args...)...)
+			assert.Equal(t, tt.wantCode, code, "exit status; stdout:\n%s\nstderr:\n%s", stdout, stderr)
+			assert.Contains(t, stdout, tt.wantStdout)
+			assert.Contains(t, stderr, tt.wantStderr)
+			assert.NotContains(t, stdout+stderr, "k_123456789", "the HAR's credential is never printed")
+		})
+	}
+}
