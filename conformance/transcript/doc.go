@@ -65,12 +65,13 @@
 //     sends.
 //   - Cookie, Set-Cookie and Set-Cookie2 are dropped.
 //   - Any other header whose name holds one of the [SecretMarkers] (token,
-//     key, secret, password, auth, session, credential, signature) gets the
+//     key, secret, password, auth, session, credential, signature), or that
+//     is named sig, gets the
 //     value "<key:ROLE>" when it equals a configured key, else [RedactedValue].
 //     WWW-Authenticate and Proxy-Authenticate are kept: they carry the
 //     server's challenge, the evidence of how a 401 was answered, and no
 //     secret.
-//   - A query parameter whose name holds a marker gets the value
+//   - A query parameter so named gets the value
 //     [RedactedValue], in the request URL, in the header's target and in the
 //     url of each element of the request body's experimental_attachments;
 //     the rest of the URL is kept byte for byte. A URL in an end event's err

@@ -72,3 +72,72 @@ func ExampleFileName() {
 	// Output:
 	// chat_4.3_model-current-accepted_gamma-k3.chatlog.jsonl
 }
+
+func ExampleFromHAR() {
+	f, err := os.Open("testdata/browser-export.har")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer f.Close()
+	entries, err := transcript.FromHAR(f)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, e := range entries {
+		if e.Exchange == nil {
+			fmt.Printf("entry %d: skipped: %s\n", e.Index, e.Skipped)
+			continue
+		}
+		x := e.Exchange
+		status := "no response"
+		if x.Response != nil {
+			status = fmt.Sprint(x.Response.Status)
+		}
+		fmt.Printf("entry %d: %s, %d lines, %s\n", e.Index, status, len(x.Lines), x.End.Reason)
+	}
+	// Output:
+	// entry 1: 200, 4 lines, eof
+	// entry 2: 401, 1 lines, eof
+	// entry 3: no response, 0 lines, reset
+	// entry 4: skipped: the HAR file does not hold the 512-byte response body (the exporter did not keep it)
+	// entry 6: 200, 2 lines, eof
+}
+
+func ExampleLintBytes() {
+	data := []byte(`{"ev":"request","ex":0,"t":0,"method":"POST","url":"https://h/api/chat?sig=abc",` +
+		`"headers":{"Authorization":["Bearer cw_live_9f8e7d6c5b4a"]}}` + "\n")
+	for _, f := range transcript.LintBytes("leak.chatlog.jsonl", data) {
+		fmt.Println(f)
+	}
+	// Output:
+	// leak.chatlog.jsonl:1:1: header Authorization holds a credential, not a role placeholder such as "Bearer <key:valid>"
+	// leak.chatlog.jsonl:1:1: query parameter "sig" holds a value, not "[redacted]"
+	// leak.chatlog.jsonl:1:110: credential after an auth scheme, not a role placeholder such as <key:valid>: Bearer c…****
+	// leak.chatlog.jsonl:1:117: key-shaped secret: cw_live_…****
+}
+
+func ExampleNewReplayer() {
+	first := &transcript.Exchange{Response: &transcript.Response{Status: 429}}
+	retry := &transcript.Exchange{Response: &transcript.Response{Status: 200}}
+	r, err := transcript.NewReplayer([]*transcript.Transcript{
+		{Header: transcript.Header{Probe: "stream-default"}, Exchanges: []*transcript.Exchange{first, retry}},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for range 3 {
+		x, ok := r.Next("stream-default")
+		if !ok {
+			fmt.Println("no more")
+			break
+		}
+		fmt.Println(x.Response.Status)
+	}
+	// Output:
+	// 429
+	// 200
+	// no more
+}

@@ -14,7 +14,7 @@ import (
 
 // SecretMarkers are the words that mark a header or query parameter name as
 // secret-bearing, after Schemathesis's list. Names are compared in lower
-// case.
+// case. The query parameter and header name "sig" counts too.
 func SecretMarkers() []string {
 	return []string{"token", "key", "secret", "password", "auth", "session", "credential", "signature"}
 }
@@ -143,8 +143,13 @@ func (r *redactor) header(h http.Header) (http.Header, []string) {
 	return out, slices.Compact(notes)
 }
 
-// secretName reports whether a lower-case name contains a secret marker.
+// secretName reports whether a lower-case name contains a secret marker,
+// or is "sig" (the signature of Azure's shared access URLs, too short to
+// be a marker: it would match "design").
 func secretName(lower string) bool {
+	if lower == "sig" {
+		return true
+	}
 	for _, m := range SecretMarkers() {
 		if strings.Contains(lower, m) {
 			return true

@@ -244,8 +244,8 @@ func TestWriterRedacts(t *testing.T) {
 				x.Request.Body = []byte(`{"content":"x","experimental_attachments":[{"url":"https://f/a.png?sig=1&w=2","name":"a"},{"url":"https://f/b.png"},{"url":"https://f/c?Session=z\u0026q=1"}]}`)
 			},
 			wantURL:  "http://h/api/chat?team=a&access_token=[redacted]&X-Amz-Signature=[redacted]#frag",
-			wantBody: `{"content":"x","experimental_attachments":[{"url":"https://f/a.png?sig=1&w=2","name":"a"},{"url":"https://f/b.png"},{"url":"https://f/c?Session=[redacted]&q=1"}]}`,
-			wantRedacted: []string{"body:experimental_attachments[2].url:query:Session", "header:authorization",
+			wantBody: `{"content":"x","experimental_attachments":[{"url":"https://f/a.png?sig=[redacted]&w=2","name":"a"},{"url":"https://f/b.png"},{"url":"https://f/c?Session=[redacted]&q=1"}]}`,
+			wantRedacted: []string{"body:experimental_attachments[0].url:query:sig", "body:experimental_attachments[2].url:query:Session", "header:authorization",
 				"query:X-Amz-Signature", "query:access_token"},
 			wantRole: "valid",
 		},

@@ -100,7 +100,8 @@ func TestCorpus(t *testing.T) {
 
 			rep, ex, err := recording.Replay(context.Background(), conformance.Config{Strict: exp.Strict}, ts, dir)
 			require.NoError(t, err)
-			assert.Empty(t, exp.Diff(rep), "replayed outcomes against expected.json")
+			assert.Empty(t, exp.Diff(rep), "replayed outcomes against %s/expected.json; when the checks changed on purpose, record the corpus again "+
+				"(go test ./conformance/transcript/recording -run TestCorpus -update) and review the diff", dir)
 			assert.Empty(t, ex.Unused(), "every recorded exchange is judged")
 			checkAgainstMock(t, s, rep, false)
 

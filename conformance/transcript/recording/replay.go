@@ -73,8 +73,8 @@ func (e *Exchanger) Unused() []string { return e.r.Unused() }
 //     the recorded base URL when there is one.
 //
 // Fields of cfg that are set (Checks, Strict, Tool, Version, Logf, …) are
-// kept; Target, BaseURL, Roles, MaxChats, RateLimitBurst, Sleep and
-// Transcripts are set here. from describes where the transcripts came from,
+// kept; Target, BaseURL, Roles, ForbiddenHeader, MaxChats, RateLimitBurst,
+// Sleep and Transcripts are set here. from describes where the transcripts came from,
 // such as a directory.
 func Config(cfg conformance.Config, ts []*transcript.Transcript, ex *Exchanger, from string) conformance.Config {
 	cfg.Roles = roles(ts)
