@@ -108,8 +108,8 @@ func isJSONObjectBody(x *transcript.Exchange) bool {
 	return json.Unmarshal(body, &m) == nil
 }
 
-// notJudged is the verdict of a JSON-response check when the JSON probe did
-// not get a 200.
+// notJudged200 returns the skip verdict of a JSON-response check, and true,
+// when the JSON probe did not get a 200.
 func notJudged200(x *transcript.Exchange) (verdict, bool) {
 	if s := x.Response.Status; s != 200 {
 		return verdict{outcome: Skip, reason: fmt.Sprintf("not judged: the stream:false request got %d (see chat/4.4/json-status-200)", s),
