@@ -17,7 +17,7 @@ func BenchmarkDecode(b *testing.B) {
 	for _, in := range decodeInputs(b) {
 		for _, impl := range decodeImpls {
 			b.Run("input="+in.name+"/impl="+impl.name, func(b *testing.B) {
-				decode := impl.new()
+				decode := impl.newFunc()
 				r := bytes.NewReader(in.data)
 				b.ReportAllocs()
 				b.SetBytes(int64(len(in.data)))
@@ -42,7 +42,7 @@ func TestDecodeImplsAgree(t *testing.T) {
 	for _, in := range decodeInputs(t) {
 		t.Run(in.name, func(t *testing.T) {
 			for _, impl := range decodeImpls {
-				decode := impl.new()
+				decode := impl.newFunc()
 				// linestream twice: the second run reuses the buffers of the first.
 				runs := 1
 				if strings.HasPrefix(impl.name, "linestream") {
@@ -82,7 +82,7 @@ func TestDecodeNoAllocs(t *testing.T) {
 				continue // the baselines are not held to it
 			}
 			t.Run(in.name+"/"+impl.name, func(t *testing.T) {
-				decode := impl.new()
+				decode := impl.newFunc()
 				r := bytes.NewReader(in.data)
 				_, err := decode(r) // grow the buffers
 				require.NoError(t, err, "%s on %s: want no error", impl.name, in.name)

@@ -20,8 +20,8 @@ type decodeFunc func(r io.Reader) (parts int, err error)
 
 // A decodeImpl is one way of decoding a stream: linestream or a baseline.
 type decodeImpl struct {
-	name string
-	new  func() decodeFunc
+	name    string
+	newFunc func() decodeFunc // a fresh decoder state
 }
 
 // readBufSize is the initial buffer of every implementation: the size the
