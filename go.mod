@@ -3,10 +3,13 @@ module github.com/chatwire/chatwire
 go 1.26.8
 
 require (
+	github.com/google/gofuzz v1.2.0
+	github.com/stretchr/testify v1.12.1
+	github.com/valyala/fastjson v1.6.10
+	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da
+)
+
+require (
 	github.com/aclements/go-moremath v0.0.0-20210112150236-f10218a38794 // indirect
-	github.com/google/gofuzz v1.2.0 // indirect
-	github.com/stretchr/testify v1.12.1 // indirect
-	github.com/valyala/fastjson v1.6.10 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
-	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da // indirect
 )
