@@ -47,11 +47,10 @@ type checkFlags struct {
 	set              map[string]bool // flags given on the command line
 }
 
-func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	f := checkFlags{set: map[string]bool{}}
-	fs := flag.NewFlagSet("check", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.StringVar(&f.baseURL, "base-url", "", "base `URL` of the service under test; without it, check the built-in mock")
+// registerCheckFlags defines the flags of the commands that run the checks
+// (check and record) on fs; verb names what happens without -base-url.
+func registerCheckFlags(fs *flag.FlagSet, f *checkFlags, verb string) {
+	fs.StringVar(&f.baseURL, "base-url", "", "base `URL` of the service under test; without it, "+verb+" the built-in mock")
 	fs.Var(&f.run, "run", "run only the checks matching these comma-separated ID `patterns` (prefixes or globs; repeatable)")
 	fs.Var(&f.skip, "skip", "skip the checks matching these comma-separated ID `patterns` (repeatable)")
 	fs.BoolVar(&f.list, "list", false, "list the checks that would run, with level, kind, cost and key roles; send nothing")
@@ -66,6 +65,13 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs.StringVar(&f.junitFile, "junit", "", "write a JUnit XML report to `FILE`")
 	fs.StringVar(&f.mdFile, "md", "", "write a Markdown report to `FILE`")
 	fs.BoolVar(&f.verbose, "v", false, "log every exchange, retry and skip to standard error, and show details of every check")
+}
+
+func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	f := checkFlags{set: map[string]bool{}}
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	registerCheckFlags(fs, &f, "check")
 	fs.Usage = func() { checkUsage(fs) }
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

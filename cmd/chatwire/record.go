@@ -20,27 +20,6 @@ import (
 	"github.com/chatwire/chatwire/conformance/transcript/recording"
 )
 
-// registerCheckFlags defines check's flags on fs, for the commands that run
-// the checks as check does (record). Keep it in step with runCheck: the
-// test TestRecordTakesTheCheckFlags compares the two.
-func registerCheckFlags(fs *flag.FlagSet, f *checkFlags) {
-	fs.StringVar(&f.baseURL, "base-url", "", "base `URL` of the service under test; without it, record the built-in mock")
-	fs.Var(&f.run, "run", "run only the checks matching these comma-separated ID `patterns` (prefixes or globs; repeatable)")
-	fs.Var(&f.skip, "skip", "skip the checks matching these comma-separated ID `patterns` (repeatable)")
-	fs.BoolVar(&f.list, "list", false, "list the checks that would run, with level, kind, cost and key roles; send nothing")
-	fs.BoolVar(&f.strict, "strict", false, "fail where the service misses a SHOULD (warnings become failures)")
-	fs.IntVar(&f.maxChats, "max-chats", 0, "create at most `N` chats (default: what the selected checks need)")
-	fs.Float64Var(&f.rate, "rate", defaultLiveRate, "at most `R` requests per second (default 1 for -base-url, no limit for the built-in mock)")
-	fs.DurationVar(&f.timeout, "timeout", conformance.DefaultTimeout, "time limit of one request, to the end of its body; a stream still sending then is closed as read to its cap")
-	fs.DurationVar(&f.firstLineTimeout, "first-line-timeout", conformance.DefaultFirstLineTimeout, "time limit from a request to the first line of its body (and idle gap between lines)")
-	fs.StringVar(&f.forbidden, "forbidden-header", "", "a header naming a team the key in "+conformance.EnvKey+" lacks, `'Name: value'`; runs chat/5.4/other-team-403 with it")
-	fs.IntVar(&f.burst, "rate-limit-burst", 0, "opt in to chat/8.2/rate-limit-429: send up to `N` invalid requests at once, expecting a 429")
-	fs.StringVar(&f.jsonFile, "json", "", "write the JSON report to `FILE`")
-	fs.StringVar(&f.junitFile, "junit", "", "write a JUnit XML report to `FILE`")
-	fs.StringVar(&f.mdFile, "md", "", "write a Markdown report to `FILE`")
-	fs.BoolVar(&f.verbose, "v", false, "log every exchange, retry and skip to standard error, and show details of every check")
-}
-
 func runRecord(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	f := checkFlags{set: map[string]bool{}}
 	var out string
@@ -49,7 +28,7 @@ func runRecord(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	fs.SetOutput(stderr)
 	fs.StringVar(&out, "out", "", "write one transcript per probe to `DIR` (created when missing; required)")
 	fs.BoolVar(&overwrite, "overwrite", false, "replace the transcripts and report DIR holds from an earlier recording")
-	registerCheckFlags(fs, &f)
+	registerCheckFlags(fs, &f, "record")
 	fs.Usage = func() { recordUsage(fs) }
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
