@@ -31,13 +31,13 @@ type command struct {
 // commands lists the subcommands in the order help shows them.
 func commands() []command {
 	return []command{
-		// Subcommands are added here, one line each.
-		{"record", "run the checks and keep one redacted transcript per probe", runRecord},
-		{"replay", "judge recorded transcripts offline with the same checks (default: the embedded corpus)", runReplay},
+		// Subcommands are added here, one line each, in the order help shows them.
 		{"check", "check a service (or the built-in mock) against the chat API spec, check by check", runCheck},
-		{"bench", "measure how fast POST /api/chat streams (latency percentiles, lines/s, benchstat output)", runBench},
+		{"replay", "judge recorded transcripts offline with the same checks (default: the embedded corpus)", runReplay},
+		{"record", "run the checks and keep one redacted transcript per probe", runRecord},
 		{"serve", "run the mock of POST /api/chat (test keys, scenarios, -fault)", runServe},
 		{"decode", "print the parts of a stream file as JSON lines", runDecode},
+		{"bench", "measure how fast POST /api/chat streams (latency percentiles, lines/s, benchstat output)", runBench},
 	}
 }
 
