@@ -322,6 +322,9 @@ func (d *Decoder) parse(line []byte, off int64) error {
 			return d.syntaxError(off, 0, "empty code before ':'", nil)
 		}
 		code = line[:i]
+		if bytes.HasPrefix(line, bom) {
+			return d.syntaxError(off, 0, "UTF-8 byte order mark (EF BB BF) in the middle of the stream; only the stream's first bytes may hold one", nil)
+		}
 		for j, c := range code {
 			if !codeByteOK[c] {
 				return d.syntaxError(off, j, "invalid "+describeByte(c)+" in code (want letters, digits, '-', '_' or '.')", nil)

@@ -92,7 +92,7 @@ func TestDecoderSyntaxErrors(t *testing.T) {
 		{name: "no separator", in: "0:\"a\"\nhello\n", wantParts: 1, line: 2, col: 1, offset: 6, msg: `no ":" separator`},
 		{name: "empty code", in: ":\"a\"\n", line: 1, col: 1, offset: 0, msg: "empty code"},
 		{name: "space in code", in: " 0:\"a\"\n", line: 1, col: 1, offset: 0, msg: "invalid character ' ' in code"},
-		{name: "mid-stream bom", in: "0:\"a\"\n0:\"b\"\n\xEF\xBB\xBF0:\"c\"\n", wantParts: 2, line: 3, col: 1, offset: 12, msg: "invalid byte 0xef in code"},
+		{name: "mid-stream bom", in: "0:\"a\"\n0:\"b\"\n\xEF\xBB\xBF0:\"c\"\n", wantParts: 2, line: 3, col: 1, offset: 12, msg: "byte order mark (EF BB BF) in the middle of the stream"},
 		{name: "unterminated string", in: "0:\"abc\n", line: 1, col: 7, offset: 6, msg: "unterminated string"},
 		{name: "truncated at eof", in: "0:\"a\"\n0:\"ab", wantParts: 1, line: 2, col: 6, offset: 11, msg: "unterminated string"},
 		{name: "trailing garbage", in: "0:\"a\" x\n", line: 1, col: 7, offset: 6, msg: "after the JSON value: 'x'"},

@@ -185,13 +185,12 @@ func (f *checkFlags) check(ctx context.Context, stdout, stderr io.Writer) int {
 	if f.set["max-chats"] {
 		maxChats = f.maxChats
 	}
-	fmt.Fprintf(stderr, "chatwire: this run creates up to %d chats (-max-chats %d)\n", maxChats, maxChats)
-
 	live, err := conformance.NewLive(conformance.LiveOptions{BaseURL: baseURL, Keys: keys, Rate: rate,
 		Timeout: f.timeout, FirstLineTimeout: f.firstLineTimeout, UserAgent: "chatwire/" + version})
 	if err != nil {
 		return usageErr("-base-url: %v", err)
 	}
+	fmt.Fprintf(stderr, "chatwire: this run creates up to %d chats (-max-chats %d)\n", maxChats, maxChats)
 	cfg := conformance.Config{Checks: checks, Tool: "chatwire", Version: version, Target: target, BaseURL: baseURL,
 		Strict: f.strict, Roles: keys.Roles(), ForbiddenHeader: forbidden, MaxChats: maxChats, RateLimitBurst: f.burst}
 	if f.verbose {
