@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"testing"
 	"testing/iotest"
 
@@ -13,15 +14,20 @@ import (
 
 // FuzzChunking: how the reader cuts the bytes does not matter. The same
 // input read all at once, one byte at a time, in sizes taken from the fuzz
-// input, half a buffer at a time, with io.EOF along with the last bytes,
-// and by a decoder Reset from an earlier stream, gives the same parts
-// (line, offset, code, value, raw) and the same error, in both modes and
-// with a small maximum line length.
+// input (a few bytes to 8 KiB), in reads of 1536 bytes, half a buffer at a
+// time, with io.EOF along with the last bytes, and by a decoder Reset from
+// an earlier stream, gives the same parts (line, offset, code, value, raw)
+// and the same error, in both modes, with the default maximum line length
+// or one from the fuzz input. Each input is also repeated into a stream of
+// at least 32 KiB and read with a maximum line length of at most 8 KiB, so
+// that the buffer fills, moves its unread bytes to the front and grows
+// many times, with reads larger and smaller than a line.
 func FuzzChunking(f *testing.F) {
 	for i, s := range corpusStreams(f) {
-		f.Add(s.Data, []byte{byte(i), 1, 7, 64, 0, 3}, uint16(0))
+		f.Add(s.Data, []byte{byte(i), 1, 7, 64, 0, 3, 200}, uint16(0))
 	}
 	f.Add([]byte("0:\"a\"\n0:\"b"), []byte{1, 0, 2}, uint16(3))
+	f.Add([]byte("0:\"a\"\n2:[\""+strings.Repeat("x", 1100)+"\"]\n0:\"b\"\n"), []byte{158}, uint16(0))
 	reused := linestream.NewDecoder(nil)
 	f.Fuzz(func(t *testing.T, data, sizes []byte, max uint16) {
 		if len(data) > maxInput {
@@ -29,15 +35,29 @@ func FuzzChunking(f *testing.F) {
 		}
 		maxLine := 0 // the default
 		if max > 0 {
-			maxLine = int(max%512) + 1
+			maxLine = int(max%8192) + 1
 		}
 		for _, in := range [][]byte{data, GenStream(data)} {
 			for _, strict := range []bool{false, true} {
 				sameWhateverTheChunks(t, reused, in, sizes, strict, maxLine)
 			}
+			if len(in) == 0 || len(in) >= longStream {
+				continue
+			}
+			long := bytes.Repeat(in, longStream/len(in)+1)
+			longMax := maxLine
+			if longMax == 0 || longMax > 8192 {
+				longMax = 8192
+			}
+			for _, strict := range []bool{false, true} {
+				sameWhateverTheChunks(t, reused, long, sizes, strict, longMax)
+			}
 		}
 	})
 }
+
+// longStream is the least length of the repeated stream FuzzChunking reads.
+const longStream = 32 << 10
 
 func sameWhateverTheChunks(t *testing.T, reused *linestream.Decoder, in, sizes []byte, strict bool, maxLine int) {
 	t.Helper()
@@ -47,6 +67,7 @@ func sameWhateverTheChunks(t *testing.T, reused *linestream.Decoder, in, sizes [
 	}{
 		{"one byte at a time", iotest.OneByteReader(bytes.NewReader(in))},
 		{"sizes from the input", &chunkReader{data: in, sizes: sizes}},
+		{"1536 bytes at a time", &chunkReader{data: in, sizes: []byte{127 + 1536/64}}},
 		{"half a buffer", iotest.HalfReader(bytes.NewReader(in))},
 		{"io.EOF with the last bytes", iotest.DataErrReader(bytes.NewReader(in))},
 	}
@@ -106,8 +127,9 @@ func diffDecoded(want, got decoded) string {
 	return ""
 }
 
-// chunkReader returns data in reads of the sizes given, cycled (a size of
-// 0 returns no bytes once, which a reader may do).
+// chunkReader returns data in reads of the sizes given, cycled: a size
+// byte below 128 is that many bytes (0 returns no bytes once, which a
+// reader may do), one above is (b-127)*64 bytes, up to 8 KiB.
 type chunkReader struct {
 	data  []byte
 	sizes []byte
@@ -122,6 +144,9 @@ func (r *chunkReader) Read(p []byte) (int, error) {
 	n := 1
 	if len(r.sizes) > 0 {
 		n = int(r.sizes[r.i%len(r.sizes)])
+		if n >= 128 {
+			n = (n - 127) * 64
+		}
 		r.i++
 	}
 	if n == 0 && !r.empty {
