@@ -190,7 +190,7 @@ func (f *checkFlags) check(ctx context.Context, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageErr("-base-url: %v", err)
 	}
-	fmt.Fprintf(stderr, "chatwire: this run creates up to %d chats (-max-chats %d)\n", maxChats, maxChats)
+	printChatPlan(stderr, maxChats)
 	cfg := conformance.Config{Checks: checks, Tool: "chatwire", Version: version, Target: target, BaseURL: baseURL,
 		Strict: f.strict, Roles: keys.Roles(), ForbiddenHeader: forbidden, MaxChats: maxChats, RateLimitBurst: f.burst}
 	if f.verbose {
@@ -338,4 +338,13 @@ func (o *reportFiles) close() {
 			f.Close()
 		}
 	}
+}
+
+// printChatPlan says, before a run starts, how many chats it may create.
+func printChatPlan(w io.Writer, maxChats int) {
+	chats := "chats"
+	if maxChats == 1 {
+		chats = "chat"
+	}
+	fmt.Fprintf(w, "chatwire: this run creates up to %d %s (-max-chats %d)\n", maxChats, chats, maxChats)
 }

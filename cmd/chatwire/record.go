@@ -142,7 +142,7 @@ func (f *checkFlags) record(ctx context.Context, out string, overwrite bool, std
 	if f.set["max-chats"] {
 		maxChats = f.maxChats
 	}
-	fmt.Fprintf(stderr, "chatwire: this run creates up to %d chats (-max-chats %d)\n", maxChats, maxChats)
+	printChatPlan(stderr, maxChats)
 	fmt.Fprintf(stderr, "chatwire: recording one transcript per probe to %s\n", out)
 
 	rec, err := transcript.NewRecorder(out, transcript.Header{Tool: "chatwire " + version, Target: target},
