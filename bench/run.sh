@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run.sh reproduces the figures of bench/RESULTS.md.
 #
-#   bench/run.sh [-n RUNS] [-o DIR] [-no-sdk]
+#   bench/run.sh [-n RUNS] [-o DIR] [-no-sdk] [-idle PCT] [-benchtime D]
 #
 # It builds the benchmark binaries once, then runs RUNS rounds (default 10).
 # Each round runs, one after the other: the cross-implementation decoder
@@ -9,6 +9,11 @@
 # 100k-line corpus stream (bench/sdk, Node, one timed run after its warm-up),
 # and the linestream micro-benchmarks. Interleaving the rounds spreads the
 # noise of a busy machine over every implementation alike.
+#
+# -benchtime is passed to the Go benchmarks (default 1s). With -idle PCT,
+# each round first waits (up to 15 minutes) until the machine's CPUs are at
+# most PCT percent busy over two seconds, so that the rounds run while
+# nothing else does.
 #
 # DIR (default $TMPDIR/chatwire-bench) receives decode.txt, sdk.txt, linestream.txt,
 # the benchstat tables (*.benchstat) and goals.txt, the goals table of
@@ -18,12 +23,16 @@ set -euo pipefail
 runs=10
 out=
 sdk=1
+idle=
+benchtime=1s
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-n) runs=$2; shift 2 ;;
 	-o) out=$2; shift 2 ;;
 	-no-sdk) sdk=0; shift ;;
-	-h | -help | --help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-idle) idle=$2; shift 2 ;;
+	-benchtime) benchtime=$2; shift 2 ;;
+	-h | -help | --help) sed -n '2,/^set /p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "run.sh: unknown argument $1 (see -h)" >&2; exit 2 ;;
 	esac
 done
@@ -49,13 +58,41 @@ fi
 : >"$out/decode.txt"
 : >"$out/sdk.txt"
 : >"$out/linestream.txt"
+# busy prints how busy the CPUs were over two seconds, in percent.
+busy() {
+	local a b
+	read -r -a a < <(head -1 /proc/stat)
+	sleep 2
+	read -r -a b < <(head -1 /proc/stat)
+	local total=0 i
+	for i in 1 2 3 4 5 6 7 8; do total=$((total + b[i] - a[i])); done
+	local idlediff=$((b[4] - a[4] + b[5] - a[5]))
+	echo $(((total - idlediff) * 100 / (total > 0 ? total : 1)))
+}
+
+# waitidle waits until the CPUs are at most $idle percent busy, or 15 minutes.
+waitidle() {
+	[ -n "$idle" ] || return 0
+	local waited=0 b
+	while b=$(busy) && [ "$b" -gt "$idle" ]; do
+		if [ "$waited" -ge 900 ]; then
+			echo "still $b% busy after 15 minutes: running anyway" >&2
+			return 0
+		fi
+		[ "$waited" = 0 ] && echo "waiting for the CPUs to be at most $idle% busy (now $b%)" >&2
+		sleep 8
+		waited=$((waited + 10))
+	done
+}
+
 for i in $(seq "$runs"); do
-	echo "round $i of $runs" >&2
-	(cd bench && "$out/bench.test" -test.run '^$' -test.bench '^BenchmarkDecode$' -test.count 1) >>"$out/decode.txt"
+	waitidle
+	echo "round $i of $runs ($(cut -d' ' -f1-3 /proc/loadavg))" >&2
+	(cd bench && "$out/bench.test" -test.run '^$' -test.bench '^BenchmarkDecode$' -test.count 1 -test.benchtime "$benchtime") >>"$out/decode.txt"
 	if [ "$sdk" = 1 ]; then
 		(cd bench/sdk && node process-data-stream.mjs "$stream" -count 1) >>"$out/sdk.txt"
 	fi
-	(cd linestream && "$out/linestream.test" -test.run '^$' -test.bench . -test.count 1) >>"$out/linestream.txt"
+	(cd linestream && "$out/linestream.test" -test.run '^$' -test.bench . -test.count 1 -test.benchtime "$benchtime") >>"$out/linestream.txt"
 done
 
 # Each implementation next to linestream, per input; then the micro-benchmarks.
