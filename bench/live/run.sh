@@ -14,7 +14,10 @@ go test -c -o /tmp/chatwire-live.test ./bench/live
 for i in $(seq 1 "$runs"); do
 	# One process per run: each runs every reader once, so slow phases of
 	# the machine hit all readers alike.
-	/tmp/chatwire-live.test -test.run '^$' -test.bench StreamRead -test.count 1 >>"$out"
+	/tmp/chatwire-live.test -test.run '^$' -test.bench 'StreamRead$' -test.count 1 >>"$out"
+	# Each ratio iteration reads four whole responses: give it time for
+	# enough of them.
+	/tmp/chatwire-live.test -test.run '^$' -test.bench 'StreamReadRatio$' -test.benchtime 4s -test.count 1 >>"$out"
 done
 echo "## BenchmarkStreamRead: each reader on its own"
 benchstat -col /reader -filter '.name:StreamRead .unit:(lines/s OR cpu-ns/line)' "$out"
