@@ -124,79 +124,32 @@ func (f *checkFlags) check(ctx context.Context, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "chatwire check: "+format+"\n", args...)
 		return exitUsage
 	}
-	switch {
-	case f.set["max-chats"] && f.maxChats < 0:
-		return usageErr("-max-chats must not be negative, got %d", f.maxChats)
-	case f.rate < 0:
-		return usageErr("-rate must not be negative, got %v", f.rate)
-	case f.timeout <= 0:
-		return usageErr("-timeout must be positive, got %v", f.timeout)
-	case f.firstLineTimeout <= 0:
-		return usageErr("-first-line-timeout must be positive, got %v", f.firstLineTimeout)
-	case f.burst < 0:
-		return usageErr("-rate-limit-burst must not be negative, got %d", f.burst)
-	}
-	var forbidden http.Header
-	if f.set["forbidden-header"] {
-		h, err := conformance.ParseHeader(f.forbidden)
-		if err != nil {
-			return usageErr("-forbidden-header: %v", err)
-		}
-		forbidden = h
-	}
-	checks, err := conformance.Select(conformance.Catalogue(), f.run, f.skip)
+	r, err := f.plan("check", stderr)
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	for _, p := range conformance.UnmatchedPatterns(conformance.Catalogue(), f.skip) {
-		fmt.Fprintf(stderr, "chatwire check: warning: -skip %q matches no check\n", p)
-	}
-	needed := conformance.ChatsNeeded(checks)
 	if f.list {
-		return listChecks(stdout, checks, needed)
+		return listChecks(stdout, r.checks, r.needed)
 	}
-
-	keys := conformance.KeysFromEnv(os.Getenv)
-	if f.baseURL != "" && keys.Valid == "" {
-		return usageErr("%s is not set: a live run needs the service's API key in it (keys are never taken from flags)", conformance.EnvKey)
+	if err := f.setUp(r, "checking", stderr); err != nil {
+		if isUsage(err) {
+			return usageErr("%v", err)
+		}
+		fmt.Fprintf(stderr, "chatwire check: %v\n", err)
+		return exitInconclusive
 	}
+	defer r.stop()
 	out, err := openReports(f)
 	if err != nil {
 		return usageErr("%v", err)
 	}
 	defer out.close()
-
-	target, baseURL, rate := f.baseURL, f.baseURL, f.rate
-	if f.baseURL == "" {
-		url, stop, err := startCheckMock()
-		if err != nil {
-			fmt.Fprintf(stderr, "chatwire check: start the built-in mock: %v\n", err)
-			return exitInconclusive
-		}
-		defer stop()
-		keys = mockKeys(keys)
-		target, baseURL = "built-in mock ("+url+")", url
-		if !f.set["rate"] {
-			rate = 0
-		}
-		fmt.Fprintf(stderr, "chatwire: checking the built-in mock at %s with its test keys (%s); no rate limit unless -rate\n", url, mock.KeyValid)
-	}
-	maxChats := needed
-	if f.set["max-chats"] {
-		maxChats = f.maxChats
-	}
-	live, err := conformance.NewLive(conformance.LiveOptions{BaseURL: baseURL, Keys: keys, Rate: rate,
-		Timeout: f.timeout, FirstLineTimeout: f.firstLineTimeout, UserAgent: "chatwire/" + version})
+	live, err := conformance.NewLive(r.live)
 	if err != nil {
 		return usageErr("-base-url: %v", err)
 	}
-	printChatPlan(stderr, maxChats)
-	cfg := conformance.Config{Checks: checks, Tool: "chatwire", Version: version, Target: target, BaseURL: baseURL,
-		Strict: f.strict, Roles: keys.Roles(), ForbiddenHeader: forbidden, MaxChats: maxChats, RateLimitBurst: f.burst}
-	if f.verbose {
-		cfg.Logf = func(format string, args ...any) { fmt.Fprintf(stderr, "chatwire: "+format+"\n", args...) }
-	}
-	rep, err := conformance.Run(ctx, cfg, live)
+	printChatPlan(stderr, r.cfg.MaxChats)
+	rep, err := conformance.Run(ctx, r.cfg, live)
 	if err != nil {
 		fmt.Fprintf(stderr, "chatwire check: %v\n", err)
 		return exitInconclusive
@@ -338,13 +291,4 @@ func (o *reportFiles) close() {
 			f.Close()
 		}
 	}
-}
-
-// printChatPlan says, before a run starts, how many chats it may create.
-func printChatPlan(w io.Writer, maxChats int) {
-	chats := "chats"
-	if maxChats == 1 {
-		chats = "chat"
-	}
-	fmt.Fprintf(w, "chatwire: this run creates up to %d %s (-max-chats %d)\n", maxChats, chats, maxChats)
 }

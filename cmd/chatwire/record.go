@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,7 +13,6 @@ import (
 	"sync"
 
 	"github.com/chatwire/chatwire/conformance"
-	"github.com/chatwire/chatwire/conformance/mock"
 	"github.com/chatwire/chatwire/conformance/report"
 	"github.com/chatwire/chatwire/conformance/transcript"
 	"github.com/chatwire/chatwire/conformance/transcript/recording"
@@ -83,37 +81,22 @@ func (f *checkFlags) record(ctx context.Context, out string, overwrite bool, std
 	switch {
 	case out == "" && !f.list:
 		return usageErr("-out DIR is required: the directory the transcripts go to")
-	case f.set["max-chats"] && f.maxChats < 0:
-		return usageErr("-max-chats must not be negative, got %d", f.maxChats)
-	case f.rate < 0:
-		return usageErr("-rate must not be negative, got %v", f.rate)
-	case f.timeout <= 0:
-		return usageErr("-timeout must be positive, got %v", f.timeout)
-	case f.firstLineTimeout <= 0:
-		return usageErr("-first-line-timeout must be positive, got %v", f.firstLineTimeout)
-	case f.burst < 0:
-		return usageErr("-rate-limit-burst must not be negative, got %d", f.burst)
 	}
-	var forbidden http.Header
-	if f.set["forbidden-header"] {
-		h, err := conformance.ParseHeader(f.forbidden)
-		if err != nil {
-			return usageErr("-forbidden-header: %v", err)
-		}
-		forbidden = h
-	}
-	checks, err := conformance.Select(conformance.Catalogue(), f.run, f.skip)
+	r, err := f.plan("record", stderr)
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	needed := conformance.ChatsNeeded(checks)
 	if f.list {
-		return listChecks(stdout, checks, needed)
+		return listChecks(stdout, r.checks, r.needed)
 	}
-	keys := conformance.KeysFromEnv(os.Getenv)
-	if f.baseURL != "" && keys.Valid == "" {
-		return usageErr("%s is not set: a live run needs the service's API key in it (keys are never taken from flags)", conformance.EnvKey)
+	if err := f.setUp(r, "recording", stderr); err != nil {
+		if isUsage(err) {
+			return usageErr("%v", err)
+		}
+		fmt.Fprintf(stderr, "chatwire record: %v\n", err)
+		return exitInconclusive
 	}
+	defer r.stop()
 	if err := prepareOut(out, overwrite); err != nil {
 		return usageErr("%v", err)
 	}
@@ -122,31 +105,10 @@ func (f *checkFlags) record(ctx context.Context, out string, overwrite bool, std
 		return usageErr("%v", err)
 	}
 	defer reports.close()
-
-	target, baseURL, rate := f.baseURL, f.baseURL, f.rate
-	if f.baseURL == "" {
-		url, stop, err := startCheckMock()
-		if err != nil {
-			fmt.Fprintf(stderr, "chatwire record: start the built-in mock: %v\n", err)
-			return exitInconclusive
-		}
-		defer stop()
-		keys = mockKeys(keys)
-		target, baseURL = "built-in mock ("+url+")", url
-		if !f.set["rate"] {
-			rate = 0
-		}
-		fmt.Fprintf(stderr, "chatwire: recording the built-in mock at %s with its test keys (%s); no rate limit unless -rate\n", url, mock.KeyValid)
-	}
-	maxChats := needed
-	if f.set["max-chats"] {
-		maxChats = f.maxChats
-	}
-	printChatPlan(stderr, maxChats)
 	fmt.Fprintf(stderr, "chatwire: recording one transcript per probe to %s\n", out)
 
-	rec, err := transcript.NewRecorder(out, transcript.Header{Tool: "chatwire " + version, Target: target},
-		transcript.Options{Keys: recording.Keys(keys)})
+	rec, err := transcript.NewRecorder(out, transcript.Header{Tool: "chatwire " + version, Target: r.cfg.Target},
+		transcript.Options{Keys: recording.Keys(r.keys)})
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -167,18 +129,14 @@ func (f *checkFlags) record(ctx context.Context, out string, overwrite bool, std
 			}
 		}},
 	)
-	live, err := conformance.NewLive(conformance.LiveOptions{BaseURL: baseURL, Keys: keys, Rate: rate,
-		Timeout: f.timeout, FirstLineTimeout: f.firstLineTimeout, UserAgent: "chatwire/" + version, Observer: observer})
+	r.live.Observer = observer
+	live, err := conformance.NewLive(r.live)
 	if err != nil {
 		return usageErr("-base-url: %v", err)
 	}
-	cfg := conformance.Config{Checks: checks, Tool: "chatwire", Version: version, Target: target, BaseURL: baseURL,
-		Strict: f.strict, Roles: keys.Roles(), ForbiddenHeader: forbidden, MaxChats: maxChats, RateLimitBurst: f.burst,
-		Transcripts: recording.Transcripts(rec)}
-	if f.verbose {
-		cfg.Logf = func(format string, args ...any) { fmt.Fprintf(stderr, "chatwire: "+format+"\n", args...) }
-	}
-	rep, err := conformance.Run(ctx, cfg, live)
+	r.cfg.Transcripts = recording.Transcripts(rec)
+	printChatPlan(stderr, r.cfg.MaxChats)
+	rep, err := conformance.Run(ctx, r.cfg, live)
 	closeErr := rec.Close()
 	if err != nil {
 		fmt.Fprintf(stderr, "chatwire record: %v\n", err)

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+
+	"github.com/chatwire/chatwire/conformance"
+	"github.com/chatwire/chatwire/conformance/mock"
+)
+
+// checkRun is a run of the checks as check and record both set it up.
+type checkRun struct {
+	checks []conformance.Check
+	needed int // chats the selected checks create
+	keys   conformance.Keys
+	live   conformance.LiveOptions
+	cfg    conformance.Config
+	stop   func() // stops the built-in mock, if one was started
+}
+
+// usageError is an error of the command line or the environment's keys
+// (exit 2); other errors of plan and setUp mean the run could not start
+// (exit 3).
+type usageError struct{ error }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+// isUsage reports whether err is a usageError.
+func isUsage(err error) bool {
+	var ue usageError
+	return errors.As(err, &ue)
+}
+
+// plan validates the flags and selects the checks. cmd names the command in
+// warnings.
+func (f *checkFlags) plan(cmd string, stderr io.Writer) (*checkRun, error) {
+	switch {
+	case f.set["max-chats"] && f.maxChats < 0:
+		return nil, usagef("-max-chats must not be negative, got %d", f.maxChats)
+	case f.rate < 0:
+		return nil, usagef("-rate must not be negative, got %v", f.rate)
+	case f.timeout <= 0:
+		return nil, usagef("-timeout must be positive, got %v", f.timeout)
+	case f.firstLineTimeout <= 0:
+		return nil, usagef("-first-line-timeout must be positive, got %v", f.firstLineTimeout)
+	case f.burst < 0:
+		return nil, usagef("-rate-limit-burst must not be negative, got %d", f.burst)
+	}
+	var forbidden http.Header
+	if f.set["forbidden-header"] {
+		h, err := conformance.ParseHeader(f.forbidden)
+		if err != nil {
+			return nil, usagef("-forbidden-header: %v", err)
+		}
+		forbidden = h
+	}
+	checks, err := conformance.Select(conformance.Catalogue(), f.run, f.skip)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	for _, p := range conformance.UnmatchedPatterns(conformance.Catalogue(), f.skip) {
+		fmt.Fprintf(stderr, "chatwire %s: warning: -skip %q matches no check\n", cmd, p)
+	}
+	r := &checkRun{checks: checks, needed: conformance.ChatsNeeded(checks), stop: func() {}}
+	r.cfg = conformance.Config{Checks: checks, Tool: "chatwire", Version: version, Strict: f.strict,
+		ForbiddenHeader: forbidden, RateLimitBurst: f.burst}
+	return r, nil
+}
+
+// setUp reads the keys from the environment, starts the built-in mock when
+// there is no -base-url (verb says what the run does to it), and fills the
+// live exchanger's options and the run's config. The caller defers r.stop.
+func (f *checkFlags) setUp(r *checkRun, verb string, stderr io.Writer) error {
+	keys := conformance.KeysFromEnv(os.Getenv)
+	if f.baseURL != "" && keys.Valid == "" {
+		return usagef("%s is not set: a live run needs the service's API key in it (keys are never taken from flags)", conformance.EnvKey)
+	}
+	target, baseURL, rate := f.baseURL, f.baseURL, f.rate
+	if f.baseURL == "" {
+		url, stop, err := startCheckMock()
+		if err != nil {
+			return fmt.Errorf("start the built-in mock: %w", err)
+		}
+		r.stop = stop
+		keys = mockKeys(keys)
+		target, baseURL = "built-in mock ("+url+")", url
+		if !f.set["rate"] {
+			rate = 0
+		}
+		fmt.Fprintf(stderr, "chatwire: %s the built-in mock at %s with its test keys (%s); no rate limit unless -rate\n", verb, url, mock.KeyValid)
+	}
+	maxChats := r.needed
+	if f.set["max-chats"] {
+		maxChats = f.maxChats
+	}
+	r.keys = keys
+	r.live = conformance.LiveOptions{BaseURL: baseURL, Keys: keys, Rate: rate,
+		Timeout: f.timeout, FirstLineTimeout: f.firstLineTimeout, UserAgent: "chatwire/" + version}
+	r.cfg.Target, r.cfg.BaseURL, r.cfg.Roles, r.cfg.MaxChats = target, baseURL, keys.Roles(), maxChats
+	if f.verbose {
+		r.cfg.Logf = func(format string, args ...any) { fmt.Fprintf(stderr, "chatwire: "+format+"\n", args...) }
+	}
+	return nil
+}
+
+// printChatPlan says, before a run starts, how many chats it may create.
+func printChatPlan(w io.Writer, maxChats int) {
+	chats := "chats"
+	if maxChats == 1 {
+		chats = "chat"
+	}
+	fmt.Fprintf(w, "chatwire: this run creates up to %d %s (-max-chats %d)\n", maxChats, chats, maxChats)
+}
