@@ -156,7 +156,7 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		cfg.BaseURL, cfg.Key = *baseURL, key
 		target = u.Redacted()
 	} else {
-		srv, stop, err := startMock(*mockPace, *mockLines)
+		srv, stop, err := startMock(mock.Options{Pace: *mockPace, Lines: *mockLines})
 		if err != nil {
 			fmt.Fprintf(stderr, "chatwire bench: start the built-in mock: %v\n", err)
 			return exitFail
@@ -234,9 +234,9 @@ func plan(cfg *live.Config) string {
 }
 
 // startMock serves the built-in mock on a free loopback port and returns
-// its base URL and a function that stops it.
-func startMock(pace time.Duration, lines int) (string, func(), error) {
-	m, err := mock.New(mock.Options{Pace: pace, Lines: lines})
+// its base URL and a function that stops it (check, record and bench use it).
+func startMock(o mock.Options) (string, func(), error) {
+	m, err := mock.New(o)
 	if err != nil {
 		return "", nil, err
 	}

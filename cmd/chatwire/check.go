@@ -6,8 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
 	"os"
 	"strings"
 	"text/tabwriter"
@@ -210,22 +208,6 @@ func mockKeys(env conformance.Keys) conformance.Keys {
 		NoCredits: pick(env.NoCredits, mock.KeyNoCredits),
 		OtherTeam: pick(env.OtherTeam, mock.KeyOtherTeam),
 	}
-}
-
-// startCheckMock serves a conformant mock on a free loopback port and returns
-// its URL and a func that stops it.
-func startCheckMock() (string, func(), error) {
-	srv, err := mock.New(mock.Options{})
-	if err != nil {
-		return "", nil, err
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", nil, err
-	}
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
-	go hs.Serve(ln)
-	return "http://" + ln.Addr().String(), func() { hs.Close() }, nil
 }
 
 // colorful reports whether w is a terminal that wants color.

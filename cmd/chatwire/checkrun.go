@@ -80,7 +80,7 @@ func (f *checkFlags) setUp(r *checkRun, verb string, stderr io.Writer) error {
 	}
 	target, baseURL, rate := f.baseURL, f.baseURL, f.rate
 	if f.baseURL == "" {
-		url, stop, err := startCheckMock()
+		url, stop, err := startMock(mock.Options{})
 		if err != nil {
 			return fmt.Errorf("start the built-in mock: %w", err)
 		}
