@@ -84,6 +84,20 @@ func round(ns float64) time.Duration { return time.Duration(math.Round(ns)) }
 // ms converts a duration to fractional milliseconds.
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
+// summaryJSON is the JSON form of [Summary] (in milliseconds) and [RateSummary].
+type summaryJSON struct {
+	N      int     `json:"n"`
+	P50    float64 `json:"p50"`
+	P90    float64 `json:"p90"`
+	P95    float64 `json:"p95"`
+	P99    float64 `json:"p99"`
+	P999   float64 `json:"p999"`
+	Mean   float64 `json:"mean"`
+	Min    float64 `json:"min"`
+	Max    float64 `json:"max"`
+	Stddev float64 `json:"stddev"`
+}
+
 // MarshalJSON writes the summary in milliseconds:
 // {"n":…,"p50":…,"p90":…,"p95":…,"p99":…,"p999":…,"mean":…,"min":…,"max":…,"stddev":…};
 // a summary of no values is {"n":0}.
@@ -91,18 +105,7 @@ func (s Summary) MarshalJSON() ([]byte, error) {
 	if s.N == 0 {
 		return []byte(`{"n":0}`), nil
 	}
-	return json.Marshal(struct {
-		N      int     `json:"n"`
-		P50    float64 `json:"p50"`
-		P90    float64 `json:"p90"`
-		P95    float64 `json:"p95"`
-		P99    float64 `json:"p99"`
-		P999   float64 `json:"p999"`
-		Mean   float64 `json:"mean"`
-		Min    float64 `json:"min"`
-		Max    float64 `json:"max"`
-		Stddev float64 `json:"stddev"`
-	}{s.N, ms(s.P50), ms(s.P90), ms(s.P95), ms(s.P99), ms(s.P999), ms(s.Mean), ms(s.Min), ms(s.Max), ms(s.Stddev)})
+	return json.Marshal(summaryJSON{s.N, ms(s.P50), ms(s.P90), ms(s.P95), ms(s.P99), ms(s.P999), ms(s.Mean), ms(s.Min), ms(s.Max), ms(s.Stddev)})
 }
 
 // A RateSummary describes a set of per-request rates (lines or bytes per
@@ -166,17 +169,5 @@ func (s RateSummary) MarshalJSON() ([]byte, error) {
 	if s.N == 0 {
 		return []byte(`{"n":0}`), nil
 	}
-	type plain RateSummary
-	return json.Marshal(struct {
-		N      int     `json:"n"`
-		P50    float64 `json:"p50"`
-		P90    float64 `json:"p90"`
-		P95    float64 `json:"p95"`
-		P99    float64 `json:"p99"`
-		P999   float64 `json:"p999"`
-		Mean   float64 `json:"mean"`
-		Min    float64 `json:"min"`
-		Max    float64 `json:"max"`
-		Stddev float64 `json:"stddev"`
-	}(plain(s)))
+	return json.Marshal(summaryJSON(s))
 }
