@@ -250,9 +250,12 @@ func scanValue(b []byte, i int, stack []byte, lf bool) (start, end, next int, _ 
 		}
 		return start, i, skipSpace(b, i, lf), stack, nil
 	}
+	// inObj tells whether the innermost open container, stack's top, is an
+	// object; keeping it in a variable spares a load per member.
+	inObj := false
 	for {
 		// A value starts at b[i].
-		if i >= len(b) {
+		if uint(i) >= uint(len(b)) {
 			return 0, 0, 0, stack, &jsonErr{i, msgEOF}
 		}
 		switch c := b[i]; c {
@@ -260,22 +263,21 @@ func scanValue(b []byte, i int, stack []byte, lf bool) (start, end, next int, _ 
 			i, err = scanString(b, i)
 		case '{':
 			i = skipSpace(b, i+1, lf)
-			if i < len(b) && b[i] == '}' {
+			if uint(i) < uint(len(b)) && b[i] == '}' {
 				i++
 				break
 			}
 			stack = append(stack, '{')
-			if i, err = scanKey(b, i, lf); err != nil {
-				return 0, 0, 0, stack, err
-			}
-			continue
+			inObj = true
+			goto key
 		case '[':
 			i = skipSpace(b, i+1, lf)
-			if i < len(b) && b[i] == ']' {
+			if uint(i) < uint(len(b)) && b[i] == ']' {
 				i++
 				break
 			}
 			stack = append(stack, '[')
+			inObj = false
 			continue
 		case 't':
 			i, err = scanLiteral(b, i, "true")
@@ -295,58 +297,51 @@ func scanValue(b []byte, i int, stack []byte, lf bool) (start, end, next int, _ 
 		}
 		// After a value: close containers until the next value starts.
 	after:
-		for {
-			i = skipSpace(b, i, lf)
-			if len(stack) == 0 {
-				end = i
-				for end > start && isWS(b[end-1]) {
-					end--
-				}
-				return start, end, i, stack, nil
+		i = skipSpace(b, i, lf)
+		if len(stack) == 0 {
+			end = i
+			for end > start && isWS(b[end-1]) {
+				end--
 			}
-			if i >= len(b) {
-				return 0, 0, 0, stack, &jsonErr{i, msgEOF}
-			}
-			top := stack[len(stack)-1]
-			switch c := b[i]; {
-			case c == ',':
-				i = skipSpace(b, i+1, lf)
-				if top == '{' {
-					if i, err = scanKey(b, i, lf); err != nil {
-						return 0, 0, 0, stack, err
-					}
-				}
-				break after
-			case top == '{' && c == '}', top == '[' && c == ']':
-				stack = stack[:len(stack)-1]
-				i++
-			case top == '{':
-				return 0, 0, 0, stack, &jsonErr{i, msgAfterObject}
-			default:
-				return 0, 0, 0, stack, &jsonErr{i, msgAfterArray}
-			}
+			return start, end, i, stack, nil
 		}
+		if uint(i) >= uint(len(b)) {
+			return 0, 0, 0, stack, &jsonErr{i, msgEOF}
+		}
+		switch c := b[i]; {
+		case c == ',':
+			i = skipSpace(b, i+1, lf)
+			if !inObj {
+				continue
+			}
+		case inObj && c == '}', !inObj && c == ']':
+			stack = stack[:len(stack)-1]
+			inObj = len(stack) > 0 && stack[len(stack)-1] == '{'
+			i++
+			goto after
+		case inObj:
+			return 0, 0, 0, stack, &jsonErr{i, msgAfterObject}
+		default:
+			return 0, 0, 0, stack, &jsonErr{i, msgAfterArray}
+		}
+		// An object member's key and colon: `"key" :`.
+	key:
+		if uint(i) >= uint(len(b)) {
+			return 0, 0, 0, stack, &jsonErr{i, msgEOF}
+		}
+		if b[i] != '"' {
+			return 0, 0, 0, stack, &jsonErr{i, msgKey}
+		}
+		if i, err = scanString(b, i); err != nil {
+			return 0, 0, 0, stack, err
+		}
+		i = skipSpace(b, i, lf)
+		if uint(i) >= uint(len(b)) {
+			return 0, 0, 0, stack, &jsonErr{i, msgEOF}
+		}
+		if b[i] != ':' {
+			return 0, 0, 0, stack, &jsonErr{i, msgColon}
+		}
+		i = skipSpace(b, i+1, lf)
 	}
-}
-
-// scanKey checks `"key" :` at b[i] and returns the index of the member's value.
-func scanKey(b []byte, i int, lf bool) (int, *jsonErr) {
-	if i >= len(b) {
-		return i, &jsonErr{i, msgEOF}
-	}
-	if b[i] != '"' {
-		return i, &jsonErr{i, msgKey}
-	}
-	i, err := scanString(b, i)
-	if err != nil {
-		return i, err
-	}
-	i = skipSpace(b, i, lf)
-	if i >= len(b) {
-		return i, &jsonErr{i, msgEOF}
-	}
-	if b[i] != ':' {
-		return i, &jsonErr{i, msgColon}
-	}
-	return skipSpace(b, i+1, lf), nil
 }
