@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run.sh reproduces the figures of bench/RESULTS.md.
 #
-#   bench/run.sh [-n RUNS] [-o DIR] [-no-sdk] [-idle PCT] [-benchtime D]
+#   bench/run.sh [-n RUNS] [-o DIR] [-no-sdk] [-idle PCT] [-benchtime D] [-report]
 #
 # It builds the benchmark binaries once, then runs RUNS rounds (default 10).
 # Each round runs, one after the other: the cross-implementation decoder
@@ -15,6 +15,8 @@
 # most PCT percent busy over two seconds, so that the rounds run while
 # nothing else does.
 #
+# -report skips the runs and only recomputes the tables from DIR.
+#
 # DIR (default $TMPDIR/chatwire-bench) receives decode.txt, sdk.txt, linestream.txt,
 # the benchstat tables (*.benchstat) and goals.txt, the goals table of
 # RESULTS.md computed from per-round ratios.
@@ -25,6 +27,7 @@ out=
 sdk=1
 idle=
 benchtime=1s
+report=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-n) runs=$2; shift 2 ;;
@@ -32,6 +35,7 @@ while [ $# -gt 0 ]; do
 	-no-sdk) sdk=0; shift ;;
 	-idle) idle=$2; shift 2 ;;
 	-benchtime) benchtime=$2; shift 2 ;;
+	-report) report=1; shift ;;
 	-h | -help | --help) sed -n '2,/^set /p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "run.sh: unknown argument $1 (see -h)" >&2; exit 2 ;;
 	esac
@@ -43,21 +47,8 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 stream=$root/corpus/streams/valid/llm-mix-100k-lines.stream
 
-cd "$root"
-go version
-grep -m1 'model name' /proc/cpuinfo || true
-echo "cores: $(nproc)"
-go test -c -o "$out/bench.test" ./bench
-go test -c -o "$out/linestream.test" ./linestream
 benchstat() { (cd "$root" && go run golang.org/x/perf/cmd/benchstat "$@"); }
-if [ "$sdk" = 1 ]; then
-	(cd bench/sdk && npm ci --silent --no-audit --no-fund)
-	node --version
-fi
 
-: >"$out/decode.txt"
-: >"$out/sdk.txt"
-: >"$out/linestream.txt"
 # busy prints how busy the CPUs were over two seconds, in percent.
 busy() {
 	local a b
@@ -85,15 +76,36 @@ waitidle() {
 	done
 }
 
-for i in $(seq "$runs"); do
-	waitidle
-	echo "round $i of $runs ($(cut -d' ' -f1-3 /proc/loadavg))" >&2
-	(cd bench && "$out/bench.test" -test.run '^$' -test.bench '^BenchmarkDecode$' -test.count 1 -test.benchtime "$benchtime") >>"$out/decode.txt"
+# rounds builds the benchmarks and runs the rounds.
+rounds() {
+	go version
+	grep -m1 'model name' /proc/cpuinfo || true
+	echo "cores: $(nproc)"
+	go test -c -o "$out/bench.test" ./bench
+	go test -c -o "$out/linestream.test" ./linestream
 	if [ "$sdk" = 1 ]; then
-		(cd bench/sdk && node process-data-stream.mjs "$stream" -count 1) >>"$out/sdk.txt"
+		(cd bench/sdk && npm ci --silent --no-audit --no-fund)
+		node --version
 	fi
-	(cd linestream && "$out/linestream.test" -test.run '^$' -test.bench . -test.count 1 -test.benchtime "$benchtime") >>"$out/linestream.txt"
-done
+	: >"$out/decode.txt"
+	: >"$out/sdk.txt"
+	: >"$out/linestream.txt"
+	local i
+	for i in $(seq "$runs"); do
+		waitidle
+		echo "round $i of $runs ($(cut -d' ' -f1-3 /proc/loadavg))" >&2
+		(cd bench && "$out/bench.test" -test.run '^$' -test.bench '^BenchmarkDecode$' -test.count 1 -test.benchtime "$benchtime") >>"$out/decode.txt"
+		if [ "$sdk" = 1 ]; then
+			(cd bench/sdk && node process-data-stream.mjs "$stream" -count 1) >>"$out/sdk.txt"
+		fi
+		(cd linestream && "$out/linestream.test" -test.run '^$' -test.bench . -test.count 1 -test.benchtime "$benchtime") >>"$out/linestream.txt"
+	done
+}
+
+cd "$root"
+if [ "$report" = 0 ]; then
+	rounds
+fi
 
 # Each implementation next to linestream, per input; then the micro-benchmarks.
 benchstat -col /impl -filter '.unit:(sec/op OR sec/line OR B/s OR allocs/op)' "$out/decode.txt" >"$out/decode.benchstat"
@@ -125,7 +137,7 @@ function row(goal, want, num, den, inv, ok_if_le, limit,    m) {
 	if (m < 0) { printf "| %s | %s | not measured | - |\n", goal, want; return }
 	met = ok_if_le ? (m <= limit) : (m >= limit)
 	verdict = want == "(info)" ? "" : met ? "met" : "NOT met"
-	printf "| %s | %s | %.2f× (rounds: %.2f–%.2f, n=%d) | %s |\n", goal, want, m, lo, hi, cnt, verdict
+	printf "| %s | %s | %.3f× (rounds: %.2f–%.2f, n=%d) | %s |\n", goal, want, m, lo, hi, cnt, verdict
 }
 FILENAME != sdkfile && /^BenchmarkDecode\// {
 	name = $1; sub(/^BenchmarkDecode\//, "", name); sub(/-[0-9]+$/, "", name)
