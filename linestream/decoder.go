@@ -111,13 +111,57 @@ func (d *Decoder) SetMaxLineLength(n int) {
 // Next advances to the next part and reports whether there is one. It
 // returns false at the end of the stream or at the first error; [Decoder.Err]
 // tells which. Blank lines (also a lone "\r") are skipped.
+//
+// Next itself is the fast path: it reads a line with one of the SDK's
+// one-byte codes that lies wholly in the buffer, validating the value in
+// place as it goes, so that the line is scanned once rather than first for
+// its '\n' and then for its value. Anything else (blank lines, a BOM, other
+// codes, a line not yet in the buffer, bad lines) goes to nextLine, the
+// general path, before anything has changed.
 func (d *Decoder) Next() bool {
 	if d.err != nil {
 		return false
 	}
-	if d.nextInBuffer() {
-		return true
+	s, b := d.start, d.buf[:d.lfEnd]
+	if s+2 >= len(b) || b[s+1] != ':' {
+		return d.nextLine()
 	}
+	k := codeKinds[b[s]]
+	if k == KindUnknown {
+		return d.nextLine()
+	}
+	start, end, nl := s+2, 0, -1
+	if b[start] == '"' {
+		// The common case, a string such as a text delta, right before '\n'.
+		if e, err := scanString(b, start); err == nil && e < len(b) && b[e] == '\n' {
+			end, nl = e, e
+		}
+	}
+	if nl < 0 {
+		// '\n' is no whitespace here: the value must end the line.
+		var err *jsonErr
+		start, end, nl, d.stack, err = scanValue(b, s+2, d.stack, false)
+		if err != nil || nl >= len(b) || b[nl] != '\n' {
+			return d.nextLine()
+		}
+	}
+	if nl-s > d.maxLine || d.strict && checkShape(k, b[start:end]) != "" {
+		return d.nextLine()
+	}
+	raw := b[s:nl]
+	if b[nl-1] == '\r' {
+		raw = b[s : nl-1]
+	}
+	d.line++
+	d.start, d.scan = nl+1, nl+1
+	d.part.Code, d.part.Value, d.part.Raw = b[s:s+1], b[start:end], raw
+	d.part.Line, d.part.Offset = d.line, d.base+int64(s)
+	return true
+}
+
+// nextLine is the general path of Next: it reads the next physical line,
+// wherever it is, and parses it.
+func (d *Decoder) nextLine() bool {
 	for {
 		line, off, ok := d.readLine()
 		if !ok {
@@ -141,53 +185,6 @@ func (d *Decoder) Next() bool {
 }
 
 var bom = []byte{0xEF, 0xBB, 0xBF}
-
-// nextInBuffer is the fast path of Next: it reads a line with one of the
-// SDK's one-byte codes that lies wholly in the buffer, validating the value
-// in place as it goes, so that the line is scanned once rather than first
-// for its '\n' and then for its value. It reports false, changing nothing,
-// for anything else (blank lines, a BOM, other codes, a line not yet in the
-// buffer, bad lines), which the general path then reads.
-func (d *Decoder) nextInBuffer() bool {
-	s, b := d.start, d.buf[:d.lfEnd]
-	if s+2 >= len(b) || b[s+1] != ':' {
-		return false
-	}
-	k := codeKinds[b[s]]
-	if k == KindUnknown {
-		return false
-	}
-	start, end, nl := s+2, 0, -1
-	if b[start] == '"' {
-		// The common case, a string such as a text delta, right before '\n'.
-		if e, err := scanString(b, start); err == nil && e < len(b) && b[e] == '\n' {
-			end, nl = e, e
-		}
-	}
-	if nl < 0 {
-		// '\n' is no whitespace here: the value must end the line.
-		var err *jsonErr
-		start, end, nl, d.stack, err = scanValue(b, s+2, d.stack, false)
-		if err != nil || nl >= len(b) || b[nl] != '\n' {
-			return false
-		}
-	}
-	if nl-s > d.maxLine {
-		return false
-	}
-	if d.strict && checkShape(k, b[start:end]) != "" {
-		return false
-	}
-	raw := b[s:nl]
-	if b[nl-1] == '\r' {
-		raw = b[s : nl-1]
-	}
-	d.line++
-	d.start, d.scan = nl+1, nl+1
-	d.part.Code, d.part.Value, d.part.Raw = b[s:s+1], b[start:end], raw
-	d.part.Line, d.part.Offset = d.line, d.base+int64(s)
-	return true
-}
 
 // Part returns the current part. Its slices are borrowed: valid until the
 // next call to Next or Reset. It does no allocation.
