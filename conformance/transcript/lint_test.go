@@ -28,7 +28,7 @@ func TestLintBytes(t *testing.T) {
 		{"prose passes", "a.stream", "0:\"use a Bearer token, Basic understanding\"\n", 0, 0, ""},
 		{"uuid and path in query pass", tx, `{"ev":"request","url":"http://h/c?id=0b7c3f0e-9a1d-4c2e-8f6b-5d4a3c2b1a09&p=/a/b/c/d/e/f/g/h/i/j"}`, 0, 0, ""},
 		{"bearer credential in any file", "notes.md", "ok\ncurl -H 'Authorization: Bearer abc123def456'\n", 2, 25, "credential after an auth scheme"},
-		{"stripe live key", "a.stream", `0:"`+fakeLiveKey+`"`, 1, 4, "key-shaped secret: sk_live_…****"},
+		{"stripe live key", "a.stream", `0:"` + fakeLiveKey + `"`, 1, 4, "key-shaped secret: sk_live_…****"},
 		{"chatwire prod key", "x.json", `{"k":"cw_prod_abcd1234"}`, 1, 7, "key-shaped secret"},
 		{"authorization not a placeholder", tx, `{"ev":"request","headers":{"Authorization":["Bearer <secret>"]}}`, 1, 1, "header Authorization holds a credential, not a role placeholder"},
 		{"cookie left", tx, `{"ev":"response","headers":{"Set-Cookie":["a=b"]}}`, 1, 1, "header Set-Cookie was not dropped"},
@@ -76,7 +76,7 @@ func TestLintWalks(t *testing.T) {
 }
 
 func TestLintBytesOrder(t *testing.T) {
-	data := "{}\n" + `{"ev":"request","headers":{"Authorization":["Bearer sk_live_4eC39HqLyjWDarjtT1zdp7dc"]}}` + "\n"
+	data := "{}\n" + `{"ev":"request","headers":{"Authorization":["Bearer ` + fakeLiveKey + `"]}}` + "\n"
 	got := LintBytes("o"+Ext, []byte(data))
 	var at []string
 	for _, f := range got {
