@@ -48,8 +48,27 @@ func decodeInputs(tb testing.TB) []decodeInput {
 			tb.Fatalf("input %s: %v", c.name, err)
 		}
 		ins = append(ins, newDecodeInput(c.name, s.Data))
+		if c.name == "sdk-llm-mix-100k" {
+			text, other := splitStringParts(s.Data)
+			ins = append(ins, newDecodeInput(c.name+"-strings", text), newDecodeInput(c.name+"-others", other))
+		}
 	}
 	return ins
+}
+
+// splitStringParts splits a stream's lines in two streams, keeping their
+// order: the parts whose value is a JSON string (codes 0, 3 and g: text,
+// error, reasoning) and the others (objects and arrays), so that the cost of
+// each can be measured apart.
+func splitStringParts(data []byte) (str, other []byte) {
+	for line := range bytes.Lines(data) {
+		if len(line) > 2 && line[1] == ':' && bytes.IndexByte([]byte("03g"), line[0]) >= 0 {
+			str = append(str, line...)
+		} else {
+			other = append(other, line...)
+		}
+	}
+	return str, other
 }
 
 func newDecodeInput(name string, data []byte) decodeInput {
