@@ -4,13 +4,15 @@
 // baseline readers over the same inputs in one benchmark set, named so that
 // benchstat compares them column by column:
 //
-//	BenchmarkDecode/input=go-llm-mix/impl=linestream
-//	BenchmarkDecode/input=go-llm-mix/impl=floor
+//	BenchmarkDecode/input=sdk-llm-mix-100k/impl=linestream
+//	BenchmarkDecode/input=sdk-llm-mix-100k/impl=floor
 //	...
 //
 // The baselines are the reader floor (bufio.Reader.ReadSlice and finding the
 // ':', no validation), bufio.Scanner with encoding/json's Unmarshal and
 // Valid, and ReadSlice with fastjson.ValidateBytes. A test checks that all
 // of them find the same parts in every input, so they measure the same work.
-// RESULTS.md records the figures and run.sh reproduces them.
+// Another checks that the decoder reads every corpus stream the same whole and
+// one byte at a time. RESULTS.md records the figures and run.sh reproduces
+// them: go test -run '^$' -bench '^BenchmarkDecode$' ./bench is the short way.
 package bench
