@@ -122,19 +122,9 @@ func (f *checkFlags) check(ctx context.Context, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "chatwire check: "+format+"\n", args...)
 		return exitUsage
 	}
-	r, err := f.plan("check", stderr)
-	if err != nil {
-		return usageErr("%v", err)
-	}
-	if f.list {
-		return listChecks(stdout, r.checks, r.needed)
-	}
-	if err := f.setUp(r, "checking", stderr); err != nil {
-		if isUsage(err) {
-			return usageErr("%v", err)
-		}
-		fmt.Fprintf(stderr, "chatwire check: %v\n", err)
-		return exitInconclusive
+	r, code, ok := f.start("check", "checking", stdout, stderr)
+	if !ok {
+		return code
 	}
 	defer r.stop()
 	out, err := openReports(f)
@@ -152,7 +142,7 @@ func (f *checkFlags) check(ctx context.Context, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "chatwire check: %v\n", err)
 		return exitInconclusive
 	}
-	code := exitCode(rep)
+	code = exitCode(rep)
 	if err := report.WriteConsole(stdout, rep, report.ConsoleOptions{Verbose: f.verbose, Color: colorful(stdout)}); err != nil {
 		fmt.Fprintf(stderr, "chatwire check: %v\n", err)
 		code = max(code, exitInconclusive)

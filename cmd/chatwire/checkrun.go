@@ -106,6 +106,30 @@ func (f *checkFlags) setUp(r *checkRun, verb string, stderr io.Writer) error {
 	return nil
 }
 
+// start plans the run, answers -list, and sets the run up, as check and
+// record both begin. cmd names the command in messages and verb what the
+// run does to the built-in mock. When ok is false the command is done and
+// exits with code (after -list, or on an error already printed); otherwise
+// the caller defers r.stop.
+func (f *checkFlags) start(cmd, verb string, stdout, stderr io.Writer) (r *checkRun, code int, ok bool) {
+	r, err := f.plan(cmd, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "chatwire %s: %v\n", cmd, err)
+		return nil, exitUsage, false
+	}
+	if f.list {
+		return nil, listChecks(stdout, r.checks, r.needed), false
+	}
+	if err := f.setUp(r, verb, stderr); err != nil {
+		fmt.Fprintf(stderr, "chatwire %s: %v\n", cmd, err)
+		if isUsage(err) {
+			return nil, exitUsage, false
+		}
+		return nil, exitInconclusive, false
+	}
+	return r, exitOK, true
+}
+
 // printChatPlan says, before a run starts, how many chats it may create.
 func printChatPlan(w io.Writer, maxChats int) {
 	chats := "chats"

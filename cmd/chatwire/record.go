@@ -82,19 +82,9 @@ func (f *checkFlags) record(ctx context.Context, out string, overwrite bool, std
 	case out == "" && !f.list:
 		return usageErr("-out DIR is required: the directory the transcripts go to")
 	}
-	r, err := f.plan("record", stderr)
-	if err != nil {
-		return usageErr("%v", err)
-	}
-	if f.list {
-		return listChecks(stdout, r.checks, r.needed)
-	}
-	if err := f.setUp(r, "recording", stderr); err != nil {
-		if isUsage(err) {
-			return usageErr("%v", err)
-		}
-		fmt.Fprintf(stderr, "chatwire record: %v\n", err)
-		return exitInconclusive
+	r, code, ok := f.start("record", "recording", stdout, stderr)
+	if !ok {
+		return code
 	}
 	defer r.stop()
 	if err := prepareOut(out, overwrite); err != nil {
@@ -142,7 +132,7 @@ func (f *checkFlags) record(ctx context.Context, out string, overwrite bool, std
 		fmt.Fprintf(stderr, "chatwire record: %v\n", err)
 		return exitInconclusive
 	}
-	code := exitCode(rep)
+	code = exitCode(rep)
 	if err := report.WriteConsole(stdout, rep, report.ConsoleOptions{Verbose: f.verbose, Color: colorful(stdout)}); err != nil {
 		fmt.Fprintf(stderr, "chatwire record: %v\n", err)
 		code = max(code, exitInconclusive)
