@@ -180,6 +180,7 @@ func Run(ctx context.Context, cfg Config, ex Exchanger) (*Report, error) {
 	}
 	rep.ChatsCreated = r.chats
 	rep.Interrupted = r.interrupted
+	rep.Unreachable = r.unreachable
 	rep.Duration = cfg.Now().Sub(rep.StartedAt)
 	return rep, nil
 }

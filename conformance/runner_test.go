@@ -155,6 +155,8 @@ func TestUnreachable(t *testing.T) {
 	rep := testRun{ids: []string{"chat/5.3", "chat/4.4/json-status-200"},
 		observer: Observer{OnRequest: func(*Probe, int, *transcript.Request) { sent++ }}}.runURL(t, url)
 	assert.Equal(t, 1, sent, "requests sent to an unreachable target")
+	assert.Contains(t, rep.Unreachable, "target unreachable", "the report says once why the run stopped sending")
+	assert.Contains(t, rep.Unreachable, "connection refused", "the report names the cause")
 	for _, r := range rep.Results {
 		assert.Equal(t, Inconclusive, r.Outcome, "check %s against a closed port: reason %q", r.ID, r.Reason)
 		assert.Contains(t, r.Reason, "target unreachable", "reason of %s", r.ID)

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
+	"net"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/chatwire/chatwire/conformance"
@@ -188,7 +190,7 @@ func TestCheckUnreachable(t *testing.T) {
 	code, stdout, stderr := runCheckTest(t, context.Background(), "-base-url", url, "-rate", "0", "-run", "chat/5.3")
 	assert.Equal(t, exitInconclusive, code, "exit code against a closed port; stderr %s", stderr)
 	assert.Contains(t, stdout, "0 passed, 0 failed, 0 warned, 0 info, 0 skipped, 4 inconclusive, 0 errors", "summary")
-	assert.Contains(t, stdout, "target unreachable", "reason")
+	assert.Contains(t, stdout, "Target unreachable: ", "reason")
 }
 
 func TestCheckInterrupted(t *testing.T) {
@@ -232,4 +234,55 @@ func TestMockKeys(t *testing.T) {
 	got := mockKeys(conformance.Keys{Valid: "sk_live_real", NoCredits: mock.KeyValid + "_mine"})
 	assert.Equal(t, conformance.Keys{Valid: mock.KeyValid, NoCredits: mock.KeyValid + "_mine", OtherTeam: mock.KeyOtherTeam}, got,
 		"a real key is replaced by the mock's, a mock key is kept")
+}
+
+// TestCheckUnreachableOnce runs check against a port that accepts connections
+// and closes them without a word: one connection is made, the console says
+// "Target unreachable" once, every report is written, the exit code is 3.
+func TestCheckUnreachableOnce(t *testing.T) {
+	clearKeys(t)
+	t.Setenv(conformance.EnvKey, mock.KeyValid)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	var conns atomic.Int32
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			conns.Add(1)
+			c.Close()
+		}
+	}()
+	t.Cleanup(func() { ln.Close() })
+
+	dir := t.TempDir()
+	js, junit, md := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.xml"), filepath.Join(dir, "r.md")
+	code, stdout, stderr := runCheckTest(t, context.Background(), "-base-url", "http://"+ln.Addr().String(), "-rate", "0",
+		"-json", js, "-junit", junit, "-md", md)
+	assert.Equal(t, exitInconclusive, code, "exit code against a target that never answers; stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	assert.Equal(t, int32(1), conns.Load(), "connections made to a target whose first request got no response")
+	assert.Equal(t, 1, strings.Count(stdout+stderr, "unreachable"), "the output says unreachable once:\n%s%s", stdout, stderr)
+	assert.Contains(t, stdout, "? Target unreachable: ")
+	assert.Contains(t, stdout, "-v lists them", "the console says how to see the checks it left out")
+
+	data, err := os.ReadFile(js)
+	require.NoError(t, err, "JSON report of an unreachable run")
+	rep, err := report.ReadJSON(bytes.NewReader(data))
+	require.NoError(t, err, "read back the JSON report")
+	assert.Contains(t, rep.Unreachable, "target unreachable", "JSON report's unreachable")
+	for _, r := range rep.Results {
+		assert.Contains(t, []conformance.Outcome{conformance.Inconclusive, conformance.Skip}, r.Outcome, "outcome of %s", r.ID)
+		if r.Outcome == conformance.Inconclusive {
+			assert.Contains(t, r.Reason, "target unreachable", "reason of %s in the JSON report", r.ID)
+		}
+	}
+	assert.Positive(t, rep.Summary.Inconclusive, "inconclusive checks in the JSON report")
+	xmlData, err := os.ReadFile(junit)
+	require.NoError(t, err, "JUnit report of an unreachable run")
+	assert.Contains(t, string(xmlData), `<skipped message="inconclusive: target unreachable`, "JUnit keeps each check, skipped as inconclusive")
+	mdData, err := os.ReadFile(md)
+	require.NoError(t, err, "Markdown report of an unreachable run")
+	assert.Contains(t, string(mdData), "**Target unreachable:**", "Markdown report")
 }

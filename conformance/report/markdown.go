@@ -36,6 +36,10 @@ func WriteMarkdown(w io.Writer, r *conformance.Report) error {
 	if r.Interrupted {
 		bw.WriteString("> ⚠️ **Interrupted:** the run stopped before every check ran; the tables cover the checks that finished.\n\n")
 	}
+	if r.Unreachable != "" {
+		fmt.Fprintf(bw, "> ❔ **Target unreachable:** %s. chatwire stopped sending; the checks that needed a response are inconclusive or not judged.\n\n",
+			mdCell(strings.TrimPrefix(r.Unreachable, "target unreachable: ")))
+	}
 	writeModelMatrix(bw, r.Results)
 	for _, g := range groups {
 		writeSectionTable(bw, g)
