@@ -183,23 +183,24 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 		PerRequest RateSummary `json:"per_request"`
 	}
 	type sample struct {
-		Index       int     `json:"index"`
-		Status      int     `json:"status"`
-		ErrorKind   string  `json:"error_kind,omitempty"`
-		Error       string  `json:"error,omitempty"`
-		Canceled    bool    `json:"canceled,omitempty"`
-		IntendedMS  float64 `json:"intended_ms"`
-		SentMS      float64 `json:"sent_ms"`
-		TTFBMS      float64 `json:"ttfb_ms"`
-		TTFLMS      float64 `json:"ttfl_ms"`
-		TTFTMS      float64 `json:"ttft_ms"`
-		E2EMS       float64 `json:"e2e_ms"`
-		Lines       int     `json:"lines"`
-		Bytes       int64   `json:"bytes"`
-		LineGapP50  float64 `json:"line_gap_p50_ms"`
-		LineGapMean float64 `json:"line_gap_mean_ms"`
-		LinesPerS   float64 `json:"lines_per_s"`
-		MBPerS      float64 `json:"mb_per_s"`
+		Index       int       `json:"index"`
+		Status      int       `json:"status"`
+		ErrorKind   string    `json:"error_kind,omitempty"`
+		Error       string    `json:"error,omitempty"`
+		Canceled    bool      `json:"canceled,omitempty"`
+		IntendedMS  float64   `json:"intended_ms"`
+		SentMS      float64   `json:"sent_ms"`
+		TTFBMS      float64   `json:"ttfb_ms"`
+		TTFLMS      float64   `json:"ttfl_ms"`
+		TTFTMS      float64   `json:"ttft_ms"`
+		E2EMS       float64   `json:"e2e_ms"`
+		Lines       int       `json:"lines"`
+		Bytes       int64     `json:"bytes"`
+		LineGapP50  float64   `json:"line_gap_p50_ms"`
+		LineGapMean float64   `json:"line_gap_mean_ms"`
+		LinesPerS   float64   `json:"lines_per_s"`
+		MBPerS      float64   `json:"mb_per_s"`
+		LineGaps    []float64 `json:"line_gaps_ms"`
 	}
 	mb := func(s RateSummary) RateSummary {
 		for _, f := range []*float64{&s.P50, &s.P90, &s.P95, &s.P99, &s.P999, &s.Mean, &s.Min, &s.Max, &s.Stddev} {
@@ -222,6 +223,10 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 			IntendedMS: ms(s.Intended), SentMS: ms(s.Sent), TTFBMS: ms(s.TTFB), E2EMS: ms(s.E2E),
 			Lines: s.Lines, Bytes: s.Bytes, LineGapP50: ms(p50), LineGapMean: ms(s.MeanGap()),
 			LinesPerS: s.LinesPerSecond(), MBPerS: s.BytesPerSecond() / 1e6,
+			LineGaps: make([]float64, len(s.Gaps)),
+		}
+		for i, g := range s.Gaps {
+			js.LineGaps[i] = ms(g)
 		}
 		if s.Lines > 0 {
 			js.TTFLMS = ms(s.TTFL)
