@@ -15,8 +15,15 @@ import (
 // …@v1.2.3) or from a clone with VCS stamping (a pseudo-version such as
 // v0.0.0-20261123175850-2b92b267125a, +dirty when the tree had changes);
 // otherwise devel, with the commit when it is known. It is set once, from
-// the binary's build info, and never changed.
+// the binary's build info (or linkedVersion), and never changed.
 var version = buildOf(debug.ReadBuildInfo()).short()
+
+// linkedVersion names a build whose build info cannot: one made from a
+// copy without .git, as the GitHub Action (from the action's ref) and the
+// Dockerfile (from its VERSION argument) make, with
+// go build -ldflags "-X main.linkedVersion=v1.2.0". It is set only by the
+// linker.
+var linkedVersion string
 
 // build is what a binary knows about how it was built.
 type build struct {
@@ -26,12 +33,13 @@ type build struct {
 	Time      string // commit time, RFC 3339
 	Modified  bool   // the tree had uncommitted changes
 	GoVersion string // the toolchain, such as go1.26.8
+	Linked    string // linkedVersion
 }
 
 // buildOf reads a binary's build info; ok false (a binary built without
 // module support) leaves only the Go version known.
 func buildOf(info *debug.BuildInfo, ok bool) build {
-	b := build{GoVersion: runtime.Version()}
+	b := build{GoVersion: runtime.Version(), Linked: linkedVersion}
 	if !ok || info == nil {
 		return b
 	}
@@ -57,10 +65,14 @@ func buildOf(info *debug.BuildInfo, ok bool) build {
 func (b build) released() bool { return b.Version != "" && b.Version != "(devel)" }
 
 // short returns the build's name in one token: the module version when it
-// names the build, else "devel", "devel-<commit>" or "devel-<commit>+dirty".
+// names the build, else the linked version, else "devel", "devel-<commit>"
+// or "devel-<commit>+dirty".
 func (b build) short() string {
-	if b.released() {
+	switch {
+	case b.released():
 		return b.Version
+	case b.Linked != "":
+		return b.Linked
 	}
 	s := "devel"
 	if b.Revision != "" {
@@ -78,6 +90,9 @@ func (b build) write(w io.Writer) {
 	fmt.Fprintf(w, "chatwire %s\n", b.short())
 	if b.Module != "" {
 		fmt.Fprintf(w, "  module    %s %s\n", b.Module, b.Version)
+	}
+	if b.Linked != "" {
+		fmt.Fprintf(w, "  linked    %s (set at link time: -ldflags -X main.linkedVersion)\n", b.Linked)
 	}
 	if b.Revision != "" {
 		fmt.Fprintf(w, "  commit    %s\n", b.Revision)

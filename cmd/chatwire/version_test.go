@@ -48,6 +48,13 @@ func TestBuildShort(t *testing.T) {
 			assert.Equal(t, c.want, buildOf(c.info, c.ok).short(), "short version of %+v", c.info)
 		})
 	}
+	t.Run("linked version without VCS", func(t *testing.T) {
+		b := buildOf(&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, true)
+		b.Linked = "v0.3.0"
+		assert.Equal(t, "v0.3.0", b.short(), "a version set at link time names a build without VCS info")
+		b.Version = "v0.4.0"
+		assert.Equal(t, "v0.4.0", b.short(), "the module version wins over the linked one")
+	})
 }
 
 func TestBuildWrite(t *testing.T) {

@@ -56,6 +56,8 @@ func verdict(r *conformance.Report, s conformance.Summary) string {
 		return fmt.Sprintf("❌ **Not conformant:** %s failed.", plural(s.Fail, "check"))
 	case len(r.Results) == 0:
 		return "❔ **Nothing checked:** no check ran."
+	case r.Unreachable != "":
+		return fmt.Sprintf("❔ **Not established:** the target is unreachable; %d inconclusive.", s.Inconclusive)
 	case s.Inconclusive+s.Error > 0 || r.Interrupted:
 		var why []string
 		if s.Inconclusive > 0 {
