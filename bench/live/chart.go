@@ -154,15 +154,13 @@ func cdfChart(b *strings.Builder, id, title string, cur, base []time.Duration) {
 			fmt.Fprintf(b, `<line class="mark pct %s" x1="%s" y1="%s" x2="%s" y2="%s"><title>%s %s: %s</title></line>`,
 				side.r.class, num(x), num(p.py(0)), num(x), num(p.py(q)), esc(side.r.name), name, fmtDur(v))
 			if side.r.class == "cur" {
-				// The label goes left of its marker, or right of it where
-				// it would cross the y axis (about 5.5px a character).
+				// The label ends left of its marker, above the level: the
+				// curve is right of the marker there. Near the y axis it
+				// starts at the axis instead (about 5.5px a character).
 				label := name + " " + fmtDur(v)
-				lx, anchor := x-4, "end"
-				if lx-5.5*float64(len([]rune(label))) < p.left {
-					lx, anchor = x+4, "start"
-				}
-				fmt.Fprintf(b, `<circle class="mark dot" cx="%s" cy="%s" r="2.5"/><text class="pl" x="%s" y="%s" text-anchor="%s">%s</text>`,
-					num(x), num(p.py(q)), num(lx), num(p.py(q)-4), anchor, esc(label))
+				lx := math.Max(x-4, p.left+4+5.5*float64(len([]rune(label))))
+				fmt.Fprintf(b, `<circle class="mark dot" cx="%s" cy="%s" r="2.5"/><text class="pl" x="%s" y="%s" text-anchor="end">%s</text>`,
+					num(x), num(p.py(q)), num(lx), num(p.py(q)-4), esc(label))
 			}
 			b.WriteString("\n")
 		}

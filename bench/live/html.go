@@ -15,17 +15,19 @@ import (
 // A metric is one measured quantity of a run's successful requests, with
 // its values sorted.
 type metric struct {
-	id, title string
-	values    []time.Duration
+	id, name, title string // chart id, table name, chart title
+	values          []time.Duration
 }
 
 // metrics returns the distributions [WriteHTML] draws, computed from the
 // samples as the report's aggregates are (response times, so from the
 // intended send in an open loop).
 func metrics(r *Report) []metric {
-	out := []metric{{id: "ttfb", title: "time to first byte (TTFB)"}, {id: "ttfl", title: "time to first line (TTFL)"},
-		{id: "ttft", title: "time to first text (TTFT)"}, {id: "line-gap", title: "gap between lines"},
-		{id: "e2e", title: "end to end (E2E)"}}
+	out := []metric{{id: "ttfb", name: "ttfb", title: "time to first byte (TTFB)"},
+		{id: "ttfl", name: "ttfl", title: "time to first line (TTFL)"},
+		{id: "ttft", name: "ttft", title: "time to first text (TTFT)"},
+		{id: "line-gap", name: "line gap", title: "gap between lines"},
+		{id: "e2e", name: "e2e", title: "end to end (E2E)"}}
 	for i := range r.Samples {
 		s := &r.Samples[i]
 		if !s.OK() {
@@ -314,7 +316,7 @@ func writeCompareTable(b *strings.Builder, r, base *Report, cur, old []metric) {
 		return out
 	}
 	for i := range cur {
-		row(cur[i].id, asMS(old[i].values), asMS(cur[i].values), func(v float64) string { return fmtDur(fromMS(v)) }, true)
+		row(cur[i].name, asMS(old[i].values), asMS(cur[i].values), func(v float64) string { return fmtDur(fromMS(v)) }, true)
 	}
 	row("lines/s per request", perRequestRates(base), perRequestRates(r), fmtRate, false)
 	b.WriteString("</table></section>\n")
