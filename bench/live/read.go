@@ -23,24 +23,13 @@ func ReadJSON(r io.Reader) (*Report, error) {
 		return nil, fmt.Errorf("read bench JSON: %w", err)
 	}
 	var in struct {
-		Tool        string  `json:"tool"`
-		Target      string  `json:"target"`
-		StartedAt   string  `json:"started_at"`
-		DurationMS  float64 `json:"duration_ms"`
-		Interrupted bool    `json:"interrupted"`
-		Config      struct {
-			BaseURL     string  `json:"base_url"`
-			Requests    int     `json:"requests"`
-			Warmup      int     `json:"warmup"`
-			Concurrency int     `json:"concurrency"`
-			Rate        float64 `json:"rate"`
-			DurationMS  float64 `json:"duration_ms"`
-			TimeoutMS   float64 `json:"timeout_ms"`
-			Seed        uint64  `json:"seed"`
-			Model       string  `json:"model"`
-			Prompt      string  `json:"prompt"`
-		} `json:"config"`
-		Requests struct {
+		Tool        string     `json:"tool"`
+		Target      string     `json:"target"`
+		StartedAt   string     `json:"started_at"`
+		DurationMS  float64    `json:"duration_ms"`
+		Interrupted bool       `json:"interrupted"`
+		Config      configJSON `json:"config"`
+		Requests    struct {
 			WarmupFailed int `json:"warmup_failed"`
 		} `json:"requests"`
 		Spend struct {
@@ -53,22 +42,7 @@ func ReadJSON(r io.Reader) (*Report, error) {
 			Offset  int64  `json:"offset"`
 			Message string `json:"message"`
 		} `json:"bad_lines"`
-		PerRequest *[]struct {
-			Index      int       `json:"index"`
-			Status     int       `json:"status"`
-			ErrorKind  string    `json:"error_kind"`
-			Error      string    `json:"error"`
-			Canceled   bool      `json:"canceled"`
-			IntendedMS float64   `json:"intended_ms"`
-			SentMS     float64   `json:"sent_ms"`
-			TTFBMS     float64   `json:"ttfb_ms"`
-			TTFLMS     float64   `json:"ttfl_ms"`
-			TTFTMS     float64   `json:"ttft_ms"`
-			E2EMS      float64   `json:"e2e_ms"`
-			Lines      int       `json:"lines"`
-			Bytes      int64     `json:"bytes"`
-			LineGaps   []float64 `json:"line_gaps_ms"`
-		} `json:"per_request"`
+		PerRequest *[]sampleJSON `json:"per_request"`
 	}
 	if err := json.Unmarshal(data, &in); err != nil {
 		return nil, placeJSONError(data, err)
