@@ -141,8 +141,17 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	case *compare != "" && *htmlFile == "":
 		return usageErr("-compare draws a previous run beside this one in the -html page; add -html FILE")
 	}
-	// The compared run is read before anything is sent, so a bad file
-	// costs no chats.
+	// The page's file is created and the compared run read before anything
+	// is sent, so a bad path or file costs no chats.
+	var htmlOut *os.File
+	if *htmlFile != "" {
+		f, err := os.Create(*htmlFile)
+		if err != nil {
+			return usageErr("-html: %v", err)
+		}
+		defer f.Close()
+		htmlOut = f
+	}
 	var base *live.Report
 	if *compare != "" {
 		f, err := os.Open(*compare)
@@ -219,8 +228,8 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			return exitFail
 		}
 	}
-	if *htmlFile != "" {
-		if err := writeHTMLFile(*htmlFile, rep, base); err != nil {
+	if htmlOut != nil {
+		if err := writeHTMLFile(htmlOut, rep, base); err != nil {
 			fmt.Fprintf(stderr, "chatwire bench: %v\n", err)
 			return exitFail
 		}
@@ -300,29 +309,25 @@ func writeJSONFile(name string, rep *live.Report) error {
 	return nil
 }
 
-// writeHTMLFile writes the HTML page of rep, compared with base when it is
-// not nil. The page is drawn from rep as its JSON report reads back, so
-// that it shows what -json keeps and a page of a run and of its -json file
-// are the same.
-func writeHTMLFile(name string, rep, base *live.Report) error {
+// writeHTMLFile writes the HTML page of rep to f, compared with base when
+// it is not nil, and closes f. The page is drawn from rep as its JSON
+// report reads back, so that it shows what -json keeps: a page of a run
+// and one of its -json file are the same.
+func writeHTMLFile(f *os.File, rep, base *live.Report) error {
 	var js bytes.Buffer
-	if err := live.WriteJSON(&js, rep); err != nil {
-		return fmt.Errorf("write HTML report: %w", err)
+	err := live.WriteJSON(&js, rep)
+	var kept *live.Report
+	if err == nil {
+		kept, err = live.ReadJSON(&js)
 	}
-	kept, err := live.ReadJSON(&js)
-	if err != nil {
-		return fmt.Errorf("write HTML report: %w", err)
+	if err == nil {
+		err = live.WriteHTML(f, kept, base)
 	}
-	f, err := os.Create(name)
-	if err != nil {
-		return fmt.Errorf("write HTML report: %w", err)
-	}
-	err = live.WriteHTML(f, kept, base)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return fmt.Errorf("write HTML report %s: %w", name, err)
+		return fmt.Errorf("write HTML report %s: %w", f.Name(), err)
 	}
 	return nil
 }

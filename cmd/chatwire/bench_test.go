@@ -50,6 +50,7 @@ func TestBenchUsageErrors(t *testing.T) {
 		{"plan over the chat limit", []string{"-n", "10", "-warmup", "2", "-max-chats", "11"},
 			"the plan creates up to 12 chats (-n 10 + -warmup 2), more than -max-chats 11"},
 		{"compare without html", []string{"-compare", "old.json"}, "add -html FILE"},
+		{"html in a missing directory", []string{"-html", "/nonexistent/dir/bench.html"}, "-html: open /nonexistent/dir/bench.html"},
 		{"compare a missing file", []string{"-html", filepath.Join(os.TempDir(), "x.html"), "-compare", "/nonexistent/old.json"}, "-compare: open /nonexistent/old.json"},
 		{"compare a check report", []string{"-html", filepath.Join(os.TempDir(), "x.html"), "-compare", "testdata/check-report.json"}, "no per_request records"},
 	}
