@@ -26,8 +26,7 @@ const defaultMockPace = 20 * time.Millisecond
 
 const benchUsage = `usage: chatwire bench [-base-url URL] [-n N] [-c C | -rate R] [-duration D] [-warmup N]
                       [-max-chats N] [-format text|bench] [-json FILE] [-html FILE [-compare OLD.json]]
-                      [-timeout D]
-                      [-prompt S] [-model M] [-seed N] [-mock-pace D] [-mock-lines N]
+                      [-timeout D] [-prompt S] [-model M] [-seed N] [-mock-pace D] [-mock-lines N]
 
 Measure how fast POST /api/chat streams: time to first byte, first line and
 first text, the gaps between lines, end-to-end time, lines/s and MB/s, as
