@@ -45,8 +45,14 @@ func ExampleRun() {
 	// pass chat/5.3/empty-bearer-401
 	// pass chat/5.3/wrong-scheme-401
 	// pass chat/5.3/unknown-key-401
+	// pass chat/5.3/follow-up-missing-key-401[status]
+	// pass chat/5.3/follow-up-unknown-key-401[status]
+	// pass chat/5.3/follow-up-missing-key-401[subscribe]
+	// pass chat/5.3/follow-up-unknown-key-401[subscribe]
+	// pass chat/5.3/follow-up-missing-key-401[publish]
+	// pass chat/5.3/follow-up-unknown-key-401[publish]
 	// pass chat/5.4/other-team-403
-	// 5 passed, chats created: 0
+	// 11 passed, chats created: 0
 }
 
 func ExampleSelect() {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -80,7 +81,7 @@ type Config struct {
 func ChatsNeeded(checks []Check) int {
 	n := 0
 	for _, p := range neededProbes(checks, probeOptions{}) {
-		if p.Cost == CostChat {
+		if p.Cost.spends() {
 			n++
 		}
 	}
@@ -131,6 +132,7 @@ type runner struct {
 	noResponse  int    // exchanges in a row without a response head
 	answered    bool   // some exchange got a response head
 	interrupted bool
+	chatID      string // the first chat the run created, for the follow-up probes
 }
 
 // Run sends the probes the configured checks need through ex, free probes
@@ -231,7 +233,7 @@ func (r *runner) precheck(ctx context.Context, p *Probe) (Outcome, string) {
 		return Skip, roleReason(role)
 	}
 	limited := r.cfg.MaxChats != NoChatLimit
-	if p.Cost == CostChat {
+	if p.Cost.spends() {
 		if r.creditsOut != "" {
 			return Skip, r.creditsOut
 		}
@@ -247,6 +249,15 @@ func (r *runner) precheck(ctx context.Context, p *Probe) (Outcome, string) {
 // runProbe sends p, retrying as the interference rules say, and classifies
 // what came back.
 func (r *runner) runProbe(ctx context.Context, p *Probe) *probeRun {
+	if strings.Contains(p.Path, chatIDPlaceholder) {
+		id := r.chatID
+		if id == "" {
+			id = UnknownChat
+		}
+		addressed := *p
+		addressed.Path = strings.ReplaceAll(p.Path, chatIDPlaceholder, url.PathEscape(id))
+		p = &addressed
+	}
 	pr := &probeRun{probe: p}
 	if pr.outcome, pr.reason = r.precheck(ctx, p); pr.outcome != "" {
 		r.logf("skip %s: %s", p.ID, pr.reason)
@@ -277,7 +288,7 @@ func (r *runner) runProbe(ctx context.Context, p *Probe) *probeRun {
 		}
 		s := x.Response.Status
 		if p.Burst {
-			if s == 429 || len(pr.obs) >= r.cfg.RateLimitBurst {
+			if s == 429 || s >= 500 || len(pr.obs) >= r.cfg.RateLimitBurst {
 				break
 			}
 			continue
@@ -313,6 +324,9 @@ func (r *runner) note(p *Probe, x *transcript.Exchange) {
 	r.answered, r.noResponse = true, 0
 	if x.Response.Status == 200 && x.Request.Method == http.MethodPost {
 		r.chats++
+		if r.chatID == "" && p.Path == ChatPath {
+			r.chatID = createdChatID(x)
+		}
 	}
 	lines := "lines"
 	if len(x.Lines) == 1 {
@@ -343,7 +357,9 @@ func (r *runner) noAnswer(ctx context.Context, pr *probeRun, x *transcript.Excha
 // service's conformance, decided the answer into an inconclusive outcome.
 func (r *runner) interference(pr *probeRun, status int) {
 	p := pr.probe
-	credentialed := !p.AuthProbe && (p.Auth.Role == RoleValid || p.Auth.Role == RoleNoCredits)
+	// The no-credits key's 401 or 403 is left to chat/8.1/credits-402, which
+	// tells a wrong key from a wrong mapping with a free probe.
+	credentialed := !p.AuthProbe && p.Auth.Role == RoleValid
 	switch {
 	case status == 429:
 		pr.outcome = Inconclusive

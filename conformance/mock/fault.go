@@ -81,21 +81,25 @@ func Faults() []Fault {
 		{faultJSONRelativeURL, "the stream:false JSON object's url is relative: /chat/<id>",
 			[]string{"chat/4.4/json-url"}, nil},
 		{faultModelEnum, "any string model is accepted: unknown and wrong-case models get 200",
-			[]string{"chat/4.3/model-unknown-rejected", "chat/4.3/model-wrong-case-rejected"}, nil},
+			[]string{"chat/4.3/model-unknown-rejected", "chat/4.3/model-wrong-case-rejected", "chat/4.2/invalid-rejected[model-spaces]"}, nil},
 		{faultCurrentModel, "the current model " + rejectedModel + " is rejected with 422",
 			[]string{"chat/4.3/model-current-accepted[" + rejectedModel + "]"}, nil},
 		{faultMissingKey403, "a request without an Authorization header gets 403 instead of 401",
-			[]string{"chat/5.3/missing-key-401"}, nil},
+			[]string{"chat/5.3/missing-key-401", "chat/5.3/follow-up-missing-key-401[publish]",
+				"chat/5.3/follow-up-missing-key-401[status]", "chat/5.3/follow-up-missing-key-401[subscribe]"}, nil},
 		{faultUnknownKey, "any key starting with " + KeyPrefix + " is accepted as a valid key",
-			[]string{"chat/5.3/unknown-key-401"}, nil},
+			[]string{"chat/5.3/unknown-key-401", "chat/5.3/follow-up-unknown-key-401[publish]",
+				"chat/5.3/follow-up-unknown-key-401[status]", "chat/5.3/follow-up-unknown-key-401[subscribe]"}, nil},
 		{faultNotJSON500, "a body that is not valid JSON gets 500 instead of 400",
-			[]string{"chat/7.2/body-not-json-400"}, nil},
-		{faultUndocumentedStatus, "an unknown executionMode string gets 418, a status the spec does not list",
-			[]string{"chat/4.6/documented-status", "chat/4.2/invalid-rejected[executionMode-unknown]"}, nil},
+			[]string{"chat/7.2/body-not-json-400", "chat/8.2/rate-limit-429"}, nil},
+		{faultUndocumentedStatus, "an executionMode string outside the enum gets 418, a status the spec does not list",
+			[]string{"chat/4.6/documented-status", "chat/4.2/invalid-rejected[executionMode-unknown]",
+				"chat/4.2/invalid-rejected[executionMode-spaces]", "chat/4.2/invalid-rejected[executionMode-wrong-case]"}, nil},
 		{faultStreamNotDefault, "without a stream field the response is the JSON object, not the text stream",
 			[]string{"chat/4.5/stream-default"}, nil},
 		{faultReasoningEffort, "any string reasoningEffort is accepted",
-			[]string{"chat/4.2/invalid-rejected[reasoningEffort-unknown]"}, nil},
+			[]string{"chat/4.2/invalid-rejected[reasoningEffort-unknown]", "chat/4.2/invalid-rejected[reasoningEffort-spaces]",
+				"chat/4.2/invalid-rejected[reasoningEffort-wrong-case]"}, nil},
 		{faultNoCredits, "the no-credits key creates chats (200) instead of getting 402",
 			[]string{"chat/8.1/credits-402"}, nil},
 		{faultOtherTeam401, "a key without permission for the team gets 401 instead of 403",
@@ -152,7 +156,7 @@ func earlierModelChecks() []string {
 // nullOptionalFields are the optional request fields (and attachment
 // fields) a probe sends as null.
 func nullOptionalFields() []string {
-	return []string{"stream", "backend", "executionMode", "model", "reasoningEffort", "experimental_attachments",
+	return []string{"stream", "backend", "executionMode", "model", "reasoningEffort", "attachments",
 		"attachment-name", "attachment-contentType"}
 }
 
