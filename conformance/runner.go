@@ -76,16 +76,39 @@ type Config struct {
 	Now func() time.Time
 }
 
-// ChatsNeeded returns how many chats the checks' probes create on a
-// conformant service: the default of -max-chats.
+// ChatsNeeded returns how many chats the checks' probes may create on a
+// conformant service (those that create one, and those the spec allows it
+// to accept or refuse): the default of -max-chats.
 func ChatsNeeded(checks []Check) int {
-	n := 0
-	for _, p := range neededProbes(checks, probeOptions{}) {
-		if p.Cost.spends() {
-			n++
+	p := PlanOf(checks)
+	return p.Chats + p.Maybe
+}
+
+// A Plan counts the probes a run of some checks sends, by what they cost.
+type Plan struct {
+	Probes int // every probe (the rate-limit burst counted once)
+	Chats  int // probes a conformant service creates a chat for
+	Maybe  int // probes the spec allows it to accept (creating a chat) or refuse
+	// Free are the probes a conformant service refuses. A faulty service
+	// that accepts them creates chats, which count against the budget.
+	Free int
+}
+
+// PlanOf returns the plan of a run of checks.
+func PlanOf(checks []Check) Plan {
+	var p Plan
+	for _, pr := range neededProbes(checks, probeOptions{}) {
+		p.Probes++
+		switch pr.Cost {
+		case CostChat:
+			p.Chats++
+		case CostMaybe:
+			p.Maybe++
+		default:
+			p.Free++
 		}
 	}
-	return n
+	return p
 }
 
 // neededProbes returns the probes the checks need, in sending order.

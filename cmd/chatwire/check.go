@@ -136,7 +136,7 @@ func (f *checkFlags) check(ctx context.Context, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageErr("-base-url: %v", err)
 	}
-	printChatPlan(stderr, r.cfg.MaxChats)
+	printChatPlan(stderr, r.plan, r.cfg.MaxChats)
 	rep, err := conformance.Run(ctx, r.cfg, live)
 	if err != nil {
 		fmt.Fprintf(stderr, "chatwire check: %v\n", err)
@@ -172,14 +172,16 @@ func exitCode(rep *conformance.Report) int {
 }
 
 // listChecks prints the checks that would run and what they cost.
-func listChecks(w io.Writer, checks []conformance.Check, chats int) int {
+func listChecks(w io.Writer, checks []conformance.Check, p conformance.Plan) int {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tLEVEL\tKIND\tCOST\tNEEDS")
 	for _, c := range checks {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.ID, c.Level, c.Kind, c.Cost, c.NeedsText())
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "\n%d checks; they create up to %d chats. Nothing was sent.\n", len(checks), chats)
+	fmt.Fprintf(w, "\n%d checks, %d probes; they create up to %d chats (%d create one, %d may: the spec lets the service accept or refuse them).\n"+
+		"%d probes are free unless the service wrongly accepts them; -max-chats bounds those too. Nothing was sent.\n",
+		len(checks), p.Probes, p.Chats+p.Maybe, p.Chats, p.Maybe, p.Free)
 	return exitOK
 }
 

@@ -18,7 +18,7 @@ import (
 func (s *Server) lookup(w *response, r *http.Request, id string, spends bool) *chat {
 	w.Header().Set(HeaderChoice, choiceNotInSpec)
 	if role, _ := authenticate(r.Header); s.fault == faultFollowUpAuth && !role.authenticated() {
-		w.role = RoleValid
+		w.role = role
 	} else if !s.gate(w, r, spends) {
 		return nil
 	}
