@@ -28,7 +28,16 @@ const (
 // none) and returns the outcome of every check by ID.
 func checkMock(t *testing.T, fault string, strict bool) map[string]conformance.Result {
 	t.Helper()
-	srv, err := mock.New(mock.Options{Fault: fault, Seed: 1, RateLimit: SelfTestRateLimit})
+	return checkMockWith(t, mock.Options{Fault: fault}, strict)
+}
+
+// checkMockWith runs the whole catalogue against a mock with opts (its
+// seed and rate limit set here).
+func checkMockWith(t *testing.T, opts mock.Options, strict bool) map[string]conformance.Result {
+	t.Helper()
+	fault := opts.Fault
+	opts.Seed, opts.RateLimit = 1, SelfTestRateLimit
+	srv, err := mock.New(opts)
 	require.NoError(t, err, "mock.New(fault %q)", fault)
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
@@ -77,6 +86,23 @@ func TestMockIsConformant(t *testing.T) {
 	slices.Sort(want)
 	assert.Equal(t, want, byOutcome(results, conformance.Info), "info results: what the spec leaves open")
 	assert.Empty(t, byOutcome(results, conformance.Skip), "skipped checks")
+}
+
+// TestMockVariants is the checker's false-alarm test: every variant of the
+// mock is an answer the spec allows (gzip, CRLF, a slow first line, long
+// streams read to the cap, extra JSON fields, other error bodies, other
+// 400/422 splits), so the whole catalogue, strict, has no fail, warn,
+// inconclusive or error against it.
+func TestMockVariants(t *testing.T) {
+	for _, v := range mock.Variants() {
+		t.Run(v.Name, func(t *testing.T) {
+			results := checkMockWith(t, mock.Options{Variants: []string{v.Name}}, true)
+			require.Len(t, results, len(conformance.Catalogue()), "a result per check")
+			for _, o := range []conformance.Outcome{conformance.Fail, conformance.Warn, conformance.Inconclusive, conformance.Error, conformance.Skip} {
+				assert.Empty(t, byOutcome(results, o), "checks with outcome %s against the mock with variant %s (%s)", o, v.Name, v.Description)
+			}
+		})
+	}
 }
 
 // TestMockFaults is the checker's mutation test: each fault of the mock
