@@ -225,7 +225,9 @@ func Catalogue() []Check {
 	cs = append(cs, followUpChecks()...)
 	cs = append(cs, Check{ID: "chat/5.4/other-team-403", Section: "5.4", Title: "a key without permission for the team gets 403",
 		Level: Must, Kind: KindProbe, Requirement: reqTeam403,
-		Expected: []string{"403"}, Probes: []string{"auth/other-team"}, judge: judge{one: statusIs(Must, 403)}})
+		Expected: []string{"403", "a 401 is a wrong mapping when the same key's invalid body gets another answer (it authenticates); else inconclusive"},
+		Probes:   []string{"auth/other-team", otherTeamAuthProbe},
+		judge:    judge{all: roleKeyJudge(403, "auth/other-team", otherTeamAuthProbe, "the key without permission for the team")}})
 
 	cs = append(cs,
 		Check{ID: "chat/7.2/body-not-json-400", Section: "7.2", Title: "a body that is not JSON gets 400",
@@ -242,7 +244,8 @@ func Catalogue() []Check {
 		Check{ID: "chat/8.1/credits-402", Section: "8.1", Title: "a key without credits gets 402",
 			Level: Must, Kind: KindProbe, Requirement: reqCredits,
 			Expected: []string{"402", "a 401 or 403 is a wrong mapping when the same key's invalid body gets another answer (it authenticates); else inconclusive"},
-			Probes:   []string{"credits/no-credits", noCreditsAuthProbe}, judge: judge{all: judgeCredits}},
+			Probes:   []string{"credits/no-credits", noCreditsAuthProbe},
+			judge:    judge{all: roleKeyJudge(402, "credits/no-credits", noCreditsAuthProbe, "the no-credits key ("+EnvKeyNoCredits+")")}},
 		Check{ID: "chat/8.2/rate-limit-429", Section: "8.2", Title: "a burst of requests meets the rate limit with 429 (opt-in)",
 			Level: Must, Kind: KindProbe, Requirement: reqRateLimit,
 			Expected: []string{"429 within -rate-limit-burst requests (the limit you say is below it)", "no 5xx where the 429 belongs"}, Probes: []string{"rate-limit/burst"},

@@ -146,7 +146,21 @@ func violations(t *testing.T) []violation {
 			accept(w, q)
 			return true
 		}},
-		{name: "401", check: "chat/5.4/other-team-403", override: whenAuth("Bearer "+testKeyOtherTeam, status(401)), want: Fail},
+		{name: "401 everywhere: the key may be wrong", check: "chat/5.4/other-team-403", override: whenAuth("Bearer "+testKeyOtherTeam, status(401)),
+			want: Inconclusive, reason: "the key may be wrong"},
+		{name: "401 though the key authenticates", check: "chat/5.4/other-team-403", want: Fail, reason: "wrong mapping",
+			override: func(w http.ResponseWriter, q *request) bool {
+				if q.auth != "Bearer "+testKeyOtherTeam {
+					return false
+				}
+				if q.obj == nil {
+					jsonError(w, 400, "not JSON")
+				} else {
+					jsonError(w, 401, "no permission")
+				}
+				return true
+			}},
+		{name: "200", check: "chat/5.4/other-team-403", override: whenAuth("Bearer "+testKeyOtherTeam, accept), want: Fail, reason: "got 200, want 403"},
 		{name: "500", check: "chat/7.2/body-not-json-400", override: whenBody(probeBody(t, "body/not-json"), status(500)), want: Fail, attempts: 2},
 		{name: "422", check: "chat/7.2/body-not-json-400", override: whenBody(probeBody(t, "body/not-json"), status(422)), want: Fail},
 		{name: "422", check: "chat/7.2/body-not-object", override: whenBody([]byte(`[]`), status(422)), want: Info},

@@ -136,8 +136,10 @@ func catalogueProbes(o probeOptions) []Probe {
 	add(Probe{ID: "auth/unknown-key", Auth: Auth{"Bearer", RoleUnknown}, Body: obj(content), AuthProbe: true})
 	if o.forbidden != nil {
 		add(Probe{ID: "auth/other-team", Auth: valid, Header: o.forbidden.Clone(), Body: obj(content), AuthProbe: true})
+		add(Probe{ID: otherTeamAuthProbe, Auth: valid, Header: o.forbidden.Clone(), Body: []byte(`{not json`), AuthProbe: true})
 	} else {
 		add(Probe{ID: "auth/other-team", Auth: Auth{"Bearer", RoleOtherTeam}, Body: obj(content), AuthProbe: true})
+		add(Probe{ID: otherTeamAuthProbe, Auth: Auth{"Bearer", RoleOtherTeam}, Body: []byte(`{not json`), AuthProbe: true})
 	}
 	add(Probe{ID: "body/not-json", Auth: valid, Body: []byte(`{not json`)})
 	add(Probe{ID: "body/not-object", Auth: valid, Body: []byte(`[]`)})

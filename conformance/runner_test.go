@@ -125,7 +125,7 @@ func TestInterference(t *testing.T) {
 				jsonError(w, 403, "no permission for team b")
 				return true
 			},
-			wants: []want{{"chat/5.4/other-team-403", Pass, "", 1}}},
+			wants: []want{{"chat/5.4/other-team-403", Pass, "", 2}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

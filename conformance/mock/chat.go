@@ -54,6 +54,11 @@ func (s *Server) create(w *response, r *http.Request, _ string) {
 		s.writeError(w, e.status, e.code, e.param, e.msg)
 		return
 	}
+	// The other-team-401 fault checks the team after the body, and says 401.
+	if team := r.Header.Get(HeaderTeam); s.fault == faultOtherTeam401 && (w.role == RoleOtherTeam || team != "" && team != w.role.team()) {
+		s.forbidden(w, "this API key has no permission for the team")
+		return
+	}
 	if w.role == RoleNoCredits {
 		switch s.fault {
 		case faultNoCredits401:

@@ -102,7 +102,7 @@ func Faults() []Fault {
 				"chat/4.2/invalid-rejected[reasoningEffort-wrong-case]"}, nil},
 		{faultNoCredits, "the no-credits key creates chats (200) instead of getting 402",
 			[]string{"chat/8.1/credits-402"}, nil},
-		{faultOtherTeam401, "a key without permission for the team gets 401 instead of 403",
+		{faultOtherTeam401, "the team permission is checked after the body, and a key without it gets 401 instead of 403",
 			[]string{"chat/5.4/other-team-403"}, nil},
 		{faultRateLimitIgnored, "the rate limit (Options.RateLimit, -rate-limit) never answers 429: every request goes through",
 			[]string{"chat/8.2/rate-limit-429"}, nil},

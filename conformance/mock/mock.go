@@ -319,11 +319,11 @@ func (s *Server) gate(w *response, r *http.Request, spends bool) bool {
 	case role == RoleServerError:
 		s.writeError(w, http.StatusInternalServerError, codeServerError, "", "internal server error")
 		return false
-	case role == RoleOtherTeam:
+	case role == RoleOtherTeam && s.fault != faultOtherTeam401:
 		s.forbidden(w, "this API key has no permission for the team")
 		return false
 	}
-	if team := r.Header.Get(HeaderTeam); team != "" && team != role.team() {
+	if team := r.Header.Get(HeaderTeam); team != "" && team != role.team() && s.fault != faultOtherTeam401 {
 		s.forbidden(w, fmt.Sprintf("this API key has no permission for team %q", team))
 		return false
 	}
