@@ -106,7 +106,7 @@ func TestCheckBuiltInMock(t *testing.T) {
 	require.Equal(t, exitOK, code, "exit code against the built-in mock; stdout %s\nstderr %s", stdout, stderr)
 	assert.Contains(t, stdout, "\n97 passed, 0 failed, 0 warned, 13 info, 1 skipped, 0 inconclusive, 0 errors\n", "summary line")
 	assert.Contains(t, stdout, "4.5 Stream response\n  ✔ chat/4.5/stream-default", "checks grouped by section")
-	assert.Contains(t, stderr, "chatwire: this run creates up to 25 chats (-max-chats 25)\nchatwire: plan: 102 probes; 11 create a chat, 14 may", "the budget, before the run")
+	assert.Contains(t, stderr, "chatwire: this run creates up to 25 chats (-max-chats 25)\nchatwire: plan: 102 probes; 11 create a chat, 14 may (the spec lets the service accept or refuse them), 77 free unless the service wrongly accepts them; worst case 26 chats", "the budget, before the run")
 	assert.Contains(t, stderr, "no rate limit", "the mock is not paced")
 
 	f, err := os.Open(jsonFile)

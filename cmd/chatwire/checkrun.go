@@ -144,12 +144,16 @@ const builtInRateLimit = 200
 // what a conformant service creates, and the worst case a service that
 // accepts what it should refuse could reach under -max-chats.
 func printChatPlan(w io.Writer, p conformance.Plan, maxChats int) {
-	chats := "chats"
-	if maxChats == 1 {
-		chats = "chat"
+	fmt.Fprintf(w, "chatwire: this run creates up to %s (-max-chats %d)\n", count(maxChats, "chat", "chats"), maxChats)
+	fmt.Fprintf(w, "chatwire: plan: %s; %d create a chat, %d may (the spec lets the service accept or refuse them), "+
+		"%d free unless the service wrongly accepts them; worst case %s: a free probe goes out while at most %d were created\n",
+		count(p.Probes, "probe", "probes"), p.Chats, p.Maybe, p.Free, count(maxChats+1, "chat", "chats"), maxChats)
+}
+
+// count returns n with the noun's singular or plural.
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
 	}
-	fmt.Fprintf(w, "chatwire: this run creates up to %d %s (-max-chats %d)\n", maxChats, chats, maxChats)
-	fmt.Fprintf(w, "chatwire: plan: %d probes; %d create a chat, %d may (the spec lets the service accept or refuse them), "+
-		"%d are free unless the service wrongly accepts them; worst case %d chats: a free probe goes out while at most %d were created\n",
-		p.Probes, p.Chats, p.Maybe, p.Free, maxChats+1, maxChats)
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -37,7 +37,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs.Var(&variants, "variant", "answer in an allowed `NAME`d variation (gzip, crlf, …; comma-separated, repeatable); -variant list lists them")
 	rateLimit := fs.Int("rate-limit", 0, "allow each key `N` chat requests a minute, then answer 429 with Retry-After (0: no limit)")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), `usage: chatwire serve [-addr 127.0.0.1] [-port 0] [-fault NAME] [-pace DURATION] [flags]
+		fmt.Fprintf(fs.Output(), `usage: chatwire serve [-addr 127.0.0.1] [-port 0] [-fault NAME] [-variant NAME] [-rate-limit N] [-pace DURATION] [flags]
 
 Run the mock of POST /api/chat, for client test suites and for checking the
 checker. The first line on standard output is
