@@ -98,7 +98,7 @@ func TestGitHubAction(t *testing.T) {
 			"CHATWIRE_API_KEY": mock.KeyValid}, 1,
 			"❌ **Not conformant:** 1 check failed.", "::error title=chatwire check::❌ Not conformant: 1 check failed.", "1"},
 		{"unreachable fails the step", map[string]string{"INPUT_BASE_URL": closedURL, "CHATWIRE_API_KEY": mock.KeyValid}, 3,
-			"**Target unreachable:**", "::error title=chatwire check::❔ Not established: the target is unreachable; 43 inconclusive.", "3"},
+			"**Target unreachable:**", "::error title=chatwire check::❔ Not established: the target is unreachable; ", "3"},
 		{"unreachable as a warning", map[string]string{"INPUT_BASE_URL": closedURL, "CHATWIRE_API_KEY": mock.KeyValid,
 			"INPUT_FAIL_ON_INCONCLUSIVE": "false"}, 0,
 			"**Target unreachable:**", "::warning title=chatwire check::❔ Not established: the target is unreachable", "3"},

@@ -86,15 +86,15 @@ func TestCheckList(t *testing.T) {
 	code, stdout, stderr := runCheckTest(t, context.Background(), "-list")
 	require.Equal(t, exitOK, code, "exit code of -list; stderr %s", stderr)
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")
-	assert.Len(t, lines, 1+len(conformance.Catalogue())+2, "a header, a line per check, a blank line and the total")
+	assert.Len(t, lines, 1+len(conformance.Catalogue())+3, "a header, a line per check, a blank line and the total")
 	assert.Regexp(t, `^ID +LEVEL +KIND +COST +NEEDS$`, lines[0], "header of -list")
-	assert.Contains(t, stdout, "chat/5.4/other-team-403                                       MUST    probe      free  other-team|-forbidden-header", "the other-team line")
-	assert.Contains(t, stdout, "50 checks; they create up to 15 chats. Nothing was sent.", "the total")
+	assert.Contains(t, stdout, "chat/5.4/other-team-403                                       MUST    probe      free   other-team|-forbidden-header", "the other-team line")
+	assert.Contains(t, stdout, "111 checks, 102 probes; they create up to 25 chats (11 create one, 14 may: the spec lets the service accept or refuse them).\n77 probes are free unless the service wrongly accepts them; -max-chats bounds those too. Nothing was sent.", "the total")
 	assert.Empty(t, stderr, "-list needs no key and says nothing on stderr")
 
 	code, stdout, _ = runCheckTest(t, context.Background(), "-list", "-run", "chat/5.3", "-run", "chat/4.4/json-url")
 	require.Equal(t, exitOK, code, "exit code of -list -run")
-	assert.Contains(t, stdout, "5 checks; they create up to 1 chats.", "total of the selected checks")
+	assert.Contains(t, stdout, "11 checks, 11 probes; they create up to 1 chat (1 create one, 0 may", "total of the selected checks")
 }
 
 // TestCheckBuiltInMock runs the whole catalogue against the built-in mock,
@@ -106,9 +106,9 @@ func TestCheckBuiltInMock(t *testing.T) {
 	jsonFile, junitFile, mdFile := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.xml"), filepath.Join(dir, "r.md")
 	code, stdout, stderr := runCheckTest(t, context.Background(), "-json", jsonFile, "-junit", junitFile, "-md", mdFile)
 	require.Equal(t, exitOK, code, "exit code against the built-in mock; stdout %s\nstderr %s", stdout, stderr)
-	assert.Contains(t, stdout, "\n44 passed, 0 failed, 0 warned, 5 info, 1 skipped, 0 inconclusive, 0 errors\n", "summary line")
+	assert.Contains(t, stdout, "\n97 passed, 0 failed, 0 warned, 13 info, 1 skipped, 0 inconclusive, 0 errors\n", "summary line")
 	assert.Contains(t, stdout, "4.5 Stream response\n  ✔ chat/4.5/stream-default", "checks grouped by section")
-	assert.Contains(t, stderr, "chatwire: this run creates up to 15 chats (-max-chats 15)\n", "the budget, before the run")
+	assert.Contains(t, stderr, "chatwire: this run creates up to 25 chats (-max-chats 25)\nchatwire: plan: 102 probes; 11 create a chat, 14 may (the spec lets the service accept or refuse them), 77 free unless the service wrongly accepts them; worst case 26 chats: one wrongly accepted free probe past -max-chats", "the budget, before the run")
 	assert.Contains(t, stderr, "no rate limit", "the mock is not paced")
 
 	f, err := os.Open(jsonFile)
@@ -116,7 +116,7 @@ func TestCheckBuiltInMock(t *testing.T) {
 	defer f.Close()
 	rep, err := report.ReadJSON(f)
 	require.NoError(t, err, "read the JSON report back")
-	assert.Equal(t, 44, rep.Summary.Pass, "passes in the JSON report")
+	assert.Equal(t, 97, rep.Summary.Pass, "passes in the JSON report")
 	assert.Len(t, rep.Results, len(conformance.Catalogue()), "results in the JSON report")
 	junit, err := os.ReadFile(junitFile)
 	require.NoError(t, err, "the JUnit report")
@@ -135,7 +135,7 @@ func TestCheckLive(t *testing.T) {
 		stdout []string
 	}{
 		{name: "conformant", args: []string{"-run", "chat/5.3,chat/4.4"}, code: exitOK,
-			stdout: []string{"9 passed, 0 failed"}},
+			stdout: []string{"15 passed, 0 failed"}},
 		{name: "a failure", fault: "missing-key-403", args: []string{"-run", "chat/5.3"}, code: exitFail,
 			stdout: []string{"✗ chat/5.3/missing-key-401", "Failures:", "A missing or invalid key yields status 401.", "Expected", "403",
 				`curl -sS -i -N -X POST '`}},
@@ -189,7 +189,7 @@ func TestCheckUnreachable(t *testing.T) {
 	ts.Close()
 	code, stdout, stderr := runCheckTest(t, context.Background(), "-base-url", url, "-rate", "0", "-run", "chat/5.3")
 	assert.Equal(t, exitInconclusive, code, "exit code against a closed port; stderr %s", stderr)
-	assert.Contains(t, stdout, "0 passed, 0 failed, 0 warned, 0 info, 0 skipped, 4 inconclusive, 0 errors", "summary")
+	assert.Contains(t, stdout, "0 passed, 0 failed, 0 warned, 0 info, 0 skipped, 10 inconclusive, 0 errors", "summary")
 	assert.Contains(t, stdout, "Target unreachable: ", "reason")
 }
 
@@ -207,7 +207,7 @@ func TestCheckInterrupted(t *testing.T) {
 	rep, err := report.ReadJSON(f)
 	require.NoError(t, err, "read the report")
 	assert.True(t, rep.Interrupted, "the report is marked interrupted")
-	assert.Equal(t, 4, rep.Summary.Skip, "the checks not run are skipped")
+	assert.Equal(t, 10, rep.Summary.Skip, "the checks not run are skipped")
 }
 
 func TestExitCode(t *testing.T) {
