@@ -51,6 +51,9 @@ func judgedLines(x *transcript.Exchange) [][]byte {
 
 // firstLine returns the first non-blank judged line of x.
 func firstLine(x *transcript.Exchange) ([]byte, bool) {
+	if x.End.Truncated != nil {
+		return keptFirstLine(x)
+	}
 	for _, l := range judgedLines(x) {
 		if len(l) > 0 {
 			return l, true
@@ -62,6 +65,9 @@ func firstLine(x *transcript.Exchange) ([]byte, bool) {
 // checkFirstLine checks the first line of the stream x and returns it with
 // the chatId JSON reads from it, or why it is wrong.
 func checkFirstLine(x *transcript.Exchange) (line, chatID []byte, err error) {
+	if facts, ok := judged(x); ok {
+		return wholeFirstLine(x, facts)
+	}
 	line, ok := firstLine(x)
 	if !ok {
 		switch x.End.Reason {
@@ -114,6 +120,11 @@ func judgePrefixShortcut(o observed) (verdict, bool) {
 		return verdict{outcome: Skip, reason: "not judged: no stream passed chat/4.5/first-line-code-2"}, true
 	}
 	short, ok := linestream.ChatIDPrefix(line)
+	if facts, truncated := judged(o.x); truncated {
+		var id string
+		id, ok = facts[factPrefixID]
+		short = []byte(id)
+	}
 	switch {
 	case !ok:
 		return verdict{outcome: violated(Should),
@@ -131,7 +142,15 @@ func judgeLineGrammar(o observed) (verdict, bool) {
 	if !isStream(o.x) {
 		return verdict{}, false
 	}
-	lines := judgedLines(o.x)
+	if facts, ok := judged(o.x); ok {
+		return verdict{outcome: Outcome(facts[factGrammar]), reason: facts[factGrammarReason], actual: facts[factGrammarActual]}, true
+	}
+	return judgeGrammar(o.x), true
+}
+
+// judgeGrammar judges every line of the stream x.
+func judgeGrammar(x *transcript.Exchange) verdict {
+	lines := judgedLines(x)
 	d := linestream.NewDecoder(bytes.NewReader(bytes.Join(lines, []byte("\n"))))
 	var unknown, errPart []byte
 	unknownLine, errLine, parts := 0, 0, 0
@@ -146,7 +165,7 @@ func judgeLineGrammar(o observed) (verdict, bool) {
 		}
 		if err := p.CheckShape(); err != nil {
 			return verdict{outcome: Fail, reason: fmt.Sprintf("line %d: %v", p.Line, err),
-				actual: fmt.Sprintf("line %d: %s", p.Line, excerpt(p.Raw))}, true
+				actual: fmt.Sprintf("line %d: %s", p.Line, excerpt(p.Raw))}
 		}
 		if p.Kind() == linestream.KindError && errPart == nil {
 			errPart, errLine = p.Clone().Value, p.Line
@@ -158,18 +177,18 @@ func judgeLineGrammar(o observed) (verdict, bool) {
 		if errors.As(err, &se) && se.Line >= 1 && se.Line <= len(lines) {
 			actual = fmt.Sprintf("line %d: %s", se.Line, excerpt(lines[se.Line-1]))
 		}
-		return verdict{outcome: Fail, reason: err.Error(), actual: actual}, true
+		return verdict{outcome: Fail, reason: err.Error(), actual: actual}
 	}
 	switch {
 	case unknown != nil:
 		return verdict{outcome: Warn, reason: fmt.Sprintf("line %d has a code the AI SDK v4 does not know (its parser throws on it)", unknownLine),
-			actual: fmt.Sprintf("line %d: %s", unknownLine, excerpt(unknown))}, true
+			actual: fmt.Sprintf("line %d: %s", unknownLine, excerpt(unknown))}
 	case errPart != nil:
 		text, _ := linestream.AppendString(nil, errPart)
 		return verdict{outcome: Info, reason: fmt.Sprintf("line %d is an error part: %s", errLine, excerpt(text)),
-			actual: fmt.Sprintf("line %d: 3:%s", errLine, excerpt(errPart))}, true
+			actual: fmt.Sprintf("line %d: 3:%s", errLine, excerpt(errPart))}
 	}
-	return verdict{outcome: Pass, actual: fmt.Sprintf("%d lines well formed", parts)}, true
+	return verdict{outcome: Pass, actual: fmt.Sprintf("%d lines well formed", parts)}
 }
 
 func judgeStreamContentType(o observed) (verdict, bool) {

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/chatwire/chatwire/conformance/transcript"
+	"github.com/chatwire/chatwire/internal/httpfail"
 )
 
 // This file holds the judges of the probe checks about the JSON response
@@ -61,11 +62,14 @@ func describeResponse(x *transcript.Exchange) string {
 	if len(body) == 0 {
 		return s + "; empty body"
 	}
-	return s + "; body " + excerpt(body)
+	return s + "; body " + excerpt(body) + truncationText(x)
 }
 
 // endText says how an exchange ended, for verdicts.
 func endText(x *transcript.Exchange) string {
+	if x.End.Kind != "" {
+		return x.End.Reason + ": " + x.End.Kind + ": " + x.End.Err
+	}
 	if x.End.Err != "" {
 		return x.End.Reason + ": " + x.End.Err
 	}
@@ -85,6 +89,9 @@ func mediaType(h http.Header) string {
 // jsonObject parses the body of x as a JSON object, keeping the raw value
 // of each member (the last one of duplicate keys, as JSON.parse does).
 func jsonObject(x *transcript.Exchange) (map[string]json.RawMessage, error) {
+	if facts, ok := judged(x); ok {
+		return wholeJSONObject(facts)
+	}
 	body := x.Body()
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(body, &m); err != nil || m == nil {
@@ -100,6 +107,10 @@ func jsonObject(x *transcript.Exchange) (map[string]json.RawMessage, error) {
 // isJSONObjectBody reports whether the body of x is a JSON object. It
 // tells a JSON response from a stream.
 func isJSONObjectBody(x *transcript.Exchange) bool {
+	if facts, ok := judged(x); ok {
+		_, isObject := facts[factJSON]
+		return isObject
+	}
 	body := bytes.TrimSpace(x.Body())
 	if len(body) == 0 || body[0] != '{' {
 		return false
@@ -113,6 +124,10 @@ func isJSONObjectBody(x *transcript.Exchange) bool {
 func notJudged200(x *transcript.Exchange) (verdict, bool) {
 	if s := x.Response.Status; s != 200 {
 		return verdict{outcome: Skip, reason: fmt.Sprintf("not judged: the stream:false request got %d (see chat/4.4/json-status-200)", s),
+			actual: describeResponse(x)}, true
+	}
+	if x.End.Kind == string(httpfail.BodyCap) {
+		return verdict{outcome: Inconclusive, reason: "not judged: " + x.End.Err + ", so the JSON object was not read whole",
 			actual: describeResponse(x)}, true
 	}
 	return verdict{}, false

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/chatwire/chatwire/conformance/transcript"
+	"github.com/chatwire/chatwire/internal/httpfail"
 )
 
 // NoChatLimit is the [Config.MaxChats] of a run whose spending is not
@@ -151,7 +152,8 @@ type runner struct {
 	roles       map[Role]bool
 	chats       int
 	creditsOut  string // why spending stopped after a 402
-	unreachable string // why the target counts as unreachable
+	unreachable string // why the target counts as unreachable: no connection was made
+	stopped     string // why the run stopped sending to a target that connects but does not answer
 	noResponse  int    // exchanges in a row without a response head
 	answered    bool   // some exchange got a response head
 	interrupted bool
@@ -251,6 +253,8 @@ func (r *runner) precheck(ctx context.Context, p *Probe) (Outcome, string) {
 		return Skip, "opt-in: -rate-limit-burst N sends up to N requests at once to meet the rate limit"
 	case r.unreachable != "":
 		return Inconclusive, r.unreachable
+	case r.stopped != "":
+		return Inconclusive, r.stopped
 	}
 	if role := keyRole(p); role != "" && !r.roles[role] {
 		return Skip, roleReason(role)
@@ -358,21 +362,37 @@ func (r *runner) note(p *Probe, x *transcript.Exchange) {
 	r.logf("%s: %d, %d %s, %s after %v", p.ID, x.Response.Status, len(x.Lines), lines, x.End.Reason, x.End.At.Round(time.Millisecond))
 }
 
-// noAnswer classifies an exchange without a response head.
+// noAnswer classifies an exchange without a response head by the failure
+// kind of its end. The target is unreachable only when no connection was
+// made (refused, DNS, connect timeout), and the run stops sending then. A
+// service whose answer breaks HTTP (a header block past the limit, bytes
+// that are not HTTP) fails the probe's checks. Anything else (TLS, a
+// timeout, a connection closed before the head) leaves them inconclusive,
+// and the run stops after unreachableStreak of those in a row.
 func (r *runner) noAnswer(ctx context.Context, pr *probeRun, x *transcript.Exchange) {
 	if x.End.Reason == transcript.EndCancel || ctx.Err() != nil {
 		r.interrupted = true
 		pr.outcome, pr.reason = Skip, "interrupted"
 		return
 	}
+	kind := httpfail.Kind(x.End.Kind)
+	// A transcript recorded before failures had kinds says only "reset".
+	unreachable := kind.Unreachable() || kind == "" && x.End.Reason == transcript.EndReset
+	if kind.ServiceFault() {
+		r.answered, r.noResponse = true, 0
+		pr.outcome, pr.reason = Fail, "the service answered, but not in HTTP: "+endText(x)
+		return
+	}
 	r.noResponse++
 	pr.outcome, pr.reason = Inconclusive, "no response: "+endText(x)
 	switch {
-	case !r.answered:
+	case unreachable && !r.answered:
 		r.unreachable = "target unreachable: " + endText(x)
 		pr.reason = r.unreachable
-	case r.noResponse >= unreachableStreak:
+	case unreachable && r.noResponse >= unreachableStreak:
 		r.unreachable = fmt.Sprintf("target unreachable: %d exchanges in a row without a response, the last %s", r.noResponse, endText(x))
+	case r.noResponse >= unreachableStreak:
+		r.stopped = fmt.Sprintf("stopped sending: %d exchanges in a row connected but got no response, the last %s", r.noResponse, endText(x))
 	}
 }
 
