@@ -91,3 +91,20 @@ func ExampleKeyPrefix() {
 	// cw_test_
 	// sk-
 }
+
+func ExamplePlanOf() {
+	checks, err := conformance.Select(conformance.Catalogue(), []string{"chat/9.2,chat/4.4,chat/5.3/missing-key-401"}, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	p := conformance.PlanOf(checks)
+	fmt.Printf("%d probes: %d create a chat, %d may, %d free; -max-chats defaults to %d\n",
+		p.Probes, p.Chats, p.Maybe, p.Free, conformance.ChatsNeeded(checks))
+	// Output: 6 probes: 1 create a chat, 4 may, 1 free; -max-chats defaults to 5
+}
+
+func ExampleFollowUpPath() {
+	fmt.Println(conformance.FollowUpPath("status"))
+	// Output: /api/chat/{chatId}/status
+}

@@ -15,8 +15,8 @@ import (
 // recorder files transcripts under it and a replayer finds them by it.
 type Probe struct {
 	ID     string      // stable, such as "auth/missing-key" or "model/current[gamma-k3]"
-	Method string      // always POST for now
-	Path   string      // relative to the base URL, such as "/api/chat"
+	Method string      // POST, or GET for the status and subscribe follow-ups
+	Path   string      // relative to the base URL, such as "/api/chat"; "{chatId}" stands for the run's first chat (see [FollowUpPath])
 	Auth   Auth        // the Authorization header, by role
 	Header http.Header // the other request headers (Content-Type, a team header)
 	Body   []byte      // sent as is; not always JSON (body/not-json)

@@ -318,3 +318,31 @@ func TestCatalogueShape(t *testing.T) {
 	// 5 JSON, 5 stream, 2 status, 4+1 auth, 6 follow-ups, 2 body, credits, rate limit.
 	assert.Equal(t, len(spectable.Cases())+2+1+9+4+5+5+2+4+1+6+2+1+1, len(byID), "checks in the catalogue")
 }
+
+// TestFollowUpsAddressTheRunsChat checks that the follow-up probes go to
+// the first chat the run created, and to a placeholder when there is none,
+// where a 404 is inconclusive, not a failure.
+func TestFollowUpsAddressTheRunsChat(t *testing.T) {
+	var paths []string
+	record := func(w http.ResponseWriter, q *request) bool {
+		if strings.HasSuffix(q.r.URL.Path, "/status") {
+			paths = append(paths, q.r.URL.Path)
+		}
+		return false
+	}
+	testRun{ids: []string{"chat/4.4/json-status-200", "chat/5.3/follow-up-missing-key-401[status]"}}.run(t, service{override: record})
+	assert.Equal(t, []string{"/api/chat/chat_1/status"}, paths, "the follow-up addresses the chat the JSON probe created")
+
+	notFound := func(w http.ResponseWriter, q *request) bool {
+		if !strings.HasSuffix(q.r.URL.Path, "/status") {
+			return false
+		}
+		jsonError(w, 404, "no such chat")
+		return true
+	}
+	rep := testRun{ids: []string{"chat/5.3/follow-up-missing-key-401[status]"}}.run(t, service{override: notFound})
+	r := result(t, rep, "chat/5.3/follow-up-missing-key-401[status]")
+	assert.Equal(t, Inconclusive, r.Outcome, "a 404 for the placeholder chat: %s", r.Reason)
+	assert.Contains(t, r.Reason, "created no chat", "reason")
+	assert.Contains(t, r.Curl, "/api/chat/"+UnknownChat+"/status", "the curl line shows the placeholder path")
+}

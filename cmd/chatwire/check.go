@@ -185,9 +185,10 @@ func listChecks(w io.Writer, checks []conformance.Check, p conformance.Plan) int
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.ID, c.Level, c.Kind, c.Cost, c.NeedsText())
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "\n%d checks, %d probes; they create up to %d chats (%d create one, %d may: the spec lets the service accept or refuse them).\n"+
-		"%d probes are free unless the service wrongly accepts them; -max-chats bounds those too. Nothing was sent.\n",
-		len(checks), p.Probes, p.Chats+p.Maybe, p.Chats, p.Maybe, p.Free)
+	fmt.Fprintf(w, "\n%s, %s; they create up to %s (%d create one, %d may: the spec lets the service accept or refuse them).\n"+
+		"%s free unless the service wrongly accepts them; -max-chats bounds those too. Nothing was sent.\n",
+		count(len(checks), "check", "checks"), count(p.Probes, "probe", "probes"), count(p.Chats+p.Maybe, "chat", "chats"),
+		p.Chats, p.Maybe, count(p.Free, "probe is", "probes are"))
 	return exitOK
 }
 

@@ -92,7 +92,7 @@ func TestCheckList(t *testing.T) {
 
 	code, stdout, _ = runCheckTest(t, context.Background(), "-list", "-run", "chat/5.3", "-run", "chat/4.4/json-url")
 	require.Equal(t, exitOK, code, "exit code of -list -run")
-	assert.Contains(t, stdout, "11 checks, 11 probes; they create up to 1 chats (1 create one, 0 may", "total of the selected checks")
+	assert.Contains(t, stdout, "11 checks, 11 probes; they create up to 1 chat (1 create one, 0 may", "total of the selected checks")
 }
 
 // TestCheckBuiltInMock runs the whole catalogue against the built-in mock,
@@ -106,7 +106,7 @@ func TestCheckBuiltInMock(t *testing.T) {
 	require.Equal(t, exitOK, code, "exit code against the built-in mock; stdout %s\nstderr %s", stdout, stderr)
 	assert.Contains(t, stdout, "\n97 passed, 0 failed, 0 warned, 13 info, 1 skipped, 0 inconclusive, 0 errors\n", "summary line")
 	assert.Contains(t, stdout, "4.5 Stream response\n  ✔ chat/4.5/stream-default", "checks grouped by section")
-	assert.Contains(t, stderr, "chatwire: this run creates up to 25 chats (-max-chats 25)\nchatwire: plan: 102 probes; 11 create a chat, 14 may (the spec lets the service accept or refuse them), 77 free unless the service wrongly accepts them; worst case 26 chats", "the budget, before the run")
+	assert.Contains(t, stderr, "chatwire: this run creates up to 25 chats (-max-chats 25)\nchatwire: plan: 102 probes; 11 create a chat, 14 may (the spec lets the service accept or refuse them), 77 free unless the service wrongly accepts them; worst case 26 chats: one wrongly accepted free probe past -max-chats", "the budget, before the run")
 	assert.Contains(t, stderr, "no rate limit", "the mock is not paced")
 
 	f, err := os.Open(jsonFile)

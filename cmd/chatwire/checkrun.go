@@ -145,9 +145,14 @@ const builtInRateLimit = 200
 // accepts what it should refuse could reach under -max-chats.
 func printChatPlan(w io.Writer, p conformance.Plan, maxChats int) {
 	fmt.Fprintf(w, "chatwire: this run creates up to %s (-max-chats %d)\n", count(maxChats, "chat", "chats"), maxChats)
+	worst := "worst case " + count(maxChats, "chat", "chats")
+	if p.Free > 0 {
+		// precheck sends a free probe while no more than -max-chats chats exist.
+		worst = "worst case " + count(maxChats+1, "chat", "chats") + ": one wrongly accepted free probe past -max-chats"
+	}
 	fmt.Fprintf(w, "chatwire: plan: %s; %d create a chat, %d may (the spec lets the service accept or refuse them), "+
-		"%d free unless the service wrongly accepts them; worst case %s: a free probe goes out while at most %d were created\n",
-		count(p.Probes, "probe", "probes"), p.Chats, p.Maybe, p.Free, count(maxChats+1, "chat", "chats"), maxChats)
+		"%d free unless the service wrongly accepts them; %s\n",
+		count(p.Probes, "probe", "probes"), p.Chats, p.Maybe, p.Free, worst)
 }
 
 // count returns n with the noun's singular or plural.
