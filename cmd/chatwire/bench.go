@@ -78,6 +78,7 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	format := fs.String("format", "text", "output format: text (a table) or bench (Go benchmark format for benchstat)")
 	jsonFile := fs.String("json", "", "also write the report as JSON to `FILE`")
 	timeout := fs.Duration("timeout", 5*time.Minute, "give up on a request, its whole stream included, after this long")
+	maxLine := fs.Int("max-line", live.DefaultMaxLine, "the longest stream line accepted, in `bytes`; a longer one fails its request (line_cap).\nEach stream in flight buffers at most one line: peak memory ≈ 20 MB + 2.5 × C × max-line")
 	prompt := fs.String("prompt", live.DefaultPrompt, "the content of every request")
 	model := fs.String("model", "", "the model of every request (default: the team's configured model)")
 	seed := fs.Uint64("seed", 1, "seed of the open-loop schedule")
@@ -114,6 +115,8 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return usageErr("-duration must not be negative")
 	case *timeout <= 0:
 		return usageErr("-timeout must be positive")
+	case *maxLine < 1<<10:
+		return usageErr("-max-line must be at least 1024 bytes")
 	case *maxChats < 0:
 		return usageErr("-max-chats must not be negative")
 	case *format != "text" && *format != "bench":
@@ -128,7 +131,7 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 
 	cfg := live.Config{
 		Requests: *n, Warmup: *warmup, Concurrency: *c, Rate: *rate, Duration: *duration,
-		Timeout: *timeout, Seed: *seed, Prompt: *prompt, Model: *model,
+		Timeout: *timeout, MaxLine: *maxLine, Seed: *seed, Prompt: *prompt, Model: *model,
 		UserAgent: "chatwire/" + version + " bench",
 	}
 	if cfg.OpenLoop() && !set["c"] {
@@ -202,13 +205,24 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	case rep.Interrupted:
 		fmt.Fprintf(stderr, "chatwire bench: interrupted: %d of %d requests measured\n", rep.OK+rep.Failed, cfg.Requests)
 		return exitInconclusive
-	case rep.Sent > 0 && rep.Errors[live.ErrTransport]+rep.Errors[live.ErrTimeout] == rep.Sent:
-		fmt.Fprintln(stderr, "chatwire bench: no request got a response; is the service reachable?")
+	case rep.Sent > 0 && unreachable(rep) == rep.Sent:
+		fmt.Fprintln(stderr, "chatwire bench: no request could connect; is the service running at -base-url?")
 		return exitInconclusive
 	case rep.Failed > 0:
 		return exitFail
 	}
 	return exitOK
+}
+
+// unreachable counts the requests of rep that made no connection.
+func unreachable(rep *live.Report) int {
+	n := 0
+	for kind, c := range rep.Errors {
+		if live.Unreachable(kind) {
+			n += c
+		}
+	}
+	return n
 }
 
 // plan describes what a run will send, before it starts.

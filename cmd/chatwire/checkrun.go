@@ -47,6 +47,8 @@ func (f *checkFlags) plan(cmd string, stderr io.Writer) (*checkRun, error) {
 		return nil, usagef("-timeout must be positive, got %v", f.timeout)
 	case f.firstLineTimeout <= 0:
 		return nil, usagef("-first-line-timeout must be positive, got %v", f.firstLineTimeout)
+	case f.maxBody < 1<<10:
+		return nil, usagef("-max-body must be at least 1024 bytes, got %d", f.maxBody)
 	case f.burst < 0:
 		return nil, usagef("-rate-limit-burst must not be negative, got %d", f.burst)
 	}
@@ -103,7 +105,7 @@ func (f *checkFlags) setUp(r *checkRun, verb string, stderr io.Writer) error {
 	}
 	r.keys = keys
 	r.live = conformance.LiveOptions{BaseURL: baseURL, Keys: keys, Rate: rate,
-		Timeout: f.timeout, FirstLineTimeout: f.firstLineTimeout, UserAgent: "chatwire/" + version}
+		Timeout: f.timeout, FirstLineTimeout: f.firstLineTimeout, MaxBytes: f.maxBody, UserAgent: "chatwire/" + version}
 	r.cfg.Target, r.cfg.BaseURL, r.cfg.Roles, r.cfg.MaxChats = target, baseURL, keys.Roles(), maxChats
 	if f.verbose {
 		r.cfg.Logf = func(format string, args ...any) { fmt.Fprintf(stderr, "chatwire: "+format+"\n", args...) }
