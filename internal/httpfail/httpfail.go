@@ -18,6 +18,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"net/http"
 	"strings"
 	"syscall"
 )
@@ -150,7 +151,7 @@ func Classify(err error, head bool) Kind {
 		}
 		return Connect
 	}
-	if isTLS(err) {
+	if isTLS(err) || errors.Is(err, http.ErrSchemeMismatch) {
 		return TLS
 	}
 	msg := err.Error()
