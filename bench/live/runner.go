@@ -37,7 +37,7 @@ type Config struct {
 	// fails its request (ErrLineTooLong). 0 means DefaultMaxLine. Memory
 	// is bounded by it: each stream in flight buffers at most one line.
 	MaxLine int
-	Seed        uint64        // seed of the open-loop schedule
+	Seed    uint64 // seed of the open-loop schedule
 
 	Prompt    string // the request's content; DefaultPrompt when empty
 	Model     string // the request's model; left out when empty
