@@ -33,11 +33,12 @@ type Config struct {
 	Rate        float64       // > 0: open loop with Poisson arrivals of Rate per second
 	Duration    time.Duration // > 0: stop sending measured requests after this long
 	Timeout     time.Duration // > 0: give up on a request (its whole stream) after this long
+	Seed        uint64        // seed of the open-loop schedule
+
 	// MaxLine is the longest stream line accepted, in bytes; a longer one
 	// fails its request (ErrLineTooLong). 0 means DefaultMaxLine. Memory
 	// is bounded by it: each stream in flight buffers at most one line.
 	MaxLine int
-	Seed    uint64 // seed of the open-loop schedule
 
 	Prompt    string // the request's content; DefaultPrompt when empty
 	Model     string // the request's model; left out when empty
