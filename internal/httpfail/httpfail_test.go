@@ -18,7 +18,9 @@ import (
 )
 
 // post wraps err as an http.Client wraps the errors of Do.
-func post(err error) error { return &url.Error{Op: "Post", URL: "http://127.0.0.1:1/api/chat", Err: err} }
+func post(err error) error {
+	return &url.Error{Op: "Post", URL: "http://127.0.0.1:1/api/chat", Err: err}
+}
 
 func TestClassify(t *testing.T) {
 	cases := []struct {
@@ -75,4 +77,3 @@ type timeoutErr struct{}
 
 func (timeoutErr) Error() string { return "i/o timeout" }
 func (timeoutErr) Timeout() bool { return true }
-
