@@ -46,6 +46,9 @@ func judgeWhole(x *transcript.Exchange) map[string]string {
 		b, _ := json.Marshal(kept)
 		facts[factJSON] = string(b)
 	}
+	if x.Response == nil || x.Response.Status != 200 {
+		return facts // the stream judges and the chat id read only a 200
+	}
 	line, id, err := checkFirstLine(x)
 	if err != nil {
 		facts[factFirstLineErr] = err.Error()

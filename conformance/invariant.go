@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -151,7 +152,7 @@ func judgeLineGrammar(o observed) (verdict, bool) {
 // judgeGrammar judges every line of the stream x.
 func judgeGrammar(x *transcript.Exchange) verdict {
 	lines := judgedLines(x)
-	d := linestream.NewDecoder(bytes.NewReader(bytes.Join(lines, []byte("\n"))))
+	d := linestream.NewDecoder(&linesReader{lines: lines})
 	var unknown, errPart []byte
 	unknownLine, errLine, parts := 0, 0, 0
 	for d.Next() {
@@ -189,6 +190,35 @@ func judgeGrammar(x *transcript.Exchange) verdict {
 			actual: fmt.Sprintf("line %d: 3:%s", errLine, excerpt(errPart))}
 	}
 	return verdict{outcome: Pass, actual: fmt.Sprintf("%d lines well formed", parts)}
+}
+
+// linesReader reads lines joined by '\n' without copying them into one
+// buffer.
+type linesReader struct {
+	lines [][]byte
+	off   int // into lines[0]; len(lines[0]) when only its '\n' is left
+}
+
+func (r *linesReader) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) && len(r.lines) > 0 {
+		l := r.lines[0]
+		if r.off < len(l) {
+			c := copy(p[n:], l[r.off:])
+			n += c
+			r.off += c
+			continue
+		}
+		if len(r.lines) > 1 {
+			p[n] = '\n'
+			n++
+		}
+		r.lines, r.off = r.lines[1:], 0
+	}
+	if n == 0 && len(r.lines) == 0 {
+		return 0, io.EOF
+	}
+	return n, nil
 }
 
 func judgeStreamContentType(o observed) (verdict, bool) {

@@ -92,7 +92,7 @@ func jsonObject(x *transcript.Exchange) (map[string]json.RawMessage, error) {
 	if facts, ok := judged(x); ok {
 		return wholeJSONObject(facts)
 	}
-	body := x.Body()
+	body := bodyBytes(x)
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(body, &m); err != nil || m == nil {
 		msg := "the body is not a JSON object: " + excerpt(bytes.TrimSpace(body))
@@ -104,6 +104,15 @@ func jsonObject(x *transcript.Exchange) (map[string]json.RawMessage, error) {
 	return m, nil
 }
 
+// bodyBytes returns the body of x: the text of its one line without a
+// copy when it has only one (a JSON body usually), else x.Body().
+func bodyBytes(x *transcript.Exchange) []byte {
+	if len(x.Lines) == 1 && !x.Lines[0].NL {
+		return x.Lines[0].Text
+	}
+	return x.Body()
+}
+
 // isJSONObjectBody reports whether the body of x is a JSON object. It
 // tells a JSON response from a stream.
 func isJSONObjectBody(x *transcript.Exchange) bool {
@@ -111,7 +120,7 @@ func isJSONObjectBody(x *transcript.Exchange) bool {
 		_, isObject := facts[factJSON]
 		return isObject
 	}
-	body := bytes.TrimSpace(x.Body())
+	body := bytes.TrimSpace(bodyBytes(x))
 	if len(body) == 0 || body[0] != '{' {
 		return false
 	}

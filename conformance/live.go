@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"net/http/httptrace"
@@ -287,6 +288,7 @@ func (r *exchangeRun) read(resp *http.Response) {
 	for {
 		chunk, err := br.ReadSlice('\n')
 		r.bytes += int64(len(chunk))
+		buf = grow(buf, len(chunk), o.MaxBytes)
 		buf = append(buf, chunk...)
 		if err == nil {
 			var text []byte
@@ -322,6 +324,17 @@ func (r *exchangeRun) read(resp *http.Response) {
 		r.end(err)
 		return
 	}
+}
+
+// grow returns buf with room for n more bytes. A line's buffer doubles, but
+// never past the body cap and a read: no line read can be longer.
+func grow(buf []byte, n int, maxBytes int64) []byte {
+	if len(buf)+n <= cap(buf) {
+		return buf
+	}
+	size := max(2*cap(buf), len(buf)+n, 512)
+	size = max(min(size, int(min(maxBytes, math.MaxInt32))+64<<10), len(buf)+n)
+	return append(make([]byte, 0, size), buf...)
 }
 
 // line records a complete line, moves the line timer on, and shows the

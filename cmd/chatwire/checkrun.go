@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"runtime/debug"
 
 	"github.com/chatwire/chatwire/conformance"
 	"github.com/chatwire/chatwire/conformance/mock"
@@ -134,7 +135,23 @@ func (f *checkFlags) start(cmd, verb string, stdout, stderr io.Writer) (r *check
 		}
 		return nil, exitInconclusive, false
 	}
+	limitMemory(memoryBound(f.maxBody))
 	return r, exitOK, true
+}
+
+// memoryBound is the memory a check or record run needs with body cap
+// maxBody: one body in flight, read into a buffer that doubles (twice the
+// cap), what the judges read of it (once more), and 32 MiB for the rest
+// (the runtime, the 64 KiB excerpts, the reports). 56 MiB by default.
+func memoryBound(maxBody int64) int64 { return 3*maxBody + 32<<20 }
+
+// limitMemory makes n bytes the Go runtime's soft memory limit, unless the
+// user set one in GOMEMLIMIT: the collector then returns freed bodies to
+// the system near the bound instead of letting them pile up.
+func limitMemory(n int64) {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(n)
+	}
 }
 
 // builtInRateLimit is the rate limit of the built-in mock: requests a
