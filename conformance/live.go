@@ -412,7 +412,7 @@ func (r *exchangeRun) end(err error) {
 		r.finish(transcript.EndCancel, "", "interrupted")
 	default:
 		k := httpfail.Classify(err, r.x.Response != nil)
-		msg := k.Text() + ": " + err.Error()
+		msg := k.Text() + ": " + httpfail.Detail(err)
 		if h := k.Hint(); h != "" {
 			msg += " (" + h + ")"
 		}

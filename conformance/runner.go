@@ -380,7 +380,7 @@ func (r *runner) noAnswer(ctx context.Context, pr *probeRun, x *transcript.Excha
 	unreachable := kind.Unreachable() || kind == "" && x.End.Reason == transcript.EndReset
 	if kind.ServiceFault() {
 		r.answered, r.noResponse = true, 0
-		pr.outcome, pr.reason = Fail, "the service answered, but not in HTTP: "+endText(x)
+		pr.outcome, pr.reason = Fail, "the service answered, but broke HTTP: "+x.End.Kind+": "+x.End.Err
 		return
 	}
 	r.noResponse++

@@ -370,7 +370,7 @@ func (r *Runner) fail(ctx, reqCtx context.Context, s *Sample, err error, head bo
 		s.Kind, s.Err = ErrTimeout, fmt.Sprintf("no end of the response within %v", r.cfg.Timeout)
 	default:
 		k := httpfail.Classify(err, head)
-		s.Kind, s.Err = string(k), k.Text()+": "+r.redact(err.Error())
+		s.Kind, s.Err = string(k), k.Text()+": "+r.redact(httpfail.Detail(err))
 		if h := k.Hint(); h != "" {
 			s.Err += " (" + h + ")"
 		}

@@ -25,7 +25,7 @@ const defaultMockPace = 20 * time.Millisecond
 
 const benchUsage = `usage: chatwire bench [-base-url URL] [-n N] [-c C | -rate R] [-duration D] [-warmup N]
                       [-max-chats N] [-format text|bench] [-json FILE] [-timeout D]
-                      [-prompt S] [-model M] [-seed N] [-mock-pace D] [-mock-lines N]
+                      [-max-line BYTES] [-prompt S] [-model M] [-seed N] [-mock-pace D] [-mock-lines N]
 
 Measure how fast POST /api/chat streams: time to first byte, first line and
 first text, the gaps between lines, end-to-end time, lines/s and MB/s, as
@@ -58,9 +58,18 @@ one result per request, for benchstat:
 goes to standard error; Ctrl-C stops sending, cuts off the streams in
 flight and prints what was measured, marked interrupted.
 
+Errors are counted by kind: http_<status>, bad_line, line_cap (a line past
+-max-line), empty_stream, timeout, and the connection's failures named as
+check names them: refused, dns, connect_timeout, connect (no connection),
+tls, closed, head_timeout, headers_too_large, not_http, bad_encoding, reset.
+
+Memory: each stream in flight buffers at most one line of -max-line bytes;
+peak memory is about 20 MB + 2.5 × C × max-line (60 MB for -c 4 on the
+default), whatever the service sends.
+
 Exit status: 0 all requests succeeded; 1 some failed (an error status, a
 transport error, a timeout or a bad line); 2 usage; 3 interrupted, or no
-request got a response.
+request could connect.
 
 Flags:
 `

@@ -19,6 +19,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"syscall"
 )
@@ -190,6 +191,21 @@ func Classify(err error, head bool) Kind {
 		return Timeout
 	}
 	return Other
+}
+
+// Detail returns the message of err without what adds nothing to a kind's
+// text: the "Post URL:" of the client and the transport's "connection
+// broken" prefixes.
+func Detail(err error) string {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	msg := err.Error()
+	for _, p := range []string{"net/http: HTTP/1.x transport connection broken: ", "net/http: "} {
+		msg = strings.TrimPrefix(msg, p)
+	}
+	return msg
 }
 
 // isTLS reports whether err comes from a TLS handshake.
