@@ -2,6 +2,8 @@ package conformance
 
 import (
 	"context"
+	"io"
+	"log"
 	"net"
 	"net/http/httptest"
 	"runtime"
@@ -91,7 +93,9 @@ func TestLiveUnreachableKinds(t *testing.T) {
 	require.NoError(t, err, "listen")
 	closed := "http://" + ln.Addr().String()
 	ln.Close()
-	tlsSrv := httptest.NewTLSServer(lines(1, false))
+	tlsSrv := httptest.NewUnstartedServer(lines(1, false))
+	tlsSrv.Config.ErrorLog = log.New(io.Discard, "", 0) // the handshake the client refuses is expected
+	tlsSrv.StartTLS()
 	defer tlsSrv.Close()
 	plain := httptest.NewServer(lines(1, false))
 	defer plain.Close()
