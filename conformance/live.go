@@ -56,7 +56,10 @@ type LiveOptions struct {
 	// IdleTimeout bounds the gap between body lines after the first;
 	// zero means FirstLineTimeout.
 	IdleTimeout time.Duration
-	// MaxLines and MaxBytes cap how much of a body is read.
+	// MaxLines and MaxBytes cap how much of a body is read; MaxBytes
+	// counts the bytes after decompression. Of a body longer than
+	// transcript.MaxExcerpt, the exchange keeps that excerpt (see
+	// transcript.Truncation).
 	MaxLines int
 	MaxBytes int64
 	// UserAgent is sent with every request; empty means "chatwire".
