@@ -134,11 +134,12 @@ func TestRunHostileOutcomes(t *testing.T) {
 		mode    hostile.Mode
 		outcome Outcome // of chat/5.3/missing-key-401
 		reason  string
+		failure string
 	}{
-		{hostile.HeaderFlood, Fail, "headers_too_large"},
-		{hostile.Garbage, Fail, "not_http"},
-		{hostile.Drip, Inconclusive, "head_timeout"},
-		{hostile.Bomb400, Fail, "got 400"},
+		{hostile.HeaderFlood, Fail, "headers_too_large", "headers_too_large"},
+		{hostile.Garbage, Fail, "not_http", "not_http"},
+		{hostile.Drip, Inconclusive, "head_timeout", "head_timeout"},
+		{hostile.Bomb400, Fail, "got 400", "body_cap"},
 	}
 	for _, tc := range cases {
 		t.Run(string(tc.mode), func(t *testing.T) {
@@ -152,6 +153,7 @@ func TestRunHostileOutcomes(t *testing.T) {
 			require.NotNil(t, res, "the check ran")
 			assert.Equal(t, tc.outcome, res.Outcome, "%s: outcome (%s)", tc.mode, res.Reason)
 			assert.Contains(t, res.Reason+res.Actual, tc.reason, "%s: the outcome names the failure", tc.mode)
+			assert.Equal(t, tc.failure, res.Failure, "%s: the result's failure kind", tc.mode)
 			for _, r := range rep.Results {
 				assert.NotContains(t, r.Reason, "unreachable", "%s: %s: a target that connects is not unreachable", tc.mode, r.ID)
 			}

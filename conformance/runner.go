@@ -135,6 +135,7 @@ type probeRun struct {
 	obs     []observed // every attempt, in order
 	outcome Outcome    // "" when answered and judgeable; else Skip, Inconclusive or Error
 	reason  string
+	failure string // the failure kind that decided outcome, when one did
 }
 
 // final returns the probe's last exchange.
@@ -154,6 +155,7 @@ type runner struct {
 	creditsOut  string // why spending stopped after a 402
 	unreachable string // why the target counts as unreachable: no connection was made
 	stopped     string // why the run stopped sending to a target that connects but does not answer
+	stopKind    string // the failure kind of the exchange that made it unreachable or stopped
 	noResponse  int    // exchanges in a row without a response head
 	answered    bool   // some exchange got a response head
 	interrupted bool
@@ -287,6 +289,9 @@ func (r *runner) runProbe(ctx context.Context, p *Probe) *probeRun {
 	}
 	pr := &probeRun{probe: p}
 	if pr.outcome, pr.reason = r.precheck(ctx, p); pr.outcome != "" {
+		if pr.reason == r.unreachable || pr.reason == r.stopped {
+			pr.failure = r.stopKind
+		}
 		r.logf("skip %s: %s", p.ID, pr.reason)
 		return pr
 	}
@@ -376,6 +381,7 @@ func (r *runner) noAnswer(ctx context.Context, pr *probeRun, x *transcript.Excha
 		return
 	}
 	kind := httpfail.Kind(x.End.Kind)
+	pr.failure = x.End.Kind
 	// A transcript recorded before failures had kinds says only "reset".
 	unreachable := kind.Unreachable() || kind == "" && x.End.Reason == transcript.EndReset
 	if kind.ServiceFault() {
@@ -387,12 +393,12 @@ func (r *runner) noAnswer(ctx context.Context, pr *probeRun, x *transcript.Excha
 	pr.outcome, pr.reason = Inconclusive, "no response: "+endText(x)
 	switch {
 	case unreachable && !r.answered:
-		r.unreachable = "target unreachable: " + endText(x)
+		r.unreachable, r.stopKind = "target unreachable: "+endText(x), x.End.Kind
 		pr.reason = r.unreachable
 	case unreachable && r.noResponse >= unreachableStreak:
-		r.unreachable = fmt.Sprintf("target unreachable: %d exchanges in a row without a response, the last %s", r.noResponse, endText(x))
+		r.unreachable, r.stopKind = fmt.Sprintf("target unreachable: %d exchanges in a row without a response, the last %s", r.noResponse, endText(x)), x.End.Kind
 	case r.noResponse >= unreachableStreak:
-		r.stopped = fmt.Sprintf("stopped sending: %d exchanges in a row connected but got no response, the last %s", r.noResponse, endText(x))
+		r.stopped, r.stopKind = fmt.Sprintf("stopped sending: %d exchanges in a row connected but got no response, the last %s", r.noResponse, endText(x)), x.End.Kind
 	}
 }
 
