@@ -60,6 +60,19 @@
 // transcripts is another, so a recorded run is judged exactly as the live
 // one was. [Observer] lets a recorder see each exchange as it happens.
 //
+// # Bounded evidence
+//
+// A run holds at most one body in flight ([LiveOptions.MaxBytes], 8 MiB by
+// default, decompressed: a compression bomb is read to the cap like any
+// body) and keeps of each exchange the first transcript.MaxExcerpt (64
+// KiB) of its body. A longer body is kept as that excerpt, marked
+// truncated, with its full length, its SHA-256 and what the live run
+// judged of the whole of it (whether it is a JSON object and its judged
+// members, the first line's chatId or fault, the line grammar verdict), so
+// reports, transcripts and a replay of them reach the live verdict. Memory
+// is thus about 3 × the cap + 64 KiB per exchange, whatever the service
+// sends.
+//
 // # Outcomes and interference
 //
 // A check passes, warns (a SHOULD is not met, or the stream has a code the
@@ -91,10 +104,22 @@
 //     below N: N requests without a 429 fail, and so does a 5xx where the
 //     429 belongs; the result counts what came back ("12 requests: 11×400,
 //     1×429").
-//   - No response (connection refused, reset, a timeout before the head) is
-//     inconclusive; when the first exchange of a run gets none, or three in
-//     a row do, the target counts as unreachable and the remaining probes
-//     are inconclusive without being sent.
+//   - An exchange that fails is named for what failed (transcript.End.Kind,
+//     in the outcome text and the JSON report), and the names decide the
+//     outcome. No connection was made ("refused", "dns",
+//     "connect_timeout", "connect"): inconclusive, and only then is the
+//     target unreachable; when the first exchange of a run is one, or
+//     three in a row are, the remaining probes are inconclusive without
+//     being sent. The service answered, but its answer breaks HTTP
+//     ("headers_too_large": a head past 1 MiB; "not_http") or its body's
+//     encoding ("bad_encoding"): the probe's checks fail, the service's
+//     fault. Connected without an answer ("tls", "head_timeout",
+//     "closed"): inconclusive (a proxy, the trust store or the network
+//     may be to blame); after three in a row the run stops sending. A
+//     body that breaks off ("reset") or stalls ("timeout") is judged on
+//     what arrived. A body past the cap ("body_cap", -max-body) is judged
+//     on what was read; the checks of a stream:false JSON object that was
+//     not read whole are inconclusive.
 //   - [Config.MaxChats] bounds the chats created (every 200 counts);
 //     probes past it are skipped with that reason. [PlanOf] counts the
 //     probes that create a chat, those that may ([CostMaybe]: the spec

@@ -34,7 +34,9 @@ var ErrNoExchange = errors.New("no exchange for the probe")
 // what was seen so far). Any field may be nil. The calls for one exchange
 // come in order from one goroutine: OnRequest before the request is sent,
 // OnResponse when the head arrives (not at all when none does), OnLine for
-// each body line as it arrives, OnEnd last. Exchanges do not overlap.
+// each body line the evidence keeps as it arrives (the lines of the first
+// transcript.MaxExcerpt bytes, the one that crosses it cut), OnEnd last,
+// with the exchange as it is kept. Exchanges do not overlap.
 //
 // ex numbers the attempts of one probe from 0, as the transcript format
 // numbers the exchanges of a scenario, so a transcript.Writer per probe ID

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -51,6 +52,9 @@ func judgedLines(x *transcript.Exchange) [][]byte {
 
 // firstLine returns the first non-blank judged line of x.
 func firstLine(x *transcript.Exchange) ([]byte, bool) {
+	if x.End.Truncated != nil {
+		return keptFirstLine(x)
+	}
 	for _, l := range judgedLines(x) {
 		if len(l) > 0 {
 			return l, true
@@ -62,6 +66,9 @@ func firstLine(x *transcript.Exchange) ([]byte, bool) {
 // checkFirstLine checks the first line of the stream x and returns it with
 // the chatId JSON reads from it, or why it is wrong.
 func checkFirstLine(x *transcript.Exchange) (line, chatID []byte, err error) {
+	if facts, ok := judged(x); ok {
+		return wholeFirstLine(x, facts)
+	}
 	line, ok := firstLine(x)
 	if !ok {
 		switch x.End.Reason {
@@ -114,6 +121,11 @@ func judgePrefixShortcut(o observed) (verdict, bool) {
 		return verdict{outcome: Skip, reason: "not judged: no stream passed chat/4.5/first-line-code-2"}, true
 	}
 	short, ok := linestream.ChatIDPrefix(line)
+	if facts, truncated := judged(o.x); truncated {
+		var id string
+		id, ok = facts[factPrefixID]
+		short = []byte(id)
+	}
 	switch {
 	case !ok:
 		return verdict{outcome: violated(Should),
@@ -131,8 +143,16 @@ func judgeLineGrammar(o observed) (verdict, bool) {
 	if !isStream(o.x) {
 		return verdict{}, false
 	}
-	lines := judgedLines(o.x)
-	d := linestream.NewDecoder(bytes.NewReader(bytes.Join(lines, []byte("\n"))))
+	if facts, ok := judged(o.x); ok {
+		return verdict{outcome: Outcome(facts[factGrammar]), reason: facts[factGrammarReason], actual: facts[factGrammarActual]}, true
+	}
+	return judgeGrammar(o.x), true
+}
+
+// judgeGrammar judges every line of the stream x.
+func judgeGrammar(x *transcript.Exchange) verdict {
+	lines := judgedLines(x)
+	d := linestream.NewDecoder(&linesReader{lines: lines})
 	var unknown, errPart []byte
 	unknownLine, errLine, parts := 0, 0, 0
 	for d.Next() {
@@ -146,7 +166,7 @@ func judgeLineGrammar(o observed) (verdict, bool) {
 		}
 		if err := p.CheckShape(); err != nil {
 			return verdict{outcome: Fail, reason: fmt.Sprintf("line %d: %v", p.Line, err),
-				actual: fmt.Sprintf("line %d: %s", p.Line, excerpt(p.Raw))}, true
+				actual: fmt.Sprintf("line %d: %s", p.Line, excerpt(p.Raw))}
 		}
 		if p.Kind() == linestream.KindError && errPart == nil {
 			errPart, errLine = p.Clone().Value, p.Line
@@ -158,18 +178,47 @@ func judgeLineGrammar(o observed) (verdict, bool) {
 		if errors.As(err, &se) && se.Line >= 1 && se.Line <= len(lines) {
 			actual = fmt.Sprintf("line %d: %s", se.Line, excerpt(lines[se.Line-1]))
 		}
-		return verdict{outcome: Fail, reason: err.Error(), actual: actual}, true
+		return verdict{outcome: Fail, reason: err.Error(), actual: actual}
 	}
 	switch {
 	case unknown != nil:
 		return verdict{outcome: Warn, reason: fmt.Sprintf("line %d has a code the AI SDK v4 does not know (its parser throws on it)", unknownLine),
-			actual: fmt.Sprintf("line %d: %s", unknownLine, excerpt(unknown))}, true
+			actual: fmt.Sprintf("line %d: %s", unknownLine, excerpt(unknown))}
 	case errPart != nil:
 		text, _ := linestream.AppendString(nil, errPart)
 		return verdict{outcome: Info, reason: fmt.Sprintf("line %d is an error part: %s", errLine, excerpt(text)),
-			actual: fmt.Sprintf("line %d: 3:%s", errLine, excerpt(errPart))}, true
+			actual: fmt.Sprintf("line %d: 3:%s", errLine, excerpt(errPart))}
 	}
-	return verdict{outcome: Pass, actual: fmt.Sprintf("%d lines well formed", parts)}, true
+	return verdict{outcome: Pass, actual: fmt.Sprintf("%d lines well formed", parts)}
+}
+
+// linesReader reads lines joined by '\n' without copying them into one
+// buffer.
+type linesReader struct {
+	lines [][]byte
+	off   int // into lines[0]; len(lines[0]) when only its '\n' is left
+}
+
+func (r *linesReader) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) && len(r.lines) > 0 {
+		l := r.lines[0]
+		if r.off < len(l) {
+			c := copy(p[n:], l[r.off:])
+			n += c
+			r.off += c
+			continue
+		}
+		if len(r.lines) > 1 {
+			p[n] = '\n'
+			n++
+		}
+		r.lines, r.off = r.lines[1:], 0
+	}
+	if n == 0 && len(r.lines) == 0 {
+		return 0, io.EOF
+	}
+	return n, nil
 }
 
 func judgeStreamContentType(o observed) (verdict, bool) {

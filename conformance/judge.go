@@ -13,6 +13,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/chatwire/chatwire/client/httpfail"
 	"github.com/chatwire/chatwire/conformance/transcript"
 )
 
@@ -61,11 +62,14 @@ func describeResponse(x *transcript.Exchange) string {
 	if len(body) == 0 {
 		return s + "; empty body"
 	}
-	return s + "; body " + excerpt(body)
+	return s + "; body " + excerpt(body) + truncationText(x)
 }
 
 // endText says how an exchange ended, for verdicts.
 func endText(x *transcript.Exchange) string {
+	if x.End.Kind != "" {
+		return x.End.Reason + ": " + x.End.Kind + ": " + x.End.Err
+	}
 	if x.End.Err != "" {
 		return x.End.Reason + ": " + x.End.Err
 	}
@@ -85,7 +89,10 @@ func mediaType(h http.Header) string {
 // jsonObject parses the body of x as a JSON object, keeping the raw value
 // of each member (the last one of duplicate keys, as JSON.parse does).
 func jsonObject(x *transcript.Exchange) (map[string]json.RawMessage, error) {
-	body := x.Body()
+	if facts, ok := judged(x); ok {
+		return wholeJSONObject(facts)
+	}
+	body := bodyBytes(x)
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(body, &m); err != nil || m == nil {
 		msg := "the body is not a JSON object: " + excerpt(bytes.TrimSpace(body))
@@ -97,10 +104,23 @@ func jsonObject(x *transcript.Exchange) (map[string]json.RawMessage, error) {
 	return m, nil
 }
 
+// bodyBytes returns the body of x: the text of its one line without a
+// copy when it has only one (a JSON body usually), else x.Body().
+func bodyBytes(x *transcript.Exchange) []byte {
+	if len(x.Lines) == 1 && !x.Lines[0].NL {
+		return x.Lines[0].Text
+	}
+	return x.Body()
+}
+
 // isJSONObjectBody reports whether the body of x is a JSON object. It
 // tells a JSON response from a stream.
 func isJSONObjectBody(x *transcript.Exchange) bool {
-	body := bytes.TrimSpace(x.Body())
+	if facts, ok := judged(x); ok {
+		_, isObject := facts[factJSON]
+		return isObject
+	}
+	body := bytes.TrimSpace(bodyBytes(x))
 	if len(body) == 0 || body[0] != '{' {
 		return false
 	}
@@ -113,6 +133,10 @@ func isJSONObjectBody(x *transcript.Exchange) bool {
 func notJudged200(x *transcript.Exchange) (verdict, bool) {
 	if s := x.Response.Status; s != 200 {
 		return verdict{outcome: Skip, reason: fmt.Sprintf("not judged: the stream:false request got %d (see chat/4.4/json-status-200)", s),
+			actual: describeResponse(x)}, true
+	}
+	if x.End.Kind == string(httpfail.BodyCap) {
+		return verdict{outcome: Inconclusive, reason: "not judged: " + x.End.Err + ", so the JSON object was not read whole",
 			actual: describeResponse(x)}, true
 	}
 	return verdict{}, false

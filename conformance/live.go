@@ -4,16 +4,22 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/chatwire/chatwire/client/httpfail"
 	"github.com/chatwire/chatwire/conformance/transcript"
 )
 
@@ -50,7 +56,10 @@ type LiveOptions struct {
 	// IdleTimeout bounds the gap between body lines after the first;
 	// zero means FirstLineTimeout.
 	IdleTimeout time.Duration
-	// MaxLines and MaxBytes cap how much of a body is read.
+	// MaxLines and MaxBytes cap how much of a body is read; MaxBytes
+	// counts the bytes after decompression. Of a body longer than
+	// transcript.MaxExcerpt, the exchange keeps that excerpt (see
+	// transcript.Truncation).
 	MaxLines int
 	MaxBytes int64
 	// UserAgent is sent with every request; empty means "chatwire".
@@ -125,6 +134,7 @@ func NewLive(o LiveOptions) (*Live, error) {
 	} else {
 		tr := http.DefaultTransport.(*http.Transport).Clone()
 		tr.DialContext = (&net.Dialer{Timeout: DefaultConnectTimeout, KeepAlive: 30 * time.Second}).DialContext
+		tr.MaxResponseHeaderBytes = httpfail.MaxHeaderBytes
 		c.Transport = tr
 	}
 	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
@@ -225,6 +235,14 @@ func (l *Live) Do(ctx context.Context, p *Probe) (*transcript.Exchange, error) {
 	x := &transcript.Exchange{Request: transcript.Request{
 		Method: p.Method, URL: req.URL.String(), Header: req.Header.Clone(), Body: bytes.Clone(p.Body)}}
 	r := exchangeRun{l: l, p: p, ex: ex, x: x, ctx: ctx, rctx: rctx, start: time.Now()}
+	req = req.WithContext(httptrace.WithClientTrace(rctx, &httptrace.ClientTrace{
+		ConnectDone: func(_, _ string, err error) {
+			if err == nil {
+				r.connected.Store(true)
+			}
+		},
+		GotConn: func(httptrace.GotConnInfo) { r.connected.Store(true) },
+	}))
 	if f := l.o.Observer.OnRequest; f != nil {
 		f(p, ex, &x.Request)
 	}
@@ -259,6 +277,9 @@ type exchangeRun struct {
 	watch     *time.Timer // first-line, then idle timer
 	firstLine bool        // a non-blank line has arrived
 	bytes     int64
+	connected atomic.Bool       // a connection was made (set from the transport's goroutines)
+	kept      int64             // body bytes the evidence keeps
+	keptLines []transcript.Line // the lines it keeps: x.Lines unless the body is longer than the excerpt
 }
 
 // read reads the body line by line until its end, a cap or a timeout.
@@ -270,23 +291,29 @@ func (r *exchangeRun) read(resp *http.Response) {
 	for {
 		chunk, err := br.ReadSlice('\n')
 		r.bytes += int64(len(chunk))
+		buf = grow(buf, len(chunk), o.MaxBytes)
 		buf = append(buf, chunk...)
 		if err == nil {
-			text := bytes.Clone(buf[:len(buf)-1])
-			buf = buf[:0]
+			var text []byte
+			if len(buf) > 4<<10 {
+				text, buf = buf[:len(buf)-1], nil // a long line keeps its buffer: no second copy
+			} else {
+				text, buf = bytes.Clone(buf[:len(buf)-1]), buf[:0]
+			}
 			r.line(transcript.Line{Text: text, At: time.Since(r.start), NL: true})
 			switch {
 			case stopAfterFirst && r.firstLine:
-				r.finish(transcript.EndCap, "")
+				r.finish(transcript.EndCap, "", "")
 				return
 			case len(r.x.Lines) >= o.MaxLines:
-				r.finish(transcript.EndCap, "")
+				r.finish(transcript.EndCap, "", "")
 				return
 			}
 		}
 		if r.bytes > o.MaxBytes {
 			r.partial(buf)
-			r.finish(transcript.EndCap, "")
+			r.finish(transcript.EndCap, httpfail.BodyCap,
+				fmt.Sprintf("the body went on past the %s cap on what is read of it (-max-body)", byteSize(o.MaxBytes)))
 			return
 		}
 		if err == nil || err == bufio.ErrBufferFull {
@@ -294,7 +321,7 @@ func (r *exchangeRun) read(resp *http.Response) {
 		}
 		r.partial(buf)
 		if err == io.EOF {
-			r.finish(transcript.EndEOF, "")
+			r.finish(transcript.EndEOF, "", "")
 			return
 		}
 		r.end(err)
@@ -302,7 +329,19 @@ func (r *exchangeRun) read(resp *http.Response) {
 	}
 }
 
-// line records a complete line and moves the line timer on.
+// grow returns buf with room for n more bytes. A line's buffer doubles, but
+// never past the body cap and a read: no line read can be longer.
+func grow(buf []byte, n int, maxBytes int64) []byte {
+	if len(buf)+n <= cap(buf) {
+		return buf
+	}
+	size := max(2*cap(buf), len(buf)+n, 512)
+	size = max(min(size, int(min(maxBytes, math.MaxInt32))+64<<10), len(buf)+n)
+	return append(make([]byte, 0, size), buf...)
+}
+
+// line records a complete line, moves the line timer on, and shows the
+// observer what of it the evidence keeps.
 func (r *exchangeRun) line(l transcript.Line) {
 	r.x.Lines = append(r.x.Lines, l)
 	if len(bytes.TrimSpace(l.Text)) > 0 && !r.firstLine {
@@ -311,20 +350,48 @@ func (r *exchangeRun) line(l transcript.Line) {
 	if r.firstLine {
 		r.watch.Reset(r.l.o.IdleTimeout)
 	}
-	if f := r.l.o.Observer.OnLine; f != nil {
-		f(r.p, r.ex, l)
+	if k, ok := keep(l, r.kept); ok {
+		r.kept += lineBytes(k)
+		r.keptLines = append(r.keptLines, k)
+		if f := r.l.o.Observer.OnLine; f != nil {
+			f(r.p, r.ex, k)
+		}
 	}
 }
 
-// partial records the bytes after the last '\n' as a final line.
+// keep returns what the evidence keeps of line l when kept bytes of the
+// body are kept before it: all of it, its start marked Cut when it crosses
+// [transcript.MaxExcerpt], or nothing (false) past it.
+func keep(l transcript.Line, kept int64) (transcript.Line, bool) {
+	room := transcript.MaxExcerpt - kept
+	switch {
+	case room <= 0:
+		return l, false
+	case lineBytes(l) <= room:
+		return l, true
+	}
+	l.Text, l.NL, l.Cut = bytes.Clone(l.Text[:room]), false, true // not a slice of the long line, which must be freed
+	return l, true
+}
+
+// lineBytes returns how many body bytes l stands for.
+func lineBytes(l transcript.Line) int64 {
+	if l.NL {
+		return int64(len(l.Text)) + 1
+	}
+	return int64(len(l.Text))
+}
+
+// partial records the bytes after the last '\n' as a final line. It
+// takes buf over: the read ends with it.
 func (r *exchangeRun) partial(buf []byte) {
 	if len(buf) > 0 {
-		r.line(transcript.Line{Text: bytes.Clone(buf), At: time.Since(r.start)})
+		r.line(transcript.Line{Text: buf, At: time.Since(r.start)})
 	}
 }
 
 // end ends the exchange after err, telling a timeout, the stream time cap
-// and an interruption from a connection failure.
+// and an interruption from a connection failure, and naming the failure.
 func (r *exchangeRun) end(err error) {
 	o := &r.l.o
 	var d deadline
@@ -332,29 +399,59 @@ func (r *exchangeRun) end(err error) {
 	case errors.As(context.Cause(r.rctx), &d):
 		switch {
 		case d.total && r.firstLine && r.x.Response != nil && r.x.Response.Status == 200:
-			r.finish(transcript.EndCap, "")
+			r.finish(transcript.EndCap, "", "")
 		case d.total:
-			r.finish(transcript.EndTimeout, fmt.Sprintf("the exchange took longer than %v (-timeout)", o.Timeout))
+			r.finish(transcript.EndTimeout, httpfail.Timeout, fmt.Sprintf("the exchange took longer than %v (-timeout)", o.Timeout))
+		case r.x.Response == nil && !r.connected.Load():
+			r.finish(transcript.EndTimeout, httpfail.ConnectTimeout, fmt.Sprintf("no connection within %v (-first-line-timeout)", min(o.FirstLineTimeout, o.Timeout)))
 		case r.x.Response == nil:
-			r.finish(transcript.EndTimeout, fmt.Sprintf("no response head within %v (-first-line-timeout)", o.FirstLineTimeout))
+			r.finish(transcript.EndTimeout, httpfail.HeadTimeout, fmt.Sprintf("connected, but no response head within %v (-first-line-timeout)", o.FirstLineTimeout))
 		case !r.firstLine:
-			r.finish(transcript.EndTimeout, fmt.Sprintf("no first line within %v (-first-line-timeout)", o.FirstLineTimeout))
+			r.finish(transcript.EndTimeout, httpfail.Timeout, fmt.Sprintf("no first line within %v (-first-line-timeout)", o.FirstLineTimeout))
 		default:
-			r.finish(transcript.EndTimeout, fmt.Sprintf("no line for %v after line %d", o.IdleTimeout, len(r.x.Lines)))
+			r.finish(transcript.EndTimeout, httpfail.Timeout, fmt.Sprintf("no line for %v after line %d", o.IdleTimeout, len(r.x.Lines)))
 		}
 	case r.ctx.Err() != nil:
-		r.finish(transcript.EndCancel, "interrupted")
+		r.finish(transcript.EndCancel, "", "interrupted")
 	default:
-		r.finish(transcript.EndReset, err.Error())
+		k := httpfail.Classify(err, r.x.Response != nil)
+		msg := k.Text() + ": " + httpfail.Detail(err)
+		if h := k.Hint(); h != "" {
+			msg += " (" + h + ")"
+		}
+		r.finish(transcript.EndReset, k, msg)
 	}
 }
 
-// finish sets the exchange's end and tells the observer.
-func (r *exchangeRun) finish(reason, msg string) {
-	r.x.End = transcript.End{Reason: reason, At: time.Since(r.start), Lines: len(r.x.Lines), Bytes: r.bytes, Err: msg}
+// finish sets the exchange's end, keeps only the excerpt of a long body
+// with what the whole body was judged to be, and tells the observer.
+func (r *exchangeRun) finish(reason string, kind httpfail.Kind, msg string) {
+	r.x.End = transcript.End{Reason: reason, At: time.Since(r.start), Lines: len(r.x.Lines), Bytes: r.bytes, Err: msg, Kind: string(kind)}
+	if r.bytes > r.kept {
+		sum := sha256.New()
+		for _, l := range r.x.Lines {
+			sum.Write(l.Text)
+			if l.NL {
+				sum.Write([]byte{'\n'})
+			}
+		}
+		r.x.End.Truncated = &transcript.Truncation{Kept: r.kept, SHA256: hex.EncodeToString(sum.Sum(nil)), Judged: judgeWhole(r.x)}
+		r.x.Lines = r.keptLines
+	}
 	if f := r.l.o.Observer.OnEnd; f != nil {
 		f(r.p, r.ex, r.x)
 	}
+}
+
+// byteSize writes n bytes as "8 MiB", "64 KiB" or "100 bytes".
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // isJSONMediaType reports whether a media type is JSON: application/json or

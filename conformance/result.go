@@ -49,6 +49,10 @@ type Result struct {
 	Params      map[string]string
 	Curl        string   // a redacted command that reproduces the exchange, $CHATWIRE_API_KEY for the key
 	Transcripts []string // transcript files of the exchanges judged, when recorded
+	// Failure names how the exchange that decided the result failed, when
+	// it did: a kind such as "refused", "not_http", "body_cap" or "reset"
+	// (see the package documentation); "" when it did not fail.
+	Failure string
 }
 
 // Summary counts results by outcome.

@@ -114,6 +114,9 @@ func createdChatID(x *transcript.Exchange) string {
 		}
 		return ""
 	}
+	if facts, ok := judged(x); ok {
+		return facts[factFirstLineID]
+	}
 	if line, ok := firstLine(x); ok && len(line) > 2 && line[0] == '2' && line[1] == ':' {
 		if id, err := linestream.AppendChatID(nil, line[2:]); err == nil {
 			return string(id)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chatwire/chatwire/client/httpfail"
 	"github.com/chatwire/chatwire/conformance/transcript"
 )
 
@@ -134,6 +135,7 @@ type probeRun struct {
 	obs     []observed // every attempt, in order
 	outcome Outcome    // "" when answered and judgeable; else Skip, Inconclusive or Error
 	reason  string
+	failure string // the failure kind that decided outcome, when one did
 }
 
 // final returns the probe's last exchange.
@@ -151,7 +153,9 @@ type runner struct {
 	roles       map[Role]bool
 	chats       int
 	creditsOut  string // why spending stopped after a 402
-	unreachable string // why the target counts as unreachable
+	unreachable string // why the target counts as unreachable: no connection was made
+	stopped     string // why the run stopped sending to a target that connects but does not answer
+	stopKind    string // the failure kind of the exchange that made it unreachable or stopped
 	noResponse  int    // exchanges in a row without a response head
 	answered    bool   // some exchange got a response head
 	interrupted bool
@@ -252,6 +256,8 @@ func (r *runner) precheck(ctx context.Context, p *Probe) (Outcome, string) {
 		return Skip, "opt-in: -rate-limit-burst N sends up to N requests at once to meet the rate limit"
 	case r.unreachable != "":
 		return Inconclusive, r.unreachable
+	case r.stopped != "":
+		return Inconclusive, r.stopped
 	}
 	if role := keyRole(p); role != "" && !r.roles[role] {
 		return Skip, roleReason(role)
@@ -284,6 +290,9 @@ func (r *runner) runProbe(ctx context.Context, p *Probe) *probeRun {
 	}
 	pr := &probeRun{probe: p}
 	if pr.outcome, pr.reason = r.precheck(ctx, p); pr.outcome != "" {
+		if pr.reason == r.unreachable || pr.reason == r.stopped {
+			pr.failure = r.stopKind
+		}
 		r.logf("skip %s: %s", p.ID, pr.reason)
 		return pr
 	}
@@ -359,21 +368,38 @@ func (r *runner) note(p *Probe, x *transcript.Exchange) {
 	r.logf("%s: %d, %d %s, %s after %v", p.ID, x.Response.Status, len(x.Lines), lines, x.End.Reason, x.End.At.Round(time.Millisecond))
 }
 
-// noAnswer classifies an exchange without a response head.
+// noAnswer classifies an exchange without a response head by the failure
+// kind of its end. The target is unreachable only when no connection was
+// made (refused, DNS, connect timeout), and the run stops sending then. A
+// service whose answer breaks HTTP (a header block past the limit, bytes
+// that are not HTTP) fails the probe's checks. Anything else (TLS, a
+// timeout, a connection closed before the head) leaves them inconclusive,
+// and the run stops after unreachableStreak of those in a row.
 func (r *runner) noAnswer(ctx context.Context, pr *probeRun, x *transcript.Exchange) {
 	if x.End.Reason == transcript.EndCancel || ctx.Err() != nil {
 		r.interrupted = true
 		pr.outcome, pr.reason = Skip, "interrupted"
 		return
 	}
+	kind := httpfail.Kind(x.End.Kind)
+	pr.failure = x.End.Kind
+	// A transcript recorded before failures had kinds says only "reset".
+	unreachable := kind.Unreachable() || kind == "" && x.End.Reason == transcript.EndReset
+	if kind.ServiceFault() {
+		r.answered, r.noResponse = true, 0
+		pr.outcome, pr.reason = Fail, "the service answered, but broke HTTP: "+x.End.Kind+": "+x.End.Err
+		return
+	}
 	r.noResponse++
 	pr.outcome, pr.reason = Inconclusive, "no response: "+endText(x)
 	switch {
-	case !r.answered:
-		r.unreachable = "target unreachable: " + endText(x)
+	case unreachable && !r.answered:
+		r.unreachable, r.stopKind = "target unreachable: "+endText(x), x.End.Kind
 		pr.reason = r.unreachable
+	case unreachable && r.noResponse >= unreachableStreak:
+		r.unreachable, r.stopKind = fmt.Sprintf("target unreachable: %d exchanges in a row without a response, the last %s", r.noResponse, endText(x)), x.End.Kind
 	case r.noResponse >= unreachableStreak:
-		r.unreachable = fmt.Sprintf("target unreachable: %d exchanges in a row without a response, the last %s", r.noResponse, endText(x))
+		r.stopped, r.stopKind = fmt.Sprintf("stopped sending: %d exchanges in a row connected but got no response, the last %s", r.noResponse, endText(x)), x.End.Kind
 	}
 }
 

@@ -28,6 +28,7 @@ func (r *runner) judge(c *Check, runs map[string]*probeRun, all []observed) Resu
 		pr := judged[0]
 		res.Curl = Curl(r.cfg.BaseURL, pr.probe)
 		r.evidence(&res, pr)
+		res.Failure = pr.failureKind()
 		if pr.outcome != "" {
 			v = verdict{outcome: pr.outcome, reason: pr.reason}
 			if x := pr.final(); x != nil {
@@ -49,6 +50,9 @@ func (r *runner) judge(c *Check, runs map[string]*probeRun, all []observed) Resu
 		}
 		if len(obs) == 0 {
 			v = notAnswered(judged)
+			if len(judged) > 0 {
+				res.Failure = judged[0].failureKind()
+			}
 			break
 		}
 		v = c.judge.all(obs)
@@ -58,11 +62,15 @@ func (r *runner) judge(c *Check, runs map[string]*probeRun, all []observed) Resu
 	default:
 		v, offender = r.judgeEach(c, all, judged)
 		if offender != nil {
+			res.Failure = offender.x.End.Kind
 			res.Curl = Curl(r.cfg.BaseURL, offender.probe)
 			res.Transcripts = r.transcripts(offender.probe.ID)
 		}
 	}
 	res.Outcome, res.Reason, res.Actual = v.outcome, v.reason, v.actual
+	if res.Outcome == Pass {
+		res.Failure = "" // a stream read to its cap passes
+	}
 	for k, val := range v.params {
 		if res.Params == nil {
 			res.Params = map[string]string{}
@@ -73,6 +81,18 @@ func (r *runner) judge(c *Check, runs map[string]*probeRun, all []observed) Resu
 		res.Outcome, res.Reason = Fail, "strict: "+res.Reason
 	}
 	return res
+}
+
+// failureKind returns the failure kind that decided the probe: the one
+// that kept it from being sent or answered, else its last exchange's.
+func (pr *probeRun) failureKind() string {
+	if pr.failure != "" {
+		return pr.failure
+	}
+	if x := pr.final(); x != nil {
+		return x.End.Kind
+	}
+	return ""
 }
 
 // evidence adds a probe's attempts, time and transcripts to a result.

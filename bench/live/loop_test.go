@@ -239,15 +239,16 @@ func TestTimeout(t *testing.T) {
 	tests := []struct {
 		name string
 		svc  *memTransport
+		kind string
 	}{
-		{"no headers in time", &memTransport{service: 5 * time.Second, lines: 1}},
-		{"stream too long", &memTransport{service: 100 * time.Millisecond, lines: 10, gap: time.Second}},
+		{"no headers in time", &memTransport{service: 5 * time.Second, lines: 1}, "head_timeout"},
+		{"stream too long", &memTransport{service: 100 * time.Millisecond, lines: 10, gap: time.Second}, ErrTimeout},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				rep := memRun(t, context.Background(), Config{Requests: 2, Concurrency: 1, Timeout: 2 * time.Second}, tt.svc)
-				assert.Equal(t, map[string]int{ErrTimeout: 2}, rep.Errors, "both requests time out")
+				assert.Equal(t, map[string]int{tt.kind: 2}, rep.Errors, "both requests time out, named for when")
 				assert.Equal(t, 2*time.Second, rep.Samples[0].E2E, "a request is given up at its timeout")
 				assert.Contains(t, rep.Samples[0].Err, "2s", "the message names the timeout")
 				assert.False(t, rep.Interrupted, "a timeout is no interruption")

@@ -7,18 +7,34 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/chatwire/chatwire/client/httpfail"
 	"github.com/chatwire/chatwire/linestream"
 )
 
 // Error kinds of a failed request, the keys of [Report.Errors]. A response
 // with a status other than 200 is of kind "http_<status>", such as
-// "http_429".
+// "http_429". A failure of the connection or of HTTP is named as chatwire
+// check names it: "refused", "dns", "connect_timeout", "connect" (no
+// connection was made), "tls", "closed", "head_timeout",
+// "headers_too_large", "not_http", "bad_encoding", "reset" (the connection
+// broke mid-body); see [Unreachable].
 const (
-	ErrTransport   = "transport"    // the request could not be sent or the body not read
-	ErrTimeout     = "timeout"      // the request ran past Config.Timeout
-	ErrBadLine     = "bad_line"     // a stream line is not valid (strict linestream)
-	ErrEmptyStream = "empty_stream" // a 200 response without a single line
+	ErrTransport   = string(httpfail.Other)   // a transport failure none of the named kinds describes
+	ErrTimeout     = string(httpfail.Timeout) // the request ran past Config.Timeout after its response head
+	ErrBadLine     = "bad_line"               // a stream line is not valid (strict linestream)
+	ErrLineTooLong = string(httpfail.LineCap) // a stream line went on past Config.MaxLine
+	ErrEmptyStream = "empty_stream"           // a 200 response without a single line
 )
+
+// DefaultMaxLine is the longest stream line a run accepts unless
+// Config.MaxLine says otherwise: 4 MiB, four times the corpus's longest line
+// (a 1 MiB text part) and room for a tool call that carries a whole
+// generated page. Each stream in flight holds at most this much line.
+const DefaultMaxLine = 4 << 20
+
+// Unreachable reports whether an error kind means that no connection was
+// made.
+func Unreachable(kind string) bool { return httpfail.Kind(kind).Unreachable() }
 
 // A Sample is the measurement of one request. Times are offsets on the
 // run's [Clock]; TTFB, TTFL, TTFT and E2E are measured from Sent, the
@@ -105,9 +121,10 @@ type meter struct {
 	lines int // lines of the previous stream, to size the next one's gaps
 }
 
-func newMeter(clock Clock, lines *atomic.Int64) *meter {
+func newMeter(clock Clock, lines *atomic.Int64, maxLine int) *meter {
 	d := linestream.NewDecoder(nil)
 	d.SetStrict(true)
+	d.SetMaxLineLength(maxLine)
 	return &meter{d: d, sr: stampReader{clock: clock, lines: lines}}
 }
 

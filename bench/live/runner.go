@@ -13,6 +13,9 @@ import (
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
+
+	"github.com/chatwire/chatwire/client/httpfail"
+	"github.com/chatwire/chatwire/linestream"
 )
 
 // DefaultPrompt is the content of every request unless Config.Prompt says
@@ -31,6 +34,11 @@ type Config struct {
 	Duration    time.Duration // > 0: stop sending measured requests after this long
 	Timeout     time.Duration // > 0: give up on a request (its whole stream) after this long
 	Seed        uint64        // seed of the open-loop schedule
+
+	// MaxLine is the longest stream line accepted, in bytes; a longer one
+	// fails its request (ErrLineTooLong). 0 means DefaultMaxLine. Memory
+	// is bounded by it: each stream in flight buffers at most one line.
+	MaxLine int
 
 	Prompt    string // the request's content; DefaultPrompt when empty
 	Model     string // the request's model; left out when empty
@@ -60,6 +68,8 @@ func (c *Config) validate() error {
 		return fmt.Errorf("concurrency must be positive, not %d", c.Concurrency)
 	case c.Rate < 0:
 		return fmt.Errorf("rate must not be negative, not %g", c.Rate)
+	case c.MaxLine < 0:
+		return fmt.Errorf("max line must not be negative, not %d", c.MaxLine)
 	case c.Duration < 0 || c.Timeout < 0:
 		return errors.New("durations must not be negative")
 	}
@@ -96,9 +106,13 @@ func NewRunner(cfg Config) (*Runner, error) {
 	if cfg.Clock == nil {
 		cfg.Clock = SystemClock()
 	}
+	if cfg.MaxLine == 0 {
+		cfg.MaxLine = DefaultMaxLine
+	}
 	if cfg.Client == nil {
 		t := http.DefaultTransport.(*http.Transport).Clone()
 		t.MaxIdleConnsPerHost = max(cfg.Concurrency, 16)
+		t.MaxResponseHeaderBytes = httpfail.MaxHeaderBytes
 		cfg.Client = &http.Client{Transport: t}
 	}
 	body, err := requestBody(cfg.Prompt, cfg.Model)
@@ -112,7 +126,7 @@ func NewRunner(cfg Config) (*Runner, error) {
 		client: cfg.Client,
 		clock:  cfg.Clock,
 	}
-	r.meters.New = func() any { return newMeter(r.clock, &r.lines) }
+	r.meters.New = func() any { return newMeter(r.clock, &r.lines, cfg.MaxLine) }
 	return r, nil
 }
 
@@ -318,7 +332,7 @@ func (r *Runner) do(ctx context.Context, s *Sample, m *meter, open bool) {
 	resp, err := r.client.Do(req)
 	if err != nil {
 		s.E2E = r.clock.Now() - s.Sent
-		r.fail(ctx, reqCtx, s, err)
+		r.fail(ctx, reqCtx, s, err, false)
 		return
 	}
 	defer resp.Body.Close()
@@ -333,25 +347,33 @@ func (r *Runner) do(ctx context.Context, s *Sample, m *meter, open bool) {
 	}
 	err = m.read(resp.Body, s)
 	switch se, isBad := badLine(err); {
+	case isBad && errors.Is(err, linestream.ErrLineTooLong):
+		s.Kind, s.Err, s.BadLine = ErrLineTooLong, se.Error()+" (-max-line raises the limit)", se
 	case isBad:
 		s.Kind, s.Err, s.BadLine = ErrBadLine, se.Error(), se
 	case err != nil:
-		r.fail(ctx, reqCtx, s, err)
+		r.fail(ctx, reqCtx, s, err, true)
 	case s.Lines == 0:
 		s.Kind, s.Err = ErrEmptyStream, "status 200 with no line"
 	}
 }
 
-// fail classifies a request or read error: the run's cancellation, the
-// request's timeout, or a transport failure.
-func (r *Runner) fail(ctx, reqCtx context.Context, s *Sample, err error) {
+// fail classifies a request error (head false) or a read error: the run's
+// cancellation, the request's timeout, or a failure named by its kind.
+func (r *Runner) fail(ctx, reqCtx context.Context, s *Sample, err error, head bool) {
 	switch {
 	case ctx.Err() != nil:
 		s.Canceled = true
+	case errors.Is(reqCtx.Err(), context.DeadlineExceeded) && !head:
+		s.Kind, s.Err = string(httpfail.HeadTimeout), fmt.Sprintf("no response head within %v", r.cfg.Timeout)
 	case errors.Is(reqCtx.Err(), context.DeadlineExceeded):
 		s.Kind, s.Err = ErrTimeout, fmt.Sprintf("no end of the response within %v", r.cfg.Timeout)
 	default:
-		s.Kind, s.Err = ErrTransport, r.redact(err.Error())
+		k := httpfail.Classify(err, head)
+		s.Kind, s.Err = string(k), k.Text()+": "+r.redact(httpfail.Detail(err))
+		if h := k.Hint(); h != "" {
+			s.Err += " (" + h + ")"
+		}
 	}
 }
 

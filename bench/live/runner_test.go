@@ -179,7 +179,7 @@ func TestTransportError(t *testing.T) {
 	r, err := NewRunner(Config{BaseURL: srv.URL, Requests: 1, Concurrency: 1, Client: srv.Client(), Clock: &fakeClock{}})
 	require.NoError(t, err, "NewRunner")
 	rep := r.Run(context.Background())
-	assert.Equal(t, map[string]int{ErrTransport: 1}, rep.Errors, "a body that breaks off is a transport error")
+	assert.Equal(t, map[string]int{"reset": 1}, rep.Errors, "a body that breaks off is a reset mid-body")
 	assert.Equal(t, 1, rep.Samples[0].Lines, "the line before the break is counted")
 
 	closed := httptest.NewServer(http.NotFoundHandler())
@@ -188,7 +188,9 @@ func TestTransportError(t *testing.T) {
 	r, err = NewRunner(Config{BaseURL: url, Requests: 2, Concurrency: 1, Clock: &fakeClock{}})
 	require.NoError(t, err, "NewRunner")
 	rep = r.Run(context.Background())
-	assert.Equal(t, map[string]int{ErrTransport: 2}, rep.Errors, "a refused connection is a transport error")
+	assert.Equal(t, map[string]int{"refused": 2}, rep.Errors, "a refused connection is named")
+	assert.True(t, Unreachable("refused"), "a refused connection made no connection")
+	assert.Contains(t, rep.Samples[0].Err, "connection refused (is the service running", "with a hint")
 	assert.Equal(t, 0, rep.Samples[0].Status, "no status without a response")
 }
 

@@ -164,7 +164,7 @@ func TestBenchUnreachable(t *testing.T) {
 	t.Setenv("CHATWIRE_API_KEY", "k")
 	code, _, stderr := runBenchCmd(t, context.Background(), "-base-url", url, "-n", "2")
 	assert.Equal(t, exitInconclusive, code, "no response at all is inconclusive")
-	assert.Contains(t, stderr, "no request got a response", "says why")
+	assert.Contains(t, stderr, "no request could connect", "says why")
 }
 
 func TestBenchInterrupted(t *testing.T) {

@@ -36,6 +36,7 @@ type checkFlags struct {
 	rate             float64
 	timeout          time.Duration
 	firstLineTimeout time.Duration
+	maxBody          int64
 	forbidden        string
 	burst            int
 	jsonFile         string
@@ -57,6 +58,7 @@ func registerCheckFlags(fs *flag.FlagSet, f *checkFlags, verb string) {
 	fs.Float64Var(&f.rate, "rate", defaultLiveRate, "at most `R` requests per second (default 1 for -base-url, no limit for the built-in mock)")
 	fs.DurationVar(&f.timeout, "timeout", conformance.DefaultTimeout, "time limit of one request, to the end of its body; a stream still sending then is closed as read to its cap")
 	fs.DurationVar(&f.firstLineTimeout, "first-line-timeout", conformance.DefaultFirstLineTimeout, "time limit from a request to the first line of its body (and idle gap between lines)")
+	fs.Int64Var(&f.maxBody, "max-body", conformance.DefaultMaxBytes, "read at most `N` bytes of a body (decompressed), then close it; each body keeps its first 64 KiB\nas evidence, with its length and sha256")
 	fs.StringVar(&f.forbidden, "forbidden-header", "", "a header naming a team the key in "+conformance.EnvKey+" lacks, `'Name: value'`, to run chat/5.4/other-team-403 with")
 	fs.IntVar(&f.burst, "rate-limit-burst", 0, "opt in to chat/8.2/rate-limit-429: send up to `N` invalid requests at once; you say the limit\nis below N, so no 429 in N requests fails, and so does a 5xx where the 429 belongs")
 	fs.StringVar(&f.jsonFile, "json", "", "write the JSON report to `FILE`")

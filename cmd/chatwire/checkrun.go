@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"runtime/debug"
 
 	"github.com/chatwire/chatwire/conformance"
 	"github.com/chatwire/chatwire/conformance/mock"
@@ -47,6 +48,8 @@ func (f *checkFlags) plan(cmd string, stderr io.Writer) (*checkRun, error) {
 		return nil, usagef("-timeout must be positive, got %v", f.timeout)
 	case f.firstLineTimeout <= 0:
 		return nil, usagef("-first-line-timeout must be positive, got %v", f.firstLineTimeout)
+	case f.maxBody < 1<<10:
+		return nil, usagef("-max-body must be at least 1024 bytes, got %d", f.maxBody)
 	case f.burst < 0:
 		return nil, usagef("-rate-limit-burst must not be negative, got %d", f.burst)
 	}
@@ -103,7 +106,7 @@ func (f *checkFlags) setUp(r *checkRun, verb string, stderr io.Writer) error {
 	}
 	r.keys = keys
 	r.live = conformance.LiveOptions{BaseURL: baseURL, Keys: keys, Rate: rate,
-		Timeout: f.timeout, FirstLineTimeout: f.firstLineTimeout, UserAgent: "chatwire/" + version}
+		Timeout: f.timeout, FirstLineTimeout: f.firstLineTimeout, MaxBytes: f.maxBody, UserAgent: "chatwire/" + version}
 	r.cfg.Target, r.cfg.BaseURL, r.cfg.Roles, r.cfg.MaxChats = target, baseURL, keys.Roles(), maxChats
 	if f.verbose {
 		r.cfg.Logf = func(format string, args ...any) { fmt.Fprintf(stderr, "chatwire: "+format+"\n", args...) }
@@ -132,7 +135,23 @@ func (f *checkFlags) start(cmd, verb string, stdout, stderr io.Writer) (r *check
 		}
 		return nil, exitInconclusive, false
 	}
+	limitMemory(memoryBound(f.maxBody))
 	return r, exitOK, true
+}
+
+// memoryBound is the memory a check or record run needs with body cap
+// maxBody: one body in flight, read into a buffer that doubles (twice the
+// cap), what the judges read of it (once more), and 32 MiB for the rest
+// (the runtime, the 64 KiB excerpts, the reports). 56 MiB by default.
+func memoryBound(maxBody int64) int64 { return 3*maxBody + 32<<20 }
+
+// limitMemory makes n bytes the Go runtime's soft memory limit, unless the
+// user set one in GOMEMLIMIT: the collector then returns freed bodies to
+// the system near the bound instead of letting them pile up.
+func limitMemory(n int64) {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(n)
+	}
 }
 
 // builtInRateLimit is the rate limit of the built-in mock: requests a

@@ -62,6 +62,7 @@ type checkJSON struct {
 	Params      map[string]string `json:"params"`
 	Curl        string            `json:"curl"`
 	Transcripts []string          `json:"transcripts"`
+	Failure     string            `json:"failure,omitempty"`
 }
 
 // WriteJSON writes r as the canonical JSON report, indented by two spaces:
@@ -72,10 +73,12 @@ type checkJSON struct {
 //	 "spend": {"chats_created"},
 //	 "checks": [{"id", "title", "section", "level", "kind", "cost",
 //	             "requirement", "outcome", "reason", "expected", "actual",
-//	             "attempts", "duration_ms", "params", "curl", "transcripts"}]}
+//	             "attempts", "duration_ms", "params", "curl", "transcripts",
+//	             "failure"}]}
 //
 // Keys are snake_case and always present, in this order (params sorted by
-// key); started_at is RFC 3339 with the offset r.StartedAt carries;
+// key), but for failure: the kind of the failure that decided the check
+// ("refused", "not_http", "body_cap", "reset", …), there only when one did; started_at is RFC 3339 with the offset r.StartedAt carries;
 // durations are whole milliseconds, rounded; empty lists are [] and empty
 // params {}, never null. The summary is counted from the checks.
 func WriteJSON(w io.Writer, r *conformance.Report) error {
@@ -130,6 +133,7 @@ func toJSON(r *conformance.Report) reportJSON {
 			Params:      res.Params,
 			Curl:        res.Curl,
 			Transcripts: res.Transcripts,
+			Failure:     res.Failure,
 		}
 		if c.Expected == nil {
 			c.Expected = []string{}
@@ -260,6 +264,7 @@ func fromCheckJSON(c checkJSON) (conformance.Result, string) {
 		Params:      c.Params,
 		Curl:        c.Curl,
 		Transcripts: c.Transcripts,
+		Failure:     c.Failure,
 	}
 	if len(res.Expected) == 0 {
 		res.Expected = nil

@@ -43,6 +43,13 @@ func TestJSONRoundTrip(t *testing.T) {
 		{"interrupted", interruptedReport()},
 		{"unreachable", unreachableReport()},
 		{"zero", &conformance.Report{}},
+		{"a failure kind", func() *conformance.Report {
+			r := emptyReport()
+			r.Results = []conformance.Result{{ID: "chat/5.3/missing-key-401", Outcome: conformance.Fail,
+				Reason: "the service answered, but broke HTTP: not_http: response is not HTTP", Failure: "not_http",
+			}}
+			return r
+		}()},
 		{"offset time", func() *conformance.Report {
 			r := emptyReport()
 			r.StartedAt = time.Date(2026, 5, 4, 11, 30, 0, 123456789, time.FixedZone("", 2*60*60))

@@ -45,10 +45,15 @@
 //     when no response head arrived.
 //   - line: one per body line, whatever the content type: text, the line
 //     without its '\n' ('\r' kept), or text_b64 (standard base64) when the
-//     line is not UTF-8; "nl":false on a final line that no '\n' ended.
+//     line is not UTF-8; "nl":false on a final line that no '\n' ended;
+//     "cut":true on the line the body's excerpt ends inside.
 //   - end: reason (eof, cap, timeout, reset or cancel; see [End]), lines and
 //     bytes (how much of the body was read) and err (what went wrong, left
-//     out when empty).
+//     out when empty); kind names the failure ("refused", "not_http",
+//     "body_cap", …; left out when none); truncated, when the lines hold
+//     only the first [MaxExcerpt] bytes of the body:
+//     {"kept":65536,"sha256":"<hex of the whole body read>","judged":{…}},
+//     judged holding what the live run judged of the whole body.
 //
 // A request or response that was redacted lists what in a redacted field,
 // the last of its line. Objects have their keys in the orders above, so

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"slices"
 	"strconv"
@@ -96,6 +97,9 @@ func appendLine(dst []byte, ex int, t time.Duration, l *Line) []byte {
 	if !l.NL {
 		dst = append(dst, `,"nl":false`...)
 	}
+	if l.Cut {
+		dst = append(dst, `,"cut":true`...)
+	}
 	return append(dst, "}\n"...)
 }
 
@@ -111,6 +115,27 @@ func appendEnd(dst []byte, ex int, t time.Duration, e *End) []byte {
 	if e.Err != "" {
 		dst = append(dst, `,"err":`...)
 		dst = linestream.AppendQuoted(dst, validUTF8(e.Err))
+	}
+	if e.Kind != "" {
+		dst = append(dst, `,"kind":`...)
+		dst = linestream.AppendQuoted(dst, e.Kind)
+	}
+	if t := e.Truncated; t != nil {
+		dst = append(dst, `,"truncated":{"kept":`...)
+		dst = strconv.AppendInt(dst, t.Kept, 10)
+		dst = append(dst, `,"sha256":`...)
+		dst = linestream.AppendQuoted(dst, t.SHA256)
+		dst = append(dst, `,"judged":{`...)
+		names := slices.Sorted(maps.Keys(t.Judged))
+		for i, name := range names {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = linestream.AppendQuoted(dst, name)
+			dst = append(dst, ':')
+			dst = linestream.AppendQuoted(dst, validUTF8(t.Judged[name]))
+		}
+		dst = append(dst, "}}"...)
 	}
 	return append(dst, "}\n"...)
 }

@@ -36,6 +36,9 @@ type Line struct {
 	Text []byte        // without its '\n' ("\r" kept)
 	At   time.Duration // since the request was sent
 	NL   bool          // whether a '\n' ended it; false only for a final line
+	// Cut reports that Text is only the start of the line: the body's
+	// excerpt (see [Truncation]) ends inside it. NL is false then.
+	Cut bool
 }
 
 // Reasons an exchange ended.
@@ -54,6 +57,28 @@ type End struct {
 	Lines  int           // lines read
 	Bytes  int64         // body bytes read
 	Err    string        // what went wrong, for reasons other than eof and cap
+	// Kind names the failure, when there was one, with one of the names
+	// of chatwire's failure kinds ("refused", "not_http", "body_cap",
+	// "reset", …); "" for a body read to its end.
+	Kind string
+	// Truncated is set when Lines hold only an excerpt of the body.
+	Truncated *Truncation
+}
+
+// MaxExcerpt is how many bytes of a body an exchange keeps as evidence, in
+// memory, in transcripts and in reports: 64 KiB, the start of the body.
+// Past it, the exchange keeps the body's length (End.Bytes), its SHA-256
+// and what the live run judged of the whole body ([Truncation]).
+const MaxExcerpt = 64 << 10
+
+// A Truncation says what an exchange's evidence left out of its body.
+type Truncation struct {
+	Kept   int64  // bytes of the body kept in Lines (the '\n's included)
+	SHA256 string // hex SHA-256 of the whole body that was read, End.Bytes long
+	// Judged holds what the live run judged of the whole body, by name,
+	// so that a replay reaches the live verdict: the conformance package
+	// writes and reads it.
+	Judged map[string]string
 }
 
 // Body returns the body bytes that were read, the lines joined again.

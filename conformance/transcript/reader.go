@@ -455,6 +455,9 @@ func (rd *reader) bodyLine(obj map[string]field, x *Exchange, at time.Duration) 
 	if _, err := rd.get(obj, "nl", false, &l.NL, "a boolean"); err != nil {
 		return err
 	}
+	if _, err := rd.get(obj, "cut", false, &l.Cut, "a boolean"); err != nil {
+		return err
+	}
 	if bytes.IndexByte(l.Text, '\n') >= 0 {
 		return rd.errorAt(max(obj["text"].col, obj["text_b64"].col), "a line's text holds a newline")
 	}
@@ -483,7 +486,23 @@ func (rd *reader) end(obj map[string]field, x *Exchange, at time.Duration) error
 	if err != nil {
 		return err
 	}
-	x.End = End{Reason: reason, At: at, Lines: int(lines), Bytes: n, Err: msg}
+	kind, err := rd.getString(obj, "kind", false)
+	if err != nil {
+		return err
+	}
+	x.End = End{Reason: reason, At: at, Lines: int(lines), Bytes: n, Err: msg, Kind: kind}
+	var t struct {
+		Kept   *int64            `json:"kept"`
+		SHA256 string            `json:"sha256"`
+		Judged map[string]string `json:"judged"`
+	}
+	if ok, err := rd.get(obj, "truncated", false, &t, `an object {"kept","sha256","judged"}`); err != nil || !ok {
+		return err
+	}
+	if t.Kept == nil || len(t.SHA256) != 64 {
+		return rd.errorAt(obj["truncated"].col, `field "truncated": want "kept" and a hex "sha256" of 64 digits`)
+	}
+	x.End.Truncated = &Truncation{Kept: *t.Kept, SHA256: t.SHA256, Judged: t.Judged}
 	return nil
 }
 

@@ -42,6 +42,7 @@ func TestReadErrors(t *testing.T) {
 		{"request skips a number", hdr + `{"ev":"request","ex":1,"t":0,"method":"POST","url":"u"}` + "\n", 2, 22, "request of exchange 1 out of order: want exchange 0", 0},
 		{"line before response", hdr + req0 + `{"ev":"line","ex":0,"t":1,"text":"x"}` + "\n", 3, 7, "line of exchange 0 before its response", 1},
 		{"event after end", hdr + req0 + end0 + `{"ev":"end","ex":0,"t":9,"reason":"eof"}` + "\n", 4, 7, "end of exchange 0 after its end", 1},
+		{"truncated without its sha256", hdr + req0 + `{"ev":"end","ex":0,"t":9,"reason":"cap","truncated":{"kept":1}}` + "\n", 3, 53, `field "truncated": want "kept" and a hex "sha256" of 64 digits`, 1},
 		{"unknown end reason", hdr + req0 + `{"ev":"end","ex":0,"t":9,"reason":"closed"}` + "\n", 3, 35, `unknown end reason "closed"`, 1},
 		{"bad base64", hdr + req0 + resp + `{"ev":"line","ex":0,"t":6,"text_b64":"!!"}` + "\n", 4, 38, `field "text_b64": not standard base64`, 1},
 		{"bad status", hdr + req0 + `{"ev":"response","ex":0,"t":5,"status":42}` + "\n", 3, 40, `field "status": 42 is not an HTTP status`, 1},

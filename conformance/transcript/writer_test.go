@@ -86,6 +86,17 @@ func TestRoundTrip(t *testing.T) {
 			Request: Request{Method: "POST", URL: "http://127.0.0.1:1/api/chat", Header: http.Header{}},
 			End:     End{Reason: EndReset, At: 2 * time.Millisecond, Err: "dial tcp 127.0.0.1:1: connection refused"},
 		}}},
+		{"a failure kind", []*Exchange{{
+			Request: Request{Method: "POST", URL: "http://127.0.0.1:1/api/chat", Header: http.Header{}},
+			End:     End{Reason: EndReset, At: 2 * time.Millisecond, Err: "response is not HTTP: malformed HTTP response", Kind: "not_http"},
+		}}},
+		{"a body kept as an excerpt", []*Exchange{{
+			Request:  Request{Method: "POST", URL: "http://x/api/chat", Header: http.Header{}, Body: []byte(`{"content":"x"}`)},
+			Response: &Response{Status: 200, Proto: "HTTP/1.1", Header: http.Header{}},
+			Lines:    []Line{{Text: []byte(`2:[{"chatId":"c1"}]`), NL: true}, {Text: []byte(`0:"aaaa`), Cut: true}},
+			End: End{Reason: EndCap, Lines: 2, Bytes: 8 << 20, Err: "the body went on past the 8 MiB cap", Kind: "body_cap",
+				Truncated: &Truncation{Kept: 27, SHA256: strings.Repeat("ab", 32), Judged: map[string]string{"first_line_chat_id": "c1", "line_grammar": "pass"}}},
+		}}},
 		{"bodies of every encoding", []*Exchange{
 			{Request: Request{Method: "POST", URL: "http://x/api/chat", Header: http.Header{}, Body: []byte(`{not json`)}, End: End{Reason: EndCancel}},
 			{Request: Request{Method: "POST", URL: "http://x/api/chat", Header: http.Header{}, Body: []byte("{\n  \"content\": \"spaced\"\n}")}, End: End{Reason: EndTimeout, Err: "first line timeout"}},
@@ -142,6 +153,7 @@ func assertSameExchange(t *testing.T, want, got *Exchange) {
 	for i := range want.Lines {
 		assert.Equal(t, want.Lines[i].Text, got.Lines[i].Text, "line %d text", i+1)
 		assert.Equal(t, want.Lines[i].NL, got.Lines[i].NL, "line %d newline", i+1)
+		assert.Equal(t, want.Lines[i].Cut, got.Lines[i].Cut, "line %d cut", i+1)
 		assert.Equal(t, want.Lines[i].At, got.Lines[i].At, "line %d time", i+1)
 	}
 	assert.Equal(t, want.End, got.End, "end")
