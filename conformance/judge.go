@@ -68,7 +68,10 @@ func describeResponse(x *transcript.Exchange) string {
 // endText says how an exchange ended, for verdicts.
 func endText(x *transcript.Exchange) string {
 	if x.End.Kind != "" {
-		return x.End.Reason + ": " + x.End.Kind + ": " + x.End.Err
+		// The kind names the failure (its stable name first, as the JSON
+		// report has it); the end reason would only repeat it less exactly
+		// ("reset" for a refused connection).
+		return x.End.Kind + ": " + x.End.Err
 	}
 	if x.End.Err != "" {
 		return x.End.Reason + ": " + x.End.Err
