@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"time"
 
 	"github.com/chatwire/chatwire/bench/live"
@@ -32,6 +33,21 @@ func ExampleRunner() {
 	fmt.Printf("%d ok, %d failed, %d lines, %d line gaps, ttft of %d requests\n",
 		rep.OK, rep.Failed, rep.Lines, rep.LineGap.N, rep.TTFT.N)
 	// Output: 5 ok, 0 failed, 20 lines, 15 line gaps, ttft of 5 requests
+}
+
+func ExampleMeter() {
+	// A load generator that sends its own requests measures each body with
+	// a Meter; here the body is a stream whose third line is bad.
+	m := live.NewMeter(nil)
+	var s live.Sample
+	s.Sent = m.Now() // just before the request would be sent
+	body := strings.NewReader("2:[{\"chatId\":\"chat-1\"}]\n0:\"Planning\"\n0:Thinking\n0:\"never read\"\n")
+	err := m.Read(body, &s)
+	fmt.Printf("%d lines, %d gaps, ttft measured: %t, %d bytes\n", s.Lines, len(s.Gaps), s.HasTTFT, s.Bytes)
+	fmt.Println(err)
+	// Output:
+	// 2 lines, 1 gaps, ttft measured: true, 63 bytes
+	// linestream: line 3:3: invalid character looking for the beginning of a JSON value: 'T'
 }
 
 func ExampleSummarize() {

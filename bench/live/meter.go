@@ -96,29 +96,49 @@ func perSecond(x float64, d time.Duration) float64 {
 	return x / d.Seconds()
 }
 
-// A meter reads one response body after another with a reused strict
+// A Meter reads one response body after another with a reused strict
 // decoder, stamping each line with the time of the read that completed it.
-// A meter is not safe for concurrent use.
-type meter struct {
+// It is the measuring half of a [Runner], exported for load generators that
+// send the requests themselves (the k6 extension in bench/xk6), so that they
+// measure with the same definitions. A Meter is not safe for concurrent use:
+// use one per worker.
+type Meter struct {
 	d     *linestream.Decoder
 	sr    stampReader
 	lines int // lines of the previous stream, to size the next one's gaps
 }
 
-func newMeter(clock Clock, lines *atomic.Int64) *meter {
-	d := linestream.NewDecoder(nil)
-	d.SetStrict(true)
-	return &meter{d: d, sr: stampReader{clock: clock, lines: lines}}
+// NewMeter returns a meter that reads the time from clock (nil:
+// [SystemClock]).
+func NewMeter(clock Clock) *Meter {
+	if clock == nil {
+		clock = SystemClock()
+	}
+	return newMeter(clock, nil)
 }
 
-// read reads body to its end or to its first bad line, filling the line
-// fields of s. It returns the decoder's error: nil at a clean end, a
-// *linestream.SyntaxError for a bad line, or the body's read error.
+// newMeter returns a meter that also adds the lines it reads to lines, when
+// not nil, for a runner's progress.
+func newMeter(clock Clock, lines *atomic.Int64) *Meter {
+	d := linestream.NewDecoder(nil)
+	d.SetStrict(true)
+	return &Meter{d: d, sr: stampReader{clock: clock, lines: lines}}
+}
+
+// Now returns the meter's clock reading, the time base of a [Sample]: set
+// s.Sent to it just before the request is handed to the HTTP client.
+func (m *Meter) Now() time.Duration { return m.sr.clock.Now() }
+
+// Read reads body to its end or to its first bad line, filling the line
+// fields of s: TTFL, TTFT, Gaps, Lines, Bytes and E2E, all measured from
+// s.Sent, which the caller has set from [Meter.Now]. It returns the
+// decoder's error: nil at a clean end, a *linestream.SyntaxError for a bad
+// line, or the body's read error. It keeps no reference to body or s.
 //
 // The decoder reads only when it holds no complete line, so the line it
 // returns always ends in the latest read: that read's time is the line's
 // arrival time. Lines that arrive in one read share their time.
-func (m *meter) read(body io.Reader, s *Sample) error {
+func (m *Meter) Read(body io.Reader, s *Sample) error {
 	m.sr.r, m.sr.n, m.sr.at = body, 0, 0
 	m.d.Reset(&m.sr)
 	if s.Gaps == nil && m.lines > 1 {

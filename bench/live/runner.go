@@ -228,7 +228,7 @@ func (r *Runner) closedLoop(ctx context.Context, samples []Sample, deadline time
 	var wg sync.WaitGroup
 	for range min(r.cfg.Concurrency, len(samples)) {
 		wg.Go(func() {
-			m := r.meters.Get().(*meter)
+			m := r.meters.Get().(*Meter)
 			defer r.meters.Put(m)
 			for ctx.Err() == nil && (deadline < 0 || r.clock.Now() < deadline) {
 				i := int(next.Add(1) - 1)
@@ -276,7 +276,7 @@ func (r *Runner) openLoop(ctx context.Context, samples []Sample, arr *Arrivals, 
 		s.Index, s.Intended = i, at
 		sent++
 		wg.Go(func() {
-			m := r.meters.Get().(*meter)
+			m := r.meters.Get().(*Meter)
 			r.do(ctx, s, m, true)
 			r.meters.Put(m)
 			if slots != nil {
@@ -289,7 +289,7 @@ func (r *Runner) openLoop(ctx context.Context, samples []Sample, arr *Arrivals, 
 }
 
 // do sends one request and measures its response into s.
-func (r *Runner) do(ctx context.Context, s *Sample, m *meter, open bool) {
+func (r *Runner) do(ctx context.Context, s *Sample, m *Meter, open bool) {
 	defer func() {
 		r.done.Add(1)
 		if !s.OK() && !s.Canceled {
@@ -331,7 +331,7 @@ func (r *Runner) do(ctx context.Context, s *Sample, m *meter, open bool) {
 		s.Err = fmt.Sprintf("status %d: %s", resp.StatusCode, r.excerpt(excerpt))
 		return
 	}
-	err = m.read(resp.Body, s)
+	err = m.Read(resp.Body, s)
 	switch se, isBad := badLine(err); {
 	case isBad:
 		s.Kind, s.Err, s.BadLine = ErrBadLine, se.Error(), se
