@@ -38,6 +38,7 @@ type Sample struct {
 	Gaps    []time.Duration // between the arrivals of consecutive lines, len Lines-1
 	Lines   int             // lines read, blank lines not counted
 	Bytes   int64           // body bytes read
+	ChatID  string          // the chat id of the first line, when it is a 2: part that holds one
 
 	Kind     string                  // "" for success, else an error kind such as ErrBadLine or "http_500"
 	Err      string                  // what went wrong, for a failed request
@@ -105,7 +106,8 @@ func perSecond(x float64, d time.Duration) float64 {
 type Meter struct {
 	d     *linestream.Decoder
 	sr    stampReader
-	lines int // lines of the previous stream, to size the next one's gaps
+	lines int    // lines of the previous stream, to size the next one's gaps
+	id    []byte // buffer of the chat id
 }
 
 // NewMeter returns a meter that reads the time from clock (nil:
@@ -149,6 +151,11 @@ func (m *Meter) Read(body io.Reader, s *Sample) error {
 		at := m.sr.at
 		if s.Lines == 0 {
 			s.TTFL = at - s.Sent
+			if part := m.d.Part(); part.Kind() == linestream.KindData {
+				if id, err := linestream.AppendChatID(m.id[:0], part.Value); err == nil {
+					s.ChatID, m.id = string(id), id
+				}
+			}
 		} else {
 			s.Gaps = append(s.Gaps, at-last)
 		}
