@@ -7,7 +7,9 @@ replace github.com/chatwire/chatwire => ../..
 require (
 	github.com/chatwire/chatwire v0.0.0-00010101000000-000000000000
 	github.com/grafana/sobek v0.0.0-20260429085637-a66d4790012b
+	github.com/stretchr/testify v1.12.1
 	go.k6.io/k6 v1.8.1
+	gopkg.in/guregu/null.v3 v3.3.0
 )
 
 require (
@@ -87,6 +89,7 @@ require (
 	go.opentelemetry.io/otel/trace v1.44.0 // indirect
 	go.opentelemetry.io/proto/otlp v1.10.0 // indirect
 	go.yaml.in/yaml/v2 v2.4.2 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/crypto v0.57.0 // indirect
 	golang.org/x/crypto/x509roots/fallback v0.0.0-20260113154411-7d0074ccc6f1 // indirect
 	golang.org/x/net v0.59.0 // indirect
@@ -101,7 +104,6 @@ require (
 	google.golang.org/grpc v1.82.1 // indirect
 	google.golang.org/protobuf v1.36.11 // indirect
 	gopkg.in/cenkalti/backoff.v1 v1.1.0 // indirect
-	gopkg.in/guregu/null.v3 v3.3.0 // indirect
 	gopkg.in/validator.v2 v2.0.1 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 )

@@ -107,7 +107,10 @@ func (mi *ModuleInstance) do(vuCtx context.Context, state *lib.State, r *request
 			return s, 0
 		}
 	}
-	client := &http.Client{Transport: state.Transport, Jar: state.CookieJar, CheckRedirect: checkRedirect(state)}
+	client := &http.Client{Transport: state.Transport, CheckRedirect: checkRedirect(state)}
+	if state.CookieJar != nil { // a nil *cookiejar.Jar in the interface would be called
+		client.Jar = state.CookieJar
+	}
 	s.Sent = mi.meter.Now()
 	s.Intended = s.Sent
 	resp, err := client.Do(req)
