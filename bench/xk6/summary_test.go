@@ -22,6 +22,7 @@ var (
 	k6Summary = flag.String("k6-summary", "", "`file` of a k6 --summary-export of examples/chat.js to check")
 	k6Pace    = flag.Duration("k6-pace", 0, "the -pace of the chatwire serve that the run measured")
 	k6Faulty  = flag.Bool("k6-faulty", false, "the run measured chatwire serve -fault malformed-line (every stream has a bad line)")
+	benchJSON = flag.String("bench-json", "", "`file` of a `chatwire bench -json` run at the same rate against the same service, to compare the line gap with")
 )
 
 // summary is the part of k6's --summary-export JSON the check reads: every
@@ -130,6 +131,35 @@ func checkSummary(s *summary, pace time.Duration, faulty bool) []string {
 	return problems
 }
 
+// compareGap returns the median line gap of the k6 summary and of a
+// `chatwire bench -json` report, in ms, and a problem when they differ by
+// more than 10%.
+func compareGap(s *summary, benchPath string) (k6, bench float64, problem string) {
+	b, err := os.ReadFile(benchPath)
+	if err != nil {
+		return 0, 0, err.Error()
+	}
+	var rep struct {
+		LineGap struct {
+			N   int     `json:"n"`
+			P50 float64 `json:"p50"`
+		} `json:"line_gap_ms"`
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		return 0, 0, fmt.Sprintf("read chatwire bench report %s: %v", benchPath, err)
+	}
+	k6, ok := s.figure(MetricLineGap, "med")
+	switch {
+	case !ok:
+		return 0, rep.LineGap.P50, MetricLineGap + " has no med"
+	case rep.LineGap.N == 0:
+		return k6, 0, "the chatwire bench report has no line gap"
+	case math.Abs(k6-rep.LineGap.P50) > 0.10*rep.LineGap.P50:
+		return k6, rep.LineGap.P50, fmt.Sprintf("line gap median: k6 %.3fms, chatwire bench %.3fms: more than 10%% apart", k6, rep.LineGap.P50)
+	}
+	return k6, rep.LineGap.P50, ""
+}
+
 func TestExportedSummary(t *testing.T) {
 	if *k6Summary == "" {
 		t.Skip("no -k6-summary: .ci/run passes the summary of its k6 run (go test -run TestExportedSummary -args -k6-summary=FILE -k6-pace=D)")
@@ -138,6 +168,32 @@ func TestExportedSummary(t *testing.T) {
 	s, err := readSummary(*k6Summary)
 	require.NoError(t, err)
 	assert.Empty(t, checkSummary(s, *k6Pace, *k6Faulty), "summary %s of a run against chatwire serve -pace %v (faulty %t)", *k6Summary, *k6Pace, *k6Faulty)
+	if *benchJSON != "" {
+		k6, bench, problem := compareGap(s, *benchJSON)
+		assert.Empty(t, problem)
+		t.Logf("line gap median: k6 chatwire_line_gap %.3fms, chatwire bench %.3fms (%+.1f%%)", k6, bench, 100*(k6-bench)/bench)
+	}
+}
+
+func TestCompareGap(t *testing.T) {
+	s, err := readSummary("testdata/summary-mock.json")
+	require.NoError(t, err)
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		name, report, problem string
+	}{
+		{"close", `{"line_gap_ms":{"n":650,"p50":20.562215}}`, ""},
+		{"9% apart", `{"line_gap_ms":{"n":650,"p50":18.8}}`, ""},
+		{"11% apart", `{"line_gap_ms":{"n":650,"p50":18.4}}`, "line gap median: k6 20.456ms, chatwire bench 18.400ms: more than 10% apart"},
+		{"no gap", `{"line_gap_ms":{"n":0,"p50":0}}`, "the chatwire bench report has no line gap"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			path := dir + "/" + strings.ReplaceAll(tt.name, " ", "-") + ".json"
+			require.NoError(t, os.WriteFile(path, []byte(tt.report), 0o644))
+			_, _, problem := compareGap(s, path)
+			assert.Equal(t, tt.problem, problem, "report %s", tt.report)
+		})
+	}
 }
 
 // TestCheckSummary holds the check to summaries of real runs, recorded in
