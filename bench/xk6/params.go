@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	neturl "net/url"
 	"strings"
 	"time"
 
@@ -41,6 +42,9 @@ type request struct {
 // duration string such as "90s" or milliseconds) and tags. An unknown
 // params key is an error: a misspelt timeout must not pass unnoticed.
 func newRequest(rt *sobek.Runtime, state *lib.State, url string, body, params sobek.Value) (*request, error) {
+	if err := checkURL(url); err != nil {
+		return nil, err
+	}
 	r := &request{url: url, header: make(http.Header), timeout: DefaultTimeout, tags: state.Tags.GetCurrentValues()}
 	if ua := state.Options.UserAgent; ua.Valid && ua.String != "" {
 		r.header.Set("User-Agent", ua.String)
@@ -61,6 +65,21 @@ func newRequest(rt *sobek.Runtime, state *lib.State, url string, body, params so
 		r.tags.SetSystemTagOrMetaIfEnabled(state.Options.SystemTags, metrics.TagName, url)
 	}
 	return r, nil
+}
+
+// checkURL returns an error unless u is an absolute http or https URL: a
+// script's mistake, not a failed stream.
+func checkURL(u string) error {
+	parsed, err := neturl.Parse(u)
+	switch {
+	case err != nil:
+		return fmt.Errorf("url %q: want an http:// or https:// URL: %w", u, errors.Unwrap(err))
+	case parsed.Scheme != "http" && parsed.Scheme != "https":
+		return fmt.Errorf("url %q: want an http:// or https:// URL", u)
+	case parsed.Host == "":
+		return fmt.Errorf("url %q has no host", u)
+	}
+	return nil
 }
 
 // readBody reads the body argument and reports whether it was an object

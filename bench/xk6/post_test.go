@@ -309,6 +309,7 @@ func TestPostBody(t *testing.T) {
 		{"an explicit content type wins", `{ a: 1 }, { headers: { 'content-type': 'application/vnd.x+json' } }`, `{"a":1}`, "application/vnd.x+json", ""},
 		{"an ArrayBuffer is sent as its bytes", `new Uint8Array([50, 58]).buffer`, `2:`, "", ""},
 		{"no body", `null`, ``, "", ""},
+		{"no body and no params", ``, ``, "", ""},
 		{"a Host header", `'x', { headers: { Host: 'api.example.test' } }`, `x`, "", "api.example.test"},
 	}
 	for i, tt := range tests {
@@ -337,6 +338,11 @@ func TestPostBadArguments(t *testing.T) {
 		{`'http://127.0.0.1:1', 'x', { timeout: -5 }`, `chatwire.post: params.timeout must be positive, not -5ms`},
 		{`'http://127.0.0.1:1', 42`, `chatwire.post: body must be a string, an ArrayBuffer or an object, not int64`},
 		{`'http://127.0.0.1:1', 'x', { tags: { a: {} } }`, `chatwire.post: params.tags: `},
+		{`'127.0.0.1:8080/api/chat', 'x'`, `chatwire.post: url "127.0.0.1:8080/api/chat": want an http:// or https:// URL: first path segment in URL cannot contain colon`},
+		{`'ftp://127.0.0.1/api/chat', 'x'`, `chatwire.post: url "ftp://127.0.0.1/api/chat": want an http:// or https:// URL`},
+		{`'/api/chat', 'x'`, `chatwire.post: url "/api/chat": want an http:// or https:// URL`},
+		{`'http:///api/chat', 'x'`, `chatwire.post: url "http:///api/chat" has no host`},
+		{`'http://[::1', 'x'`, `chatwire.post: url "http://[::1": want an http:// or https:// URL: missing ']' in host`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.args, func(t *testing.T) {
