@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/chatwire/chatwire/bench/live"
@@ -48,6 +49,35 @@ func ExampleMeter() {
 	// Output:
 	// 2 lines, 1 gaps, ttft measured: true, 63 bytes
 	// linestream: line 3:3: invalid character looking for the beginning of a JSON value: 'T'
+}
+
+func ExampleMeter_Measure() {
+	// A service that answers 429 to one request in two.
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1)%2 == 0 {
+			http.Error(w, `{"error":{"code":"rate_limited"}}`, http.StatusTooManyRequests)
+			return
+		}
+		lw := linestream.NewWriter(w)
+		lw.ChatID("chat-1")
+		lw.Text("Planning")
+	}))
+	defer srv.Close()
+
+	m := live.NewMeter(nil)
+	for range 2 {
+		var s live.Sample
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/api/chat", strings.NewReader(`{"content":"hi"}`))
+		if err := m.Measure(srv.Client(), req, &s, nil); err != nil {
+			fmt.Println("transport:", err) // the caller classifies these
+			continue
+		}
+		fmt.Printf("status %d, %d lines, chat %q, ok %t, kind %q, error %q\n", s.Status, s.Lines, s.ChatID, s.OK(), s.Kind, s.Err)
+	}
+	// Output:
+	// status 200, 2 lines, chat "chat-1", ok true, kind "", error ""
+	// status 429, 0 lines, chat "", ok false, kind "http_429", error "status 429: {\"error\":{\"code\":\"rate_limited\"}}"
 }
 
 func ExampleSummarize() {

@@ -2,10 +2,14 @@ package live
 
 import (
 	"errors"
+	"fmt"
 	"io"
+	"net/http"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/chatwire/chatwire/linestream"
 )
@@ -130,6 +134,58 @@ func newMeter(clock Clock, lines *atomic.Int64) *Meter {
 // Now returns the meter's clock reading, the time base of a [Sample]: set
 // s.Sent to it just before the request is handed to the HTTP client.
 func (m *Meter) Now() time.Duration { return m.sr.clock.Now() }
+
+// Measure sends req with client and measures the response into s, as a
+// [Runner] does: it sets s.Sent (from [Meter.Now]), TTFB, Status and E2E,
+// reads a 200 response's body with [Meter.Read], and sets s.Kind and s.Err
+// for a status other than 200 ("http_<status>", with the start of the body,
+// passed through redact when not nil), a bad line ([ErrBadLine], with
+// s.BadLine) and a stream without a line ([ErrEmptyStream]). It returns the
+// error of a request that got no response or of a body that broke off,
+// leaving the caller to classify it: its own cancellation, a timeout, or a
+// transport failure.
+func (m *Meter) Measure(client *http.Client, req *http.Request, s *Sample, redact func(string) string) error {
+	s.Sent = m.Now()
+	resp, err := client.Do(req)
+	if err != nil {
+		s.E2E = m.Now() - s.Sent
+		return err
+	}
+	defer resp.Body.Close()
+	s.TTFB = m.Now() - s.Sent
+	s.Status = resp.StatusCode
+	if resp.StatusCode != http.StatusOK {
+		start, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+		s.E2E = m.Now() - s.Sent
+		s.Kind = fmt.Sprintf("http_%d", resp.StatusCode)
+		s.Err = fmt.Sprintf("status %d: %s", resp.StatusCode, excerpt(start, redact))
+		return nil
+	}
+	err = m.Read(resp.Body, s)
+	switch se, isBad := badLine(err); {
+	case isBad:
+		s.Kind, s.Err, s.BadLine = ErrBadLine, se.Error(), se
+	case err != nil:
+		return err
+	case s.Lines == 0:
+		s.Kind, s.Err = ErrEmptyStream, "status 200 with no line"
+	}
+	return nil
+}
+
+// excerpt turns the start of an error body into one printable line of at
+// most 200 characters, passed through redact when not nil.
+func excerpt(b []byte, redact func(string) string) string {
+	s := strings.ToValidUTF8(string(b), "\uFFFD")
+	if redact != nil {
+		s = redact(s)
+	}
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) > 200 {
+		s = string([]rune(s)[:200]) + "…"
+	}
+	return s
+}
 
 // Read reads body to its end or to its first bad line, filling the line
 // fields of s: TTFL, TTFT, Gaps, Lines, Bytes and E2E, all measured from

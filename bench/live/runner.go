@@ -6,13 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 )
 
 // DefaultPrompt is the content of every request unless Config.Prompt says
@@ -311,34 +309,11 @@ func (r *Runner) do(ctx context.Context, s *Sample, m *Meter, open bool) {
 	if r.cfg.UserAgent != "" {
 		req.Header.Set("User-Agent", r.cfg.UserAgent)
 	}
-	s.Sent = r.clock.Now()
+	if err := m.Measure(r.client, req, s, r.redact); err != nil {
+		r.fail(ctx, reqCtx, s, err)
+	}
 	if !open {
 		s.Intended = s.Sent
-	}
-	resp, err := r.client.Do(req)
-	if err != nil {
-		s.E2E = r.clock.Now() - s.Sent
-		r.fail(ctx, reqCtx, s, err)
-		return
-	}
-	defer resp.Body.Close()
-	s.TTFB = r.clock.Now() - s.Sent
-	s.Status = resp.StatusCode
-	if resp.StatusCode != http.StatusOK {
-		excerpt, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
-		s.E2E = r.clock.Now() - s.Sent
-		s.Kind = fmt.Sprintf("http_%d", resp.StatusCode)
-		s.Err = fmt.Sprintf("status %d: %s", resp.StatusCode, r.excerpt(excerpt))
-		return
-	}
-	err = m.Read(resp.Body, s)
-	switch se, isBad := badLine(err); {
-	case isBad:
-		s.Kind, s.Err, s.BadLine = ErrBadLine, se.Error(), se
-	case err != nil:
-		r.fail(ctx, reqCtx, s, err)
-	case s.Lines == 0:
-		s.Kind, s.Err = ErrEmptyStream, "status 200 with no line"
 	}
 }
 
@@ -353,17 +328,6 @@ func (r *Runner) fail(ctx, reqCtx context.Context, s *Sample, err error) {
 	default:
 		s.Kind, s.Err = ErrTransport, r.redact(err.Error())
 	}
-}
-
-// excerpt turns the start of an error body into one printable line without
-// the key.
-func (r *Runner) excerpt(b []byte) string {
-	s := r.redact(strings.ToValidUTF8(string(b), "\uFFFD"))
-	s = strings.Join(strings.Fields(s), " ")
-	if utf8.RuneCountInString(s) > 200 {
-		s = string([]rune(s)[:200]) + "…"
-	}
-	return s
 }
 
 // redact replaces the key wherever a message holds it, and a start of the

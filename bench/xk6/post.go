@@ -4,12 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/grafana/sobek"
 	"go.k6.io/k6/js/common"
@@ -17,7 +14,6 @@ import (
 	"go.k6.io/k6/metrics"
 
 	"github.com/chatwire/chatwire/bench/live"
-	"github.com/chatwire/chatwire/linestream"
 )
 
 // errInitContext is post's error when a script calls it outside a VU
@@ -70,9 +66,9 @@ func (mi *ModuleInstance) Post(url string, body, params sobek.Value) (*Stream, e
 		return nil, fmt.Errorf("chatwire.post: %w", err)
 	}
 	vuCtx := mi.vu.Context()
-	s, status := mi.do(vuCtx, state, r)
-	if status != 0 {
-		r.tags.SetSystemTagOrMetaIfEnabled(state.Options.SystemTags, metrics.TagStatus, strconv.Itoa(status))
+	s := mi.do(vuCtx, state, r)
+	if s.Status != 0 {
+		r.tags.SetSystemTagOrMetaIfEnabled(state.Options.SystemTags, metrics.TagStatus, strconv.Itoa(s.Status))
 	}
 	if !s.Canceled {
 		mi.push(vuCtx, state, &r.tags, s)
@@ -80,9 +76,10 @@ func (mi *ModuleInstance) Post(url string, body, params sobek.Value) (*Stream, e
 	return newStream(s), nil
 }
 
-// do sends the request and measures its stream into a sample. It returns
-// the response's status, 0 when none came.
-func (mi *ModuleInstance) do(vuCtx context.Context, state *lib.State, r *request) (*live.Sample, int) {
+// do sends the request and measures its stream into a sample, classifying
+// a request that got no response, or a body that broke off, as bench/live's
+// runner does: canceled by the VU's context, timeout, or transport.
+func (mi *ModuleInstance) do(vuCtx context.Context, state *lib.State, r *request) *live.Sample {
 	s := &live.Sample{}
 	ctx, cancel := context.WithTimeout(vuCtx, r.timeout)
 	defer cancel()
@@ -99,47 +96,23 @@ func (mi *ModuleInstance) do(vuCtx context.Context, state *lib.State, r *request
 	req, err := r.httpRequest(ctx)
 	if err != nil {
 		s.Kind, s.Err = live.ErrTransport, err.Error()
-		return s, 0
+		return s
 	}
 	if state.RPSLimit != nil {
 		if err := state.RPSLimit.Wait(ctx); err != nil {
 			fail(err)
-			return s, 0
+			return s
 		}
 	}
 	client := &http.Client{Transport: state.Transport, CheckRedirect: checkRedirect(state)}
 	if state.CookieJar != nil { // a nil *cookiejar.Jar in the interface would be called
 		client.Jar = state.CookieJar
 	}
-	s.Sent = mi.meter.Now()
+	if err := mi.meter.Measure(client, req, s, r.redact); err != nil {
+		fail(err)
+	}
 	s.Intended = s.Sent
-	resp, err := client.Do(req)
-	if err != nil {
-		s.E2E = mi.meter.Now() - s.Sent
-		fail(err)
-		return s, 0
-	}
-	defer resp.Body.Close()
-	s.TTFB = mi.meter.Now() - s.Sent
-	s.Status = resp.StatusCode
-	if resp.StatusCode != http.StatusOK {
-		excerpt, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
-		s.E2E = mi.meter.Now() - s.Sent
-		s.Kind = "http_" + strconv.Itoa(resp.StatusCode)
-		s.Err = fmt.Sprintf("status %d: %s", resp.StatusCode, oneLine(r.redact(string(excerpt))))
-		return s, s.Status
-	}
-	err = mi.meter.Read(resp.Body, s)
-	var se *linestream.SyntaxError
-	switch {
-	case errors.As(err, &se):
-		s.Kind, s.Err, s.BadLine = live.ErrBadLine, se.Error(), se
-	case err != nil:
-		fail(err)
-	case s.Lines == 0:
-		s.Kind, s.Err = live.ErrEmptyStream, "status 200 with no line"
-	}
-	return s, s.Status
+	return s
 }
 
 // checkRedirect follows redirects as k6's http module does, up to the
@@ -223,13 +196,4 @@ func newStream(s *live.Sample) *Stream {
 		st.LineGapP50, st.LineGapMean = ms(p50), ms(s.MeanGap())
 	}
 	return st
-}
-
-// oneLine turns the start of an error body into one printable line.
-func oneLine(s string) string {
-	s = strings.Join(strings.Fields(strings.ToValidUTF8(s, "\uFFFD")), " ")
-	if utf8.RuneCountInString(s) > 200 {
-		s = string([]rune(s)[:200]) + "…"
-	}
-	return s
 }
