@@ -17,6 +17,10 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 seconds=${1:-5}
+if ! [[ $seconds =~ ^[1-9][0-9]*$ ]]; then
+	echo "usage: bench/xk6/run.sh [SECONDS]   (a whole number of seconds, default 5; got \"$seconds\")" >&2
+	exit 2
+fi
 pace=20ms
 rate=5
 work=$(mktemp -d)
