@@ -99,8 +99,13 @@ func (mi *ModuleInstance) do(vuCtx context.Context, state *lib.State, r *request
 		return s
 	}
 	if state.RPSLimit != nil {
+		// Wait fails at once when the wait would outlast the timeout.
 		if err := state.RPSLimit.Wait(ctx); err != nil {
-			fail(err)
+			if vuCtx.Err() != nil {
+				s.Canceled = true
+			} else {
+				s.Kind, s.Err = live.ErrTimeout, fmt.Sprintf("the rps option would hold the request past its timeout of %v", r.timeout)
+			}
 			return s
 		}
 	}

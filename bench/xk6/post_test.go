@@ -18,6 +18,7 @@ import (
 	"go.k6.io/k6/lib/netext"
 	"go.k6.io/k6/lib/types"
 	"go.k6.io/k6/metrics"
+	"golang.org/x/time/rate"
 	"gopkg.in/guregu/null.v3"
 
 	"github.com/chatwire/chatwire/conformance/mock"
@@ -287,6 +288,43 @@ func TestPostUsesVUNetworking(t *testing.T) {
 		assert.Equal(t, "transport", r.ErrorKind)
 		assert.Contains(t, r.Error, "hostname (api.blocked.test) is in a blocked pattern (*.blocked.test)")
 	})
+}
+
+func TestPostUsesVUTLSAndRPS(t *testing.T) {
+	m, err := mock.New(mock.Options{Lines: 1})
+	require.NoError(t, err)
+	srv := httptest.NewTLSServer(m)
+	t.Cleanup(srv.Close)
+	trusted := srv.Client().Transport.(*http.Transport).TLSClientConfig
+
+	tests := []struct {
+		name      string
+		configure func(*lib.State)
+		kind, err string
+		posts     int
+	}{
+		{name: "the VU's TLS config trusts the server", posts: 1, configure: func(s *lib.State) {
+			s.TLSConfig = trusted
+			s.Transport.(*http.Transport).TLSClientConfig = trusted
+		}},
+		{name: "without it the certificate is unknown", posts: 1, kind: "transport", err: "certificate signed by unknown authority"},
+		{name: "the rps option holds the second request", posts: 2, kind: "timeout", err: "the rps option would hold the request past its timeout of 1s",
+			configure: func(s *lib.State) {
+				s.Transport.(*http.Transport).TLSClientConfig = trusted
+				s.RPSLimit = rate.NewLimiter(rate.Every(time.Hour), 1)
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			vu := newVU(t, tt.configure)
+			var r result
+			for range tt.posts {
+				r = vu.post(t, `'`+srv.URL+`/api/chat', { content: 'x' }, { headers: { Authorization: 'Bearer `+mock.KeyValid+`' }, timeout: '1s' }`)
+			}
+			assert.Equal(t, tt.kind, r.ErrorKind, "error kind of the last post; error %q", r.Error)
+			assert.Contains(t, r.Error, tt.err)
+		})
+	}
 }
 
 func TestPostBody(t *testing.T) {
