@@ -66,12 +66,13 @@ func (mi *ModuleInstance) Post(url string, body, params sobek.Value) (*Stream, e
 		return nil, fmt.Errorf("chatwire.post: %w", err)
 	}
 	vuCtx := mi.vu.Context()
+	origin := time.Now().Add(-mi.meter.Now()) // both read the monotonic clock
 	s := mi.do(vuCtx, state, r)
 	if s.Status != 0 {
 		r.tags.SetSystemTagOrMetaIfEnabled(state.Options.SystemTags, metrics.TagStatus, strconv.Itoa(s.Status))
 	}
 	if !s.Canceled {
-		mi.push(vuCtx, state, &r.tags, s)
+		mi.push(vuCtx, state, &r.tags, s, origin)
 	}
 	return newStream(s), nil
 }
@@ -137,41 +138,49 @@ func checkRedirect(state *lib.State) func(*http.Request, []*http.Request) error 
 
 // push sends the stream's samples: the counters for every stream, the
 // failure rate, and the trends for a successful stream only, as
-// `chatwire bench` aggregates.
-func (mi *ModuleInstance) push(ctx context.Context, state *lib.State, tm *metrics.TagsAndMeta, s *live.Sample) {
-	now := time.Now()
+// `chatwire bench` aggregates. They are sent when the stream has ended, but
+// each is stamped with the wall time of what it measures (the headers, the
+// first line, the first text, each line's arrival, the end), so outputs
+// that keep time series place a long stream's first text where it came.
+// origin is the wall time of the meter clock's zero.
+func (mi *ModuleInstance) push(ctx context.Context, state *lib.State, tm *metrics.TagsAndMeta, s *live.Sample, origin time.Time) {
+	end := origin.Add(s.Sent + s.E2E)
 	m := mi.metrics
 	samples := make([]metrics.Sample, 0, 8+len(s.Gaps))
-	add := func(metric *metrics.Metric, v float64) {
+	add := func(metric *metrics.Metric, at time.Time, v float64) {
 		samples = append(samples, metrics.Sample{
 			TimeSeries: metrics.TimeSeries{Metric: metric, Tags: tm.Tags},
-			Time:       now, Metadata: tm.Metadata, Value: v,
+			Time:       at, Metadata: tm.Metadata, Value: v,
 		})
 	}
-	add(m.Lines, float64(s.Lines))
-	add(m.StreamBytes, float64(s.Bytes))
+	add(m.Lines, end, float64(s.Lines))
+	add(m.StreamBytes, end, float64(s.Bytes))
 	// A 0 for a good stream keeps chatwire_bad_lines in the summary when
 	// no stream had a bad line.
 	badLines := 0.0
 	if s.Kind == live.ErrBadLine {
 		badLines = 1
 	}
-	add(m.BadLines, badLines)
-	if s.OK() {
-		add(m.StreamFailed, 0)
-		add(m.TTFB, metrics.D(s.TTFB))
-		add(m.TTFL, metrics.D(s.TTFL))
-		if s.HasTTFT {
-			add(m.TTFT, metrics.D(s.TTFT))
-		}
-		for _, g := range s.Gaps {
-			add(m.LineGap, metrics.D(g))
-		}
-		add(m.E2E, metrics.D(s.E2E))
-	} else {
-		add(m.StreamFailed, 1)
+	add(m.BadLines, end, badLines)
+	if !s.OK() {
+		add(m.StreamFailed, end, 1)
+		metrics.PushIfNotDone(ctx, state.Samples, metrics.Samples(samples))
+		return
 	}
-	metrics.PushIfNotDone(ctx, state.Samples, metrics.ConnectedSamples{Samples: samples, Tags: tm.Tags, Time: now})
+	add(m.StreamFailed, end, 0)
+	since := func(d time.Duration) time.Time { return origin.Add(s.Sent + d) }
+	add(m.TTFB, since(s.TTFB), metrics.D(s.TTFB))
+	add(m.TTFL, since(s.TTFL), metrics.D(s.TTFL))
+	if s.HasTTFT {
+		add(m.TTFT, since(s.TTFT), metrics.D(s.TTFT))
+	}
+	arrival := s.TTFL
+	for _, g := range s.Gaps {
+		arrival += g
+		add(m.LineGap, since(arrival), metrics.D(g))
+	}
+	add(m.E2E, end, metrics.D(s.E2E))
+	metrics.PushIfNotDone(ctx, state.Samples, metrics.Samples(samples))
 }
 
 // newStream turns a sample into the script's result.

@@ -154,6 +154,36 @@ func TestPostMockStream(t *testing.T) {
 	assert.GreaterOrEqual(t, vu.dialer.BytesRead, r.Bytes, "the response came through the VU's dialer (data_received)")
 }
 
+func TestPostSampleTimes(t *testing.T) {
+	url := mockServer(t, mock.Options{Pace: 5 * time.Millisecond, Lines: 3, SpecPartsOnly: true})
+	vu := newVU(t, nil)
+	before := time.Now()
+	r := vu.post(t, `'`+url+`/api/chat', { content: 'a page' }, `+validAuth)
+	after := time.Now()
+	require.True(t, r.OK, "%+v", r)
+	times := map[string][]time.Time{}
+	for _, c := range metrics.GetBufferedSamples(vu.samples) {
+		for _, s := range c.GetSamples() {
+			times[s.Metric.Name] = append(times[s.Metric.Name], s.Time)
+		}
+	}
+	at := func(name string, i int) time.Time {
+		require.Greater(t, len(times[name]), i, "samples of %s", name)
+		return times[name][i]
+	}
+	// Each sample is stamped with the time of what it measures: in order,
+	// within the call, the first gap when the second line came, the e2e at
+	// the end.
+	ordered := []time.Time{before, at(MetricTTFB, 0), at(MetricTTFL, 0), at(MetricTTFT, 0)}
+	ordered = append(ordered, times[MetricLineGap]...)
+	ordered = append(ordered, at(MetricE2E, 0), after)
+	for i := 1; i < len(ordered); i++ {
+		assert.False(t, ordered[i].Before(ordered[i-1]), "sample time %d (%v) before sample time %d (%v)", i, ordered[i], i-1, ordered[i-1])
+	}
+	assert.Equal(t, at(MetricTTFT, 0), times[MetricLineGap][0], "the first gap ends at the first text line, the second line")
+	assert.Equal(t, at(MetricE2E, 0), at(MetricStreamFailed, 0), "the counters and the rate at the end")
+}
+
 func TestPostTags(t *testing.T) {
 	url := mockServer(t, mock.Options{Lines: 1, SpecPartsOnly: true})
 	vu := newVU(t, nil)
