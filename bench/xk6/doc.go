@@ -41,4 +41,8 @@
 // result's error_kind: "http_<status>", "transport", "timeout", "bad_line"
 // or "empty_stream". A stream cut off because the VU's context ended (the
 // test stopping) is neither: it is marked canceled and adds no sample.
+//
+// The samples of a stream are sent when it has ended, each stamped with the
+// time of what it measures (the headers, the first line, the first text,
+// each line's arrival, the end).
 package chatwire
