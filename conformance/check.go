@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/chatwire/chatwire/conformance/spectable"
 	"github.com/chatwire/chatwire/conformance/transcript"
 )
 
@@ -125,10 +126,12 @@ var documentedStatuses = [...]int{200, 400, 401, 402, 403, 422, 429, 500}
 // validationProbes are the probes whose statuses chat/7.3/validation-status-split reports.
 func validationProbes() []string {
 	ps := []string{"body/not-object"}
-	for _, c := range invalidCases() {
-		ps = append(ps, "body/invalid["+c.name+"]")
+	for _, c := range spectable.Cases() {
+		if c.Expect == spectable.Rejected {
+			ps = append(ps, caseProbeID(c))
+		}
 	}
-	return append(ps, "model/unknown", "model/wrong-case", "model/not-string")
+	return ps
 }
 
 // freeProbes are the probes an invariant about every status needs alone.
@@ -140,16 +143,11 @@ func freeProbes() []string {
 // Catalogue returns every check, grouped by spec section in section order.
 // Each call returns a fresh slice.
 func Catalogue() []Check {
-	rejected := []string{"400 or 422 (which one is not judged: the spec does not show the split)"}
 	var cs []Check
 
-	for _, c := range invalidCases() {
-		cs = append(cs, Check{ID: "chat/4.2/invalid-rejected[" + c.name + "]", Section: "4.2",
-			Title: "a body with " + c.what + " is rejected with 400 or 422",
-			Level: Must, Kind: KindProbe, Requirement: reqValidation,
-			Expected: rejected, Probes: []string{"body/invalid[" + c.name + "]"},
-			Params: map[string]string{"case": c.name}, judge: judge{one: rejectedWith(Must, 400, 422)}})
-	}
+	cs = append(cs, contentTypeChecks()...)
+	bodyChecks, modelChecks := tableChecks()
+	cs = append(cs, bodyChecks...)
 
 	for _, m := range CurrentModels() {
 		cs = append(cs, Check{ID: "chat/4.3/model-current-accepted[" + m + "]", Section: "4.3",
@@ -158,16 +156,7 @@ func Catalogue() []Check {
 			Expected: []string{"200"}, Probes: []string{"model/current[" + m + "]"},
 			Params: map[string]string{"model": m}, judge: judge{one: statusIs(Must, 200)}})
 	}
-	for _, r := range []struct{ slug, what, probe string }{
-		{"model-unknown-rejected", `an unknown model ("` + unknownModel + `")`, "model/unknown"},
-		{"model-wrong-case-rejected", `a model in the wrong case ("` + wrongCaseModel + `")`, "model/wrong-case"},
-		{"model-not-string-rejected", "a model that is not a string (5)", "model/not-string"},
-	} {
-		cs = append(cs, Check{ID: "chat/4.3/" + r.slug, Section: "4.3",
-			Title: r.what + " is rejected with 400 or 422",
-			Level: Must, Kind: KindProbe, Requirement: reqModelEnum,
-			Expected: rejected, Probes: []string{r.probe}, judge: judge{one: rejectedWith(Must, 400, 422)}})
-	}
+	cs = append(cs, modelChecks...)
 
 	jsonCheck := func(slug, title, req string, expected []string, j func(*transcript.Exchange) verdict) {
 		cs = append(cs, Check{ID: "chat/4.4/" + slug, Section: "4.4", Title: title,
@@ -182,8 +171,8 @@ func Catalogue() []Check {
 		[]string{"chatId: a non-empty string"}, judgeJSONChatID)
 	jsonCheck("json-url", "the JSON response's url is an absolute http(s) URL", reqURL,
 		[]string{"url: a non-empty string holding an absolute http or https URL"}, judgeJSONURL)
-	jsonCheck("json-workflow-fields", "streamId and assistantMessageId are strings when present", reqWorkflow,
-		[]string{"streamId absent or a string", "assistantMessageId absent or a string"}, judgeJSONWorkflow)
+	jsonCheck("json-workflow-fields", "streamId and assistantMessageId are non-empty strings when present", reqWorkflow,
+		[]string{"streamId absent or a non-empty string", "assistantMessageId absent or a non-empty string"}, judgeJSONWorkflow)
 
 	streamProbe := []string{"stream-default"}
 	cs = append(cs,
@@ -193,7 +182,7 @@ func Catalogue() []Check {
 			judge: judge{one: judgeStreamDefault}},
 		Check{ID: "chat/4.5/first-line-code-2", Section: "4.5", Title: `the first line of every stream is 2:[{"chatId":"…"}]`,
 			Level: Must, Kind: KindInvariant, Requirement: reqFirstLine,
-			Expected: []string{"a first non-blank line, within the first-line timeout", "code 2", "a JSON array whose first element is an object with a string chatId"},
+			Expected: []string{"a first non-blank line, within the first-line timeout", "code 2", "a JSON array whose first element is an object with a non-empty string chatId"},
 			Probes:   streamProbe, judge: judge{each: judgeFirstLine}},
 		Check{ID: "chat/4.5/prefix-shortcut", Section: "4.5", Title: "the spec's prefix shortcut reads the same chatId as JSON does",
 			Level: Should, Kind: KindInvariant, Requirement: reqPrefix,
@@ -233,9 +222,12 @@ func Catalogue() []Check {
 	authCheck("empty-bearer-401", `"Authorization: Bearer " without a key gets 401`, Must, "auth/empty-bearer")
 	authCheck("wrong-scheme-401", `"Authorization: Basic <valid key>" gets 401`, Should, "auth/basic-scheme")
 	authCheck("unknown-key-401", "an unknown key with the valid key's prefix gets 401", Must, "auth/unknown-key")
+	cs = append(cs, followUpChecks()...)
 	cs = append(cs, Check{ID: "chat/5.4/other-team-403", Section: "5.4", Title: "a key without permission for the team gets 403",
 		Level: Must, Kind: KindProbe, Requirement: reqTeam403,
-		Expected: []string{"403"}, Probes: []string{"auth/other-team"}, judge: judge{one: statusIs(Must, 403)}})
+		Expected: []string{"403", "a 401 is a wrong mapping when the same key's invalid body gets another answer (it authenticates); else inconclusive"},
+		Probes:   []string{"auth/other-team", otherTeamAuthProbe},
+		judge:    judge{all: roleKeyJudge(403, "auth/other-team", otherTeamAuthProbe, "the key without permission for the team")}})
 
 	cs = append(cs,
 		Check{ID: "chat/7.2/body-not-json-400", Section: "7.2", Title: "a body that is not JSON gets 400",
@@ -251,19 +243,22 @@ func Catalogue() []Check {
 			judge: judge{all: judgeValidationSplit}},
 		Check{ID: "chat/8.1/credits-402", Section: "8.1", Title: "a key without credits gets 402",
 			Level: Must, Kind: KindProbe, Requirement: reqCredits,
-			Expected: []string{"402"}, Probes: []string{"credits/no-credits"}, judge: judge{one: statusIs(Must, 402)}},
+			Expected: []string{"402", "a 401 or 403 is a wrong mapping when the same key's invalid body gets another answer (it authenticates); else inconclusive"},
+			Probes:   []string{"credits/no-credits", noCreditsAuthProbe},
+			judge:    judge{all: roleKeyJudge(402, "credits/no-credits", noCreditsAuthProbe, "the no-credits key ("+EnvKeyNoCredits+")")}},
 		Check{ID: "chat/8.2/rate-limit-429", Section: "8.2", Title: "a burst of requests meets the rate limit with 429 (opt-in)",
-			Level: Infos, Kind: KindProbe, Requirement: reqRateLimit,
-			Expected: []string{"429 within -rate-limit-burst requests, with Retry-After"}, Probes: []string{"rate-limit/burst"},
+			Level: Must, Kind: KindProbe, Requirement: reqRateLimit,
+			Expected: []string{"429 within -rate-limit-burst requests (the limit you say is below it)", "no 5xx where the 429 belongs"}, Probes: []string{"rate-limit/burst"},
 			judge: judge{all: judgeRateLimit}},
 	)
 
 	for _, m := range EarlierModels() {
 		cs = append(cs, Check{ID: "chat/9.2/model-earlier[" + m + "]", Section: "9.2",
-			Title: "earlier model " + m + ": accepted or rejected, both allowed",
-			Level: Infos, Kind: KindProbe, Requirement: reqModelSets,
-			Expected: []string{"200 (accepted) or 400/422 (rejected): both allowed"}, Probes: []string{"model/earlier[" + m + "]"},
-			Params: map[string]string{"model": m}, judge: judge{one: judgeEarlierModel}})
+			Title: "earlier model " + m + ": accepted or rejected, both allowed; never a server error",
+			Level: Must, Kind: KindProbe, Requirement: reqModelSets,
+			Expected: []string{"200 (accepted) or 400/422 (rejected): both allowed, info", "not 5xx: a server error is neither"},
+			Probes:   []string{"model/earlier[" + m + "]"},
+			Params:   map[string]string{"model": m}, judge: judge{one: eitherAnswer("the earlier set is supported")}})
 	}
 	deriveCosts(cs)
 	return cs
@@ -281,8 +276,11 @@ func deriveCosts(cs []Check) {
 		c.Cost, c.Needs = CostFree, nil
 		for _, id := range c.Probes {
 			p := probes[id]
-			if p.Cost == CostChat {
+			switch {
+			case p.Cost == CostChat:
 				c.Cost = CostChat
+			case p.Cost == CostMaybe && c.Cost != CostChat:
+				c.Cost = CostMaybe
 			}
 			if r := keyRole(&p); r != "" && !slices.Contains(c.Needs, r) {
 				c.Needs = append(c.Needs, r)
@@ -329,16 +327,5 @@ func judgeNotObject(x *transcript.Exchange) verdict {
 		return verdict{outcome: Info, reason: "422: the spec does not show the split between 400 and 422 (section 7.3)", actual: "422"}
 	default:
 		return verdict{outcome: Fail, reason: fmt.Sprintf("got %d, want 400", s), actual: describeResponse(x)}
-	}
-}
-
-func judgeEarlierModel(x *transcript.Exchange) verdict {
-	switch s := x.Response.Status; s {
-	case 200:
-		return verdict{outcome: Info, reason: "accepted (200)", actual: "200"}
-	case 400, 422:
-		return verdict{outcome: Info, reason: fmt.Sprintf("rejected (%d)", s), actual: strconv.Itoa(s)}
-	default:
-		return verdict{outcome: Info, reason: fmt.Sprintf("answered %d, neither accepted nor rejected", s), actual: describeResponse(x)}
 	}
 }

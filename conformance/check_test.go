@@ -2,7 +2,9 @@ package conformance
 
 import (
 	"bytes"
+	"github.com/chatwire/chatwire/conformance/spectable"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -98,6 +100,11 @@ func TestConformantServicePasses(t *testing.T) {
 	for _, m := range EarlierModels() {
 		want["chat/9.2/model-earlier["+m+"]"] = Info
 	}
+	for _, c := range spectable.Cases() {
+		if c.Expect == spectable.Either {
+			want["chat/4.2/null-optional["+c.Field.Slug+"]"] = Info
+		}
+	}
 	require.Len(t, rep.Results, len(Catalogue()), "one result per check")
 	for _, r := range rep.Results {
 		w, ok := want[r.ID]
@@ -107,7 +114,7 @@ func TestConformantServicePasses(t *testing.T) {
 		assert.Equal(t, w, r.Outcome, "check %s against a conformant service: reason %q, actual %q", r.ID, r.Reason, r.Actual)
 	}
 	assert.Equal(t, len(want), rep.Summary.Info+rep.Summary.Skip, "summary %+v", rep.Summary)
-	assert.Equal(t, ChatsNeeded(Catalogue()), rep.ChatsCreated, "chats created by a conformant run")
+	assert.Equal(t, ChatsNeeded(Catalogue()), rep.ChatsCreated+10, "chats budgeted: the 15 created and the 10 requests the service may accept (8 nulls, 2 Content-Types)")
 	assert.Equal(t, 15, rep.ChatsCreated, "json, stream-default, 9 current and 4 earlier models")
 	assert.False(t, rep.Interrupted)
 }
@@ -139,12 +146,26 @@ func violations(t *testing.T) []violation {
 			accept(w, q)
 			return true
 		}},
-		{name: "401", check: "chat/5.4/other-team-403", override: whenAuth("Bearer "+testKeyOtherTeam, status(401)), want: Fail},
+		{name: "401 everywhere: the key may be wrong", check: "chat/5.4/other-team-403", override: whenAuth("Bearer "+testKeyOtherTeam, status(401)),
+			want: Inconclusive, reason: "the key may be wrong"},
+		{name: "401 though the key authenticates", check: "chat/5.4/other-team-403", want: Fail, reason: "wrong mapping",
+			override: func(w http.ResponseWriter, q *request) bool {
+				if q.auth != "Bearer "+testKeyOtherTeam {
+					return false
+				}
+				if q.obj == nil {
+					jsonError(w, 400, "not JSON")
+				} else {
+					jsonError(w, 401, "no permission")
+				}
+				return true
+			}},
+		{name: "200", check: "chat/5.4/other-team-403", override: whenAuth("Bearer "+testKeyOtherTeam, accept), want: Fail, reason: "got 200, want 403"},
 		{name: "500", check: "chat/7.2/body-not-json-400", override: whenBody(probeBody(t, "body/not-json"), status(500)), want: Fail, attempts: 2},
 		{name: "422", check: "chat/7.2/body-not-json-400", override: whenBody(probeBody(t, "body/not-json"), status(422)), want: Fail},
 		{name: "422", check: "chat/7.2/body-not-object", override: whenBody([]byte(`[]`), status(422)), want: Info},
 		{name: "accepted", check: "chat/7.2/body-not-object", override: whenBody([]byte(`[]`), accept), want: Fail},
-		{name: "all 400", check: "chat/7.3/validation-status-split", want: Info, reason: "16 got 400",
+		{name: "all 400", check: "chat/7.3/validation-status-split", want: Info, reason: strconv.Itoa(len(validationProbes())) + " got 400",
 			override: func(w http.ResponseWriter, q *request) bool {
 				if q.obj == nil || validate(q.obj) == "" {
 					return false
@@ -205,18 +226,81 @@ func violations(t *testing.T) []violation {
 		})},
 		{name: "accepted", check: "chat/8.1/credits-402", override: whenAuth("Bearer "+testKeyNoCredits, accept), want: Fail},
 		{name: "429 on the second", check: "chat/8.2/rate-limit-429", burst: 3, want: Pass, override: limitAfter(1)},
-		{name: "no 429", check: "chat/8.2/rate-limit-429", burst: 3, want: Info, reason: "no 429 in 3"},
+		{name: "no 429", check: "chat/8.2/rate-limit-429", burst: 3, want: Fail, reason: "no 429 in 3"},
+		{name: "503 at the limit", check: "chat/8.2/rate-limit-429", burst: 5, want: Fail, reason: "got 503 on request 1", attempts: 1,
+			override: func(w http.ResponseWriter, q *request) bool {
+				if string(q.body) != `{not json` || q.auth != "Bearer "+testKeyValid {
+					return false
+				}
+				jsonError(w, 503, "over capacity")
+				return true
+			}},
+		{name: "401 though the key authenticates", check: "chat/8.1/credits-402", want: Fail, reason: "wrong mapping",
+			override: func(w http.ResponseWriter, q *request) bool {
+				if q.auth != "Bearer "+testKeyNoCredits || q.obj == nil {
+					return false
+				}
+				jsonError(w, 401, "no credits")
+				return true
+			}},
+		{name: "403 though the key is permitted", check: "chat/8.1/credits-402", want: Fail, reason: "wrong mapping",
+			override: func(w http.ResponseWriter, q *request) bool {
+				if q.auth != "Bearer "+testKeyNoCredits {
+					return false
+				}
+				if q.obj == nil {
+					jsonError(w, 400, "not JSON")
+				} else {
+					jsonError(w, 403, "no credits")
+				}
+				return true
+			}},
 		{name: "not opted in", check: "chat/8.2/rate-limit-429", want: Skip, reason: "opt-in"},
 	}
-	for _, c := range invalidCases() {
-		vs = append(vs, violation{name: "accepted", check: "chat/4.2/invalid-rejected[" + c.name + "]",
-			override: whenBody(probeBody(t, "body/invalid["+c.name+"]"), accept), want: Fail, reason: "accepted"})
+	for _, c := range spectable.Cases() {
+		if c.Expect != spectable.Rejected || modelLegacy[c.Name].slug != "" {
+			continue
+		}
+		vs = append(vs, violation{name: "accepted", check: "chat/4.2/invalid-rejected[" + c.Name + "]",
+			override: whenBody(probeBody(t, "body/invalid["+c.Name+"]"), accept), want: Fail, reason: "accepted"})
 	}
 	for _, m := range CurrentModels() {
 		vs = append(vs, violation{name: "422", check: "chat/4.3/model-current-accepted[" + m + "]",
 			override: whenBody(probeBody(t, "model/current["+m+"]"), status(422)), want: Fail})
 	}
+	for _, c := range spectable.Cases() {
+		if c.Expect == spectable.Either {
+			vs = append(vs, violation{name: "500", check: "chat/4.2/null-optional[" + c.Field.Slug + "]",
+				override: whenBody(c.Body, status(500)), want: Fail, reason: "neither", attempts: 2})
+		}
+	}
+	for _, ct := range []struct{ check, sent string }{
+		{"chat/4.1/content-type-missing-refused", ""}, {"chat/4.1/content-type-text-plain-refused", "text/plain"},
+	} {
+		vs = append(vs, violation{name: "accepted", check: ct.check, want: Warn, reason: "accepted (200)",
+			override: func(w http.ResponseWriter, q *request) bool {
+				if q.auth != "Bearer "+testKeyValid || q.r.Header.Get("Content-Type") != ct.sent {
+					return false
+				}
+				accept(w, q)
+				return true
+			}})
+	}
+	for _, op := range []string{"status", "subscribe", "publish"} {
+		for _, slug := range []string{"missing-key", "unknown-key"} {
+			vs = append(vs, violation{name: "answered", check: "chat/5.3/follow-up-" + slug + "-401[" + op + "]", want: Fail, reason: "want 401",
+				override: func(w http.ResponseWriter, q *request) bool {
+					if !strings.HasSuffix(q.r.URL.Path, "/"+op) {
+						return false
+					}
+					jsonBody(`{"ok":true}`)(w, q)
+					return true
+				}})
+		}
+	}
 	for _, m := range EarlierModels() {
+		vs = append(vs, violation{name: "500", check: "chat/9.2/model-earlier[" + m + "]",
+			override: whenBody(probeBody(t, "model/earlier["+m+"]"), status(500)), want: Fail, reason: "neither", attempts: 2})
 		vs = append(vs, violation{name: "rejected", check: "chat/9.2/model-earlier[" + m + "]",
 			override: whenBody(probeBody(t, "model/earlier["+m+"]"), status(422)), want: Info, reason: "rejected"})
 	}

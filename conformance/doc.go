@@ -18,6 +18,40 @@
 // "json" probe); invariants such as chat/4.6/documented-status judge every
 // exchange of the run they apply to, and report the first offender.
 //
+// # Generated from the spec's tables
+//
+// The request body and attachment tables of the spec are data in package
+// [github.com/chatwire/chatwire/conformance/spectable], which generates a
+// wrong body per field and wrong JSON type (null, number, boolean, string,
+// array, object; "true", "false", "1" for a boolean), a missing or null
+// required field, and for each enum an unknown value, the wrong case and
+// padding spaces. Each generated body is one probe and one check:
+// chat/4.2/invalid-rejected[<case>] (MUST 400 or 422) or, for an optional
+// field given null, chat/4.2/null-optional[<field>] (the spec does not say
+// whether null stands for absent: 200 and 400/422 are both info, a server
+// error fails). The names the checks had before the table generated them
+// are kept, and the three model cases keep their chat/4.3 IDs. backend's
+// values are open ("Other values are not listed"), so an unknown backend
+// string is never sent as wrong.
+//
+// # The map of the package
+//
+// The package is cut where its seams are, and its dependencies run one way:
+// spectable and transcript import nothing of the rest; the probes are built
+// from spectable; the judges read transcript exchanges, never the network;
+// the checks tie probes to judges; running uses them all:
+//
+//	spectable/          the spec's request tables and models as data; generates wrong bodies (no chatwire imports)
+//	probe.go table.go   the probes: the catalogue's requests, generated bodies among them
+//	followup.go         the request-header (4.1) and follow-up (5.3) probes and checks
+//	check.go            the checks: ID, requirement, level, probes, judge
+//	judge.go invariant.go credits.go   the judges: exchanges in, verdicts out (no network)
+//	runner.go verdict.go  running: sending probes through an Exchanger, interference, judging
+//	live.go exchanger.go  the HTTP exchanger and the Exchanger/Observer contracts
+//	result.go select.go curl.go role.go  results, selection, curl lines, key roles
+//	transcript/         the exchange and transcript format the judges read (a leaf, like spectable)
+//	report/, mock/      import conformance, never the other way (the mock only in its tests)
+//
 // # Running
 //
 // [Run] sends the probes the selected checks need through an [Exchanger],
@@ -43,12 +77,27 @@
 //     a 200 is due).
 //   - A 402 to the valid key is inconclusive (out of credits), and the
 //     remaining spending probes are skipped.
-//   - A 401 or 403 to the valid or no-credits key on a probe that does not
-//     test authentication is inconclusive: "credential precondition failed".
+//   - A 401 or 403 to the valid key on a probe that does not test
+//     authentication is inconclusive: "credential precondition failed".
+//     The no-credits key's 401 or 403 is told apart with a free probe: the
+//     same key with a body that is not JSON. When that gets another answer
+//     (for a 403: 400 or 422), the key authenticates and the mapping is
+//     wrong, so chat/8.1/credits-402 fails with both exchanges; else it is
+//     inconclusive.
+//   - A probe whose request the spec allows both ways (an earlier-set
+//     model, an optional field given null) passes with info on 200 or
+//     400/422; a 500, after the one retry, fails: it is neither.
+//   - The opt-in rate-limit burst (-rate-limit-burst N) says the limit is
+//     below N: N requests without a 429 fail, and so does a 5xx where the
+//     429 belongs; the result counts what came back ("12 requests: 11×400,
+//     1×429").
 //   - No response (connection refused, reset, a timeout before the head) is
 //     inconclusive; when the first exchange of a run gets none, or three in
 //     a row do, the target counts as unreachable and the remaining probes
 //     are inconclusive without being sent.
 //   - [Config.MaxChats] bounds the chats created (every 200 counts);
-//     probes past it are skipped with that reason.
+//     probes past it are skipped with that reason. [PlanOf] counts the
+//     probes that create a chat, those that may ([CostMaybe]: the spec
+//     lets the service accept or refuse them) and the free ones, which
+//     create chats only on a service that wrongly accepts them.
 package conformance

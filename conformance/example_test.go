@@ -45,8 +45,14 @@ func ExampleRun() {
 	// pass chat/5.3/empty-bearer-401
 	// pass chat/5.3/wrong-scheme-401
 	// pass chat/5.3/unknown-key-401
+	// pass chat/5.3/follow-up-missing-key-401[status]
+	// pass chat/5.3/follow-up-unknown-key-401[status]
+	// pass chat/5.3/follow-up-missing-key-401[subscribe]
+	// pass chat/5.3/follow-up-unknown-key-401[subscribe]
+	// pass chat/5.3/follow-up-missing-key-401[publish]
+	// pass chat/5.3/follow-up-unknown-key-401[publish]
 	// pass chat/5.4/other-team-403
-	// 5 passed, chats created: 0
+	// 11 passed, chats created: 0
 }
 
 func ExampleSelect() {
@@ -84,4 +90,21 @@ func ExampleKeyPrefix() {
 	// Output:
 	// cw_test_
 	// sk-
+}
+
+func ExamplePlanOf() {
+	checks, err := conformance.Select(conformance.Catalogue(), []string{"chat/9.2,chat/4.4,chat/5.3/missing-key-401"}, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	p := conformance.PlanOf(checks)
+	fmt.Printf("%d probes: %d create a chat, %d may, %d free; -max-chats defaults to %d\n",
+		p.Probes, p.Chats, p.Maybe, p.Free, conformance.ChatsNeeded(checks))
+	// Output: 6 probes: 1 create a chat, 4 may, 1 free; -max-chats defaults to 5
+}
+
+func ExampleFollowUpPath() {
+	fmt.Println(conformance.FollowUpPath("status"))
+	// Output: /api/chat/{chatId}/status
 }

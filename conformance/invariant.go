@@ -84,6 +84,9 @@ func checkFirstLine(x *transcript.Exchange) (line, chatID []byte, err error) {
 	if err != nil {
 		return line, nil, errors.New("the first line's value is not an array whose first element is an object with a string chatId")
 	}
+	if len(id) == 0 {
+		return line, id, errors.New("the first line's chatId is the empty string: a unique identifier cannot be empty")
+	}
 	return line, id, nil
 }
 
@@ -253,21 +256,4 @@ func lastPerProbe(obs []observed) []observed {
 		out = append(out, o)
 	}
 	return out
-}
-
-func judgeRateLimit(obs []observed) verdict {
-	for i, o := range obs {
-		if o.x.Response.Status == 429 {
-			ra := o.x.Response.Header.Get("Retry-After")
-			shown := ra
-			if shown == "" {
-				shown = "(none)"
-			}
-			return verdict{outcome: Pass, reason: fmt.Sprintf("429 on request %d of the burst", i+1),
-				actual: fmt.Sprintf("429 on request %d; Retry-After: %s", i+1, shown),
-				params: map[string]string{"requests": strconv.Itoa(i + 1), "retry_after": ra}}
-		}
-	}
-	return verdict{outcome: Info, reason: fmt.Sprintf("no 429 in %d requests: the limit is higher, or per longer window", len(obs)),
-		actual: fmt.Sprintf("no 429 in %d requests", len(obs)), params: map[string]string{"requests": strconv.Itoa(len(obs))}}
 }

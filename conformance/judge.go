@@ -219,6 +219,9 @@ func judgeJSONWorkflow(x *transcript.Exchange) verdict {
 			continue
 		}
 		s, err := stringMember(obj, name)
+		if err == nil && s == "" {
+			err = fmt.Errorf("%s is the empty string: an identifier cannot be empty", name)
+		}
 		if err != nil {
 			return verdict{outcome: Fail, reason: err.Error(), actual: describeResponse(x)}
 		}

@@ -2,6 +2,8 @@ package conformance
 
 import (
 	"fmt"
+
+	"github.com/chatwire/chatwire/conformance/spectable"
 	"net/http"
 	"net/textproto"
 	"strings"
@@ -13,8 +15,8 @@ import (
 // recorder files transcripts under it and a replayer finds them by it.
 type Probe struct {
 	ID     string      // stable, such as "auth/missing-key" or "model/current[gamma-k3]"
-	Method string      // always POST for now
-	Path   string      // relative to the base URL, such as "/api/chat"
+	Method string      // POST, or GET for the status and subscribe follow-ups
+	Path   string      // relative to the base URL, such as "/api/chat"; "{chatId}" stands for the run's first chat (see [FollowUpPath])
 	Auth   Auth        // the Authorization header, by role
 	Header http.Header // the other request headers (Content-Type, a team header)
 	Body   []byte      // sent as is; not always JSON (body/not-json)
@@ -71,72 +73,32 @@ type Cost string
 const (
 	CostFree Cost = "free" // a conformant service creates nothing (it rejects the request)
 	CostChat Cost = "chat" // a conformant service creates a chat
+	// CostMaybe: the spec allows the service to accept the request (and
+	// create a chat) or to refuse it, such as an earlier-set model or an
+	// optional field given null. It is budgeted as a chat.
+	CostMaybe Cost = "maybe"
 )
+
+// spends reports whether a conformant service may create a chat for a
+// probe of cost c.
+func (c Cost) spends() bool { return c == CostChat || c == CostMaybe }
 
 // ChatPath is the path of the operation under test.
 const ChatPath = "/api/chat"
 
 // Prompt is the content of every probe that has one: short and harmless,
 // for the chats the spending probes create.
-const Prompt = "chatwire conformance probe: reply with one short sentence."
+const Prompt = spectable.Prompt
 
 // CurrentModels returns the spec's current set of model identifiers
 // (section 4, "Allowed values of model").
-func CurrentModels() []string {
-	return []string{"alpha-5.6-terra", "alpha-6.1-sol", "alpha-6-luna", "beta-4-6", "gamma-k3",
-		"delta-5-5", "epsilon-5-5", "zeta-5-3", "zeta-5-3-flash"}
-}
+func CurrentModels() []string { return spectable.CurrentModels() }
 
 // EarlierModels returns the spec's earlier set of model identifiers, which a
 // builder may accept (section 9, item 2).
-func EarlierModels() []string {
-	return []string{"delta-4-5", "delta-4-6", "epsilon-4-5", "epsilon-4-6"}
-}
-
-// An invalidCase is a request body with exactly one field of the wrong type
-// or outside its enum.
-type invalidCase struct {
-	name   string // the check parameter, such as "stream-not-boolean"
-	what   string // what is wrong, for titles
-	fields string // the JSON members of the body, comma separated
-}
+func EarlierModels() []string { return spectable.EarlierModels() }
 
 const content = `"content":"` + Prompt + `"`
-
-const attachmentURL = `"https://example.com/chatwire-probe.png"`
-
-// invalidCases are the body validation cases of check
-// chat/4.2/invalid-rejected, in catalogue order.
-func invalidCases() []invalidCase {
-	return []invalidCase{
-		{"content-missing", "content missing", `"stream":true`},
-		{"content-not-string", "content not a string", `"content":42`},
-		{"stream-not-boolean", "stream not a boolean", content + `,"stream":"false"`},
-		{"backend-not-string", "backend not a string", content + `,"backend":42`},
-		{"attachments-not-array", "experimental_attachments not an array",
-			content + `,"experimental_attachments":{"url":` + attachmentURL + `}`},
-		{"attachment-not-object", "an attachment not an object",
-			content + `,"experimental_attachments":[` + attachmentURL + `]`},
-		{"attachment-url-missing", "an attachment without url",
-			content + `,"experimental_attachments":[{"name":"probe.png"}]`},
-		{"attachment-url-not-string", "an attachment url not a string",
-			content + `,"experimental_attachments":[{"url":42}]`},
-		{"attachment-name-not-string", "an attachment name not a string",
-			content + `,"experimental_attachments":[{"url":` + attachmentURL + `,"name":42}]`},
-		{"attachment-contentType-not-string", "an attachment contentType not a string",
-			content + `,"experimental_attachments":[{"url":` + attachmentURL + `,"contentType":42}]`},
-		{"executionMode-unknown", "executionMode outside auto, planning, build",
-			content + `,"executionMode":"chatwire-no-such-mode"`},
-		{"reasoningEffort-unknown", "reasoningEffort outside medium, high",
-			content + `,"reasoningEffort":"low"`},
-	}
-}
-
-// The model values of the model rejection probes.
-const (
-	unknownModel   = "chatwire-no-such-model"
-	wrongCaseModel = "ALPHA-6.1-SOL"
-)
 
 // probeOptions are what the probe catalogue depends on besides the spec.
 type probeOptions struct {
@@ -152,14 +114,20 @@ type probeOptions struct {
 func catalogueProbes(o probeOptions) []Probe {
 	valid := Auth{"Bearer", RoleValid}
 	var ps []Probe
-	add := func(p Probe) {
-		p.Method, p.Path = http.MethodPost, ChatPath
+	// addAs adds p as a POST /api/chat with the Content-Type ct ("" for none).
+	addAs := func(ct string, p Probe) {
+		if p.Method == "" {
+			p.Method, p.Path = http.MethodPost, ChatPath
+		}
 		if p.Header == nil {
 			p.Header = http.Header{}
 		}
-		p.Header.Set("Content-Type", "application/json")
+		if ct != "" {
+			p.Header.Set("Content-Type", ct)
+		}
 		ps = append(ps, p)
 	}
+	add := func(p Probe) { addAs("application/json", p) }
 	obj := func(members string) []byte { return []byte("{" + members + "}") }
 
 	add(Probe{ID: "auth/missing-key", Auth: Auth{Role: RoleNone}, Body: obj(content), AuthProbe: true})
@@ -168,18 +136,20 @@ func catalogueProbes(o probeOptions) []Probe {
 	add(Probe{ID: "auth/unknown-key", Auth: Auth{"Bearer", RoleUnknown}, Body: obj(content), AuthProbe: true})
 	if o.forbidden != nil {
 		add(Probe{ID: "auth/other-team", Auth: valid, Header: o.forbidden.Clone(), Body: obj(content), AuthProbe: true})
+		add(Probe{ID: otherTeamAuthProbe, Auth: valid, Header: o.forbidden.Clone(), Body: []byte(`{not json`), AuthProbe: true})
 	} else {
 		add(Probe{ID: "auth/other-team", Auth: Auth{"Bearer", RoleOtherTeam}, Body: obj(content), AuthProbe: true})
+		add(Probe{ID: otherTeamAuthProbe, Auth: Auth{"Bearer", RoleOtherTeam}, Body: []byte(`{not json`), AuthProbe: true})
 	}
 	add(Probe{ID: "body/not-json", Auth: valid, Body: []byte(`{not json`)})
 	add(Probe{ID: "body/not-object", Auth: valid, Body: []byte(`[]`)})
-	for _, c := range invalidCases() {
-		add(Probe{ID: "body/invalid[" + c.name + "]", Auth: valid, Body: obj(c.fields)})
+	for _, c := range spectable.Cases() {
+		if c.Expect == spectable.Rejected {
+			add(Probe{ID: caseProbeID(c), Auth: valid, Body: c.Body})
+		}
 	}
-	add(Probe{ID: "model/unknown", Auth: valid, Body: obj(content + `,"model":"` + unknownModel + `"`)})
-	add(Probe{ID: "model/wrong-case", Auth: valid, Body: obj(content + `,"model":"` + wrongCaseModel + `"`)})
-	add(Probe{ID: "model/not-string", Auth: valid, Body: obj(content + `,"model":5`)})
 	add(Probe{ID: "credits/no-credits", Auth: Auth{"Bearer", RoleNoCredits}, Body: obj(content)})
+	add(Probe{ID: noCreditsAuthProbe, Auth: Auth{"Bearer", RoleNoCredits}, Body: []byte(`{not json`)})
 
 	add(Probe{ID: "json", Auth: valid, Body: obj(content + `,"stream":false`), Cost: CostChat})
 	add(Probe{ID: "stream-default", Auth: valid, Body: obj(content), Cost: CostChat, Read: ReadToCap})
@@ -187,7 +157,28 @@ func catalogueProbes(o probeOptions) []Probe {
 		add(Probe{ID: "model/current[" + m + "]", Auth: valid, Body: obj(content + `,"model":"` + m + `","stream":true`), Cost: CostChat})
 	}
 	for _, m := range EarlierModels() {
-		add(Probe{ID: "model/earlier[" + m + "]", Auth: valid, Body: obj(content + `,"model":"` + m + `","stream":true`), Cost: CostChat})
+		add(Probe{ID: "model/earlier[" + m + "]", Auth: valid, Body: obj(content + `,"model":"` + m + `","stream":true`), Cost: CostMaybe})
+	}
+	for _, c := range spectable.Cases() {
+		if c.Expect == spectable.Either {
+			add(Probe{ID: caseProbeID(c), Auth: valid, Body: c.Body, Cost: CostMaybe})
+		}
+	}
+	for _, h := range contentTypeCases() {
+		addAs(h.contentType, Probe{ID: "header/" + h.name, Auth: valid, Body: obj(content), Cost: CostMaybe})
+	}
+
+	// The follow-ups address a chat the run created (see [FollowUpPath]).
+	for _, f := range followUpCases() {
+		for _, a := range []Auth{{Role: RoleNone}, {"Bearer", RoleUnknown}} {
+			p := Probe{ID: followUpProbeID(f.op, a.Role), Method: f.method, Path: FollowUpPath(f.op), Auth: a, AuthProbe: true}
+			if f.method == http.MethodPost {
+				p.Body = obj(content)
+				add(p)
+				continue
+			}
+			addAs("", p)
+		}
 	}
 
 	add(Probe{ID: "rate-limit/burst", Auth: valid, Body: []byte(`{not json`), Burst: true})

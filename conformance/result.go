@@ -110,5 +110,11 @@ type Report struct {
 	Summary      Summary
 	ChatsCreated int
 	Interrupted  bool
-	Results      []Result
+	// Unreachable says why the run stopped sending because the target did
+	// not answer (the first request got no response, or several in a row
+	// got none), such as "target unreachable: reset: … connection
+	// refused"; "" when the target answered throughout. The checks left
+	// are inconclusive with this reason.
+	Unreachable string
+	Results     []Result
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -75,16 +76,39 @@ type Config struct {
 	Now func() time.Time
 }
 
-// ChatsNeeded returns how many chats the checks' probes create on a
-// conformant service: the default of -max-chats.
+// ChatsNeeded returns how many chats the checks' probes may create on a
+// conformant service (those that create one, and those the spec allows it
+// to accept or refuse): the default of -max-chats.
 func ChatsNeeded(checks []Check) int {
-	n := 0
-	for _, p := range neededProbes(checks, probeOptions{}) {
-		if p.Cost == CostChat {
-			n++
+	p := PlanOf(checks)
+	return p.Chats + p.Maybe
+}
+
+// A Plan counts the probes a run of some checks sends, by what they cost.
+type Plan struct {
+	Probes int // every probe (the rate-limit burst counted once)
+	Chats  int // probes a conformant service creates a chat for
+	Maybe  int // probes the spec allows it to accept (creating a chat) or refuse
+	// Free are the probes a conformant service refuses. A faulty service
+	// that accepts them creates chats, which count against the budget.
+	Free int
+}
+
+// PlanOf returns the plan of a run of checks.
+func PlanOf(checks []Check) Plan {
+	var p Plan
+	for _, pr := range neededProbes(checks, probeOptions{}) {
+		p.Probes++
+		switch pr.Cost {
+		case CostChat:
+			p.Chats++
+		case CostMaybe:
+			p.Maybe++
+		default:
+			p.Free++
 		}
 	}
-	return n
+	return p
 }
 
 // neededProbes returns the probes the checks need, in sending order.
@@ -131,6 +155,7 @@ type runner struct {
 	noResponse  int    // exchanges in a row without a response head
 	answered    bool   // some exchange got a response head
 	interrupted bool
+	chatID      string // the first chat the run created, for the follow-up probes
 }
 
 // Run sends the probes the configured checks need through ex, free probes
@@ -180,6 +205,7 @@ func Run(ctx context.Context, cfg Config, ex Exchanger) (*Report, error) {
 	}
 	rep.ChatsCreated = r.chats
 	rep.Interrupted = r.interrupted
+	rep.Unreachable = r.unreachable
 	rep.Duration = cfg.Now().Sub(rep.StartedAt)
 	return rep, nil
 }
@@ -231,7 +257,7 @@ func (r *runner) precheck(ctx context.Context, p *Probe) (Outcome, string) {
 		return Skip, roleReason(role)
 	}
 	limited := r.cfg.MaxChats != NoChatLimit
-	if p.Cost == CostChat {
+	if p.Cost.spends() {
 		if r.creditsOut != "" {
 			return Skip, r.creditsOut
 		}
@@ -247,6 +273,15 @@ func (r *runner) precheck(ctx context.Context, p *Probe) (Outcome, string) {
 // runProbe sends p, retrying as the interference rules say, and classifies
 // what came back.
 func (r *runner) runProbe(ctx context.Context, p *Probe) *probeRun {
+	if strings.Contains(p.Path, chatIDPlaceholder) {
+		id := r.chatID
+		if id == "" {
+			id = UnknownChat
+		}
+		addressed := *p
+		addressed.Path = strings.ReplaceAll(p.Path, chatIDPlaceholder, url.PathEscape(id))
+		p = &addressed
+	}
 	pr := &probeRun{probe: p}
 	if pr.outcome, pr.reason = r.precheck(ctx, p); pr.outcome != "" {
 		r.logf("skip %s: %s", p.ID, pr.reason)
@@ -277,7 +312,7 @@ func (r *runner) runProbe(ctx context.Context, p *Probe) *probeRun {
 		}
 		s := x.Response.Status
 		if p.Burst {
-			if s == 429 || len(pr.obs) >= r.cfg.RateLimitBurst {
+			if s == 429 || s >= 500 || len(pr.obs) >= r.cfg.RateLimitBurst {
 				break
 			}
 			continue
@@ -313,6 +348,9 @@ func (r *runner) note(p *Probe, x *transcript.Exchange) {
 	r.answered, r.noResponse = true, 0
 	if x.Response.Status == 200 && x.Request.Method == http.MethodPost {
 		r.chats++
+		if r.chatID == "" && p.Path == ChatPath {
+			r.chatID = createdChatID(x)
+		}
 	}
 	lines := "lines"
 	if len(x.Lines) == 1 {
@@ -343,7 +381,9 @@ func (r *runner) noAnswer(ctx context.Context, pr *probeRun, x *transcript.Excha
 // service's conformance, decided the answer into an inconclusive outcome.
 func (r *runner) interference(pr *probeRun, status int) {
 	p := pr.probe
-	credentialed := !p.AuthProbe && (p.Auth.Role == RoleValid || p.Auth.Role == RoleNoCredits)
+	// The no-credits key's 401 or 403 is left to chat/8.1/credits-402, which
+	// tells a wrong key from a wrong mapping with a free probe.
+	credentialed := !p.AuthProbe && p.Auth.Role == RoleValid
 	switch {
 	case status == 429:
 		pr.outcome = Inconclusive

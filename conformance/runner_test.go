@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"context"
+	"github.com/chatwire/chatwire/conformance/spectable"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -93,7 +94,7 @@ func TestInterference(t *testing.T) {
 			}},
 		{name: "403 to the no-credits key is a failed precondition", ids: []string{"chat/8.1/credits-402"},
 			override: whenAuth("Bearer "+testKeyNoCredits, status(403)),
-			wants:    []want{{"chat/8.1/credits-402", Inconclusive, "credential precondition failed", 1}}},
+			wants:    []want{{"chat/8.1/credits-402", Inconclusive, "credential precondition failed", 2}}},
 		{name: "the chat budget skips spending probes past it", ids: []string{"chat/4.4/json-status-200", "chat/4.5/stream-default", "chat/4.3/model-current-accepted[gamma-k3]"},
 			maxChats: 2,
 			wants: []want{
@@ -124,7 +125,7 @@ func TestInterference(t *testing.T) {
 				jsonError(w, 403, "no permission for team b")
 				return true
 			},
-			wants: []want{{"chat/5.4/other-team-403", Pass, "", 1}}},
+			wants: []want{{"chat/5.4/other-team-403", Pass, "", 2}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -155,6 +156,8 @@ func TestUnreachable(t *testing.T) {
 	rep := testRun{ids: []string{"chat/5.3", "chat/4.4/json-status-200"},
 		observer: Observer{OnRequest: func(*Probe, int, *transcript.Request) { sent++ }}}.runURL(t, url)
 	assert.Equal(t, 1, sent, "requests sent to an unreachable target")
+	assert.Contains(t, rep.Unreachable, "target unreachable", "the report says once why the run stopped sending")
+	assert.Contains(t, rep.Unreachable, "connection refused", "the report names the cause")
 	for _, r := range rep.Results {
 		assert.Equal(t, Inconclusive, r.Outcome, "check %s against a closed port: reason %q", r.ID, r.Reason)
 		assert.Contains(t, r.Reason, "target unreachable", "reason of %s", r.ID)
@@ -172,9 +175,9 @@ func TestInterrupted(t *testing.T) {
 			cancel()
 		}
 	}}
-	rep := testRun{ids: []string{"chat/5.3", "chat/7.2"}, observer: obs, ctx: ctx}.run(t, service{})
+	rep := testRun{ids: []string{"chat/5.3/*-key-401", "chat/5.3/*-bearer-401", "chat/5.3/wrong-scheme-401", "chat/7.2"}, observer: obs, ctx: ctx}.run(t, service{})
 	assert.True(t, rep.Interrupted, "report of a cancelled run")
-	require.Len(t, rep.Results, 6, "results of chat/5.3 and chat/7.2")
+	require.Len(t, rep.Results, 6, "results of chat/5.3's key checks and chat/7.2")
 	for i, r := range rep.Results {
 		if i < 3 {
 			assert.Equal(t, Pass, r.Outcome, "check %s ran before the interrupt", r.ID)
@@ -214,7 +217,7 @@ func TestChatsNeeded(t *testing.T) {
 		run  string
 		want int
 	}{
-		{"chat", 15},
+		{"chat", 25}, // 15 chats, and 10 requests the spec allows to be accepted
 		{"chat/5", 0},
 		{"chat/4.4", 1},
 		{"chat/4.5/first-line-code-2", 1},
@@ -276,7 +279,10 @@ func TestCatalogueShape(t *testing.T) {
 		{"chat/4.4/json-url", CostChat, "valid"},
 		{"chat/4.5/first-line-code-2", CostChat, "valid"},
 		{"chat/4.6/documented-status", CostFree, "valid"},
-		{"chat/9.2/model-earlier[delta-4-5]", CostChat, "valid"},
+		{"chat/9.2/model-earlier[delta-4-5]", CostMaybe, "valid"},
+		{"chat/4.2/null-optional[stream]", CostMaybe, "valid"},
+		{"chat/4.1/content-type-missing-refused", CostMaybe, "valid"},
+		{"chat/5.3/follow-up-unknown-key-401[publish]", CostFree, "valid"},
 	}
 	for _, want := range costs {
 		for _, c := range Catalogue() {
@@ -295,9 +301,10 @@ func TestCatalogueShape(t *testing.T) {
 		"chat/4.4/json-url": Must, "chat/4.4/json-workflow-fields": Must, "chat/4.5/stream-default": Must,
 		"chat/4.5/first-line-code-2": Must, "chat/4.5/prefix-shortcut": Should, "chat/4.5/line-grammar": Must,
 		"chat/4.5/stream-content-type": Should, "chat/4.6/documented-status": Must, "chat/4.6/error-not-stream": Should,
-		"chat/8.1/credits-402": Must, "chat/8.2/rate-limit-429": Infos,
+		"chat/8.1/credits-402": Must, "chat/8.2/rate-limit-429": Must, "chat/4.1/content-type-text-plain-refused": Should,
 		"chat/4.2/invalid-rejected[content-missing]": Must, "chat/4.2/invalid-rejected[reasoningEffort-unknown]": Must,
-		"chat/4.3/model-current-accepted[zeta-5-3-flash]": Must, "chat/9.2/model-earlier[epsilon-4-6]": Infos,
+		"chat/4.3/model-current-accepted[zeta-5-3-flash]": Must, "chat/9.2/model-earlier[epsilon-4-6]": Must,
+		"chat/4.2/null-optional[attachment-name]": Must, "chat/5.3/follow-up-missing-key-401[status]": Must,
 	}
 	byID := map[string]Check{}
 	for _, c := range Catalogue() {
@@ -309,7 +316,35 @@ func TestCatalogueShape(t *testing.T) {
 			assert.Equal(t, l, c.Level, "level of %s", id)
 		}
 	}
-	// 12 invalid bodies, the split, 9+4 models, 3 model rejections, 5 JSON, 5 stream,
-	// 2 status, 4+1 auth, 2 body, credits, rate limit.
-	assert.Equal(t, 12+1+9+4+3+5+5+2+4+1+2+1+1, len(byID), "checks in the catalogue")
+	// One per generated body (spectable.Cases), 2 Content-Types, the split, 9+4 models,
+	// 5 JSON, 5 stream, 2 status, 4+1 auth, 6 follow-ups, 2 body, credits, rate limit.
+	assert.Equal(t, len(spectable.Cases())+2+1+9+4+5+5+2+4+1+6+2+1+1, len(byID), "checks in the catalogue")
+}
+
+// TestFollowUpsAddressTheRunsChat checks that the follow-up probes go to
+// the first chat the run created, and to a placeholder when there is none,
+// where a 404 is inconclusive, not a failure.
+func TestFollowUpsAddressTheRunsChat(t *testing.T) {
+	var paths []string
+	record := func(w http.ResponseWriter, q *request) bool {
+		if strings.HasSuffix(q.r.URL.Path, "/status") {
+			paths = append(paths, q.r.URL.Path)
+		}
+		return false
+	}
+	testRun{ids: []string{"chat/4.4/json-status-200", "chat/5.3/follow-up-missing-key-401[status]"}}.run(t, service{override: record})
+	assert.Equal(t, []string{"/api/chat/chat_1/status"}, paths, "the follow-up addresses the chat the JSON probe created")
+
+	notFound := func(w http.ResponseWriter, q *request) bool {
+		if !strings.HasSuffix(q.r.URL.Path, "/status") {
+			return false
+		}
+		jsonError(w, 404, "no such chat")
+		return true
+	}
+	rep := testRun{ids: []string{"chat/5.3/follow-up-missing-key-401[status]"}}.run(t, service{override: notFound})
+	r := result(t, rep, "chat/5.3/follow-up-missing-key-401[status]")
+	assert.Equal(t, Inconclusive, r.Outcome, "a 404 for the placeholder chat: %s", r.Reason)
+	assert.Contains(t, r.Reason, "created no chat", "reason")
+	assert.Contains(t, r.Curl, "/api/chat/"+UnknownChat+"/status", "the curl line shows the placeholder path")
 }

@@ -16,11 +16,28 @@ import (
 // mockKeys are the mock's test keys in their roles.
 var mockKeys = conformance.Keys{Valid: mock.KeyValid, NoCredits: mock.KeyNoCredits, OtherTeam: mock.KeyOtherTeam}
 
+// The self-test's mock allows each key SelfTestRateLimit requests a minute,
+// and the burst may send SelfTestBurst: a run's other requests stay below
+// the limit, the burst meets it.
+const (
+	SelfTestRateLimit = 200
+	SelfTestBurst     = 300
+)
+
 // checkMock runs the whole catalogue against the mock with fault ("" for
 // none) and returns the outcome of every check by ID.
 func checkMock(t *testing.T, fault string, strict bool) map[string]conformance.Result {
 	t.Helper()
-	srv, err := mock.New(mock.Options{Fault: fault, Seed: 1})
+	return checkMockWith(t, mock.Options{Fault: fault}, strict)
+}
+
+// checkMockWith runs the whole catalogue against a mock with opts (its
+// seed and rate limit set here).
+func checkMockWith(t *testing.T, opts mock.Options, strict bool) map[string]conformance.Result {
+	t.Helper()
+	fault := opts.Fault
+	opts.Seed, opts.RateLimit = 1, SelfTestRateLimit
+	srv, err := mock.New(opts)
 	require.NoError(t, err, "mock.New(fault %q)", fault)
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
@@ -28,7 +45,7 @@ func checkMock(t *testing.T, fault string, strict bool) map[string]conformance.R
 		FirstLineTimeout: 5 * time.Second, Timeout: 10 * time.Second})
 	require.NoError(t, err, "NewLive")
 	rep, err := conformance.Run(context.Background(), conformance.Config{Target: "mock -fault " + fault, BaseURL: ts.URL,
-		Strict: strict, Roles: mockKeys.Roles(), MaxChats: conformance.NoChatLimit}, live)
+		Strict: strict, Roles: mockKeys.Roles(), MaxChats: conformance.NoChatLimit, RateLimitBurst: SelfTestBurst}, live)
 	require.NoError(t, err, "Run against the mock with fault %q", fault)
 	require.False(t, rep.Interrupted, "run against the mock with fault %q", fault)
 	out := map[string]conformance.Result{}
@@ -60,12 +77,32 @@ func TestMockIsConformant(t *testing.T) {
 		assert.Empty(t, byOutcome(results, o), "checks with outcome %s against the conformant mock (strict)", o)
 	}
 	want := []string{"chat/7.3/validation-status-split"}
+	for _, f := range []string{"stream", "backend", "executionMode", "model", "reasoningEffort", "attachments", "attachment-name", "attachment-contentType"} {
+		want = append(want, "chat/4.2/null-optional["+f+"]")
+	}
 	for _, m := range conformance.EarlierModels() {
 		want = append(want, "chat/9.2/model-earlier["+m+"]")
 	}
 	slices.Sort(want)
 	assert.Equal(t, want, byOutcome(results, conformance.Info), "info results: what the spec leaves open")
-	assert.Equal(t, []string{"chat/8.2/rate-limit-429"}, byOutcome(results, conformance.Skip), "skipped: the opt-in burst")
+	assert.Empty(t, byOutcome(results, conformance.Skip), "skipped checks")
+}
+
+// TestMockVariants is the checker's false-alarm test: every variant of the
+// mock is an answer the spec allows (gzip, CRLF, a slow first line, long
+// streams read to the cap, extra JSON fields, other error bodies, other
+// 400/422 splits), so the whole catalogue, strict, has no fail, warn,
+// inconclusive or error against it.
+func TestMockVariants(t *testing.T) {
+	for _, v := range mock.Variants() {
+		t.Run(v.Name, func(t *testing.T) {
+			results := checkMockWith(t, mock.Options{Variants: []string{v.Name}}, true)
+			require.Len(t, results, len(conformance.Catalogue()), "a result per check")
+			for _, o := range []conformance.Outcome{conformance.Fail, conformance.Warn, conformance.Inconclusive, conformance.Error, conformance.Skip} {
+				assert.Empty(t, byOutcome(results, o), "checks with outcome %s against the mock with variant %s (%s)", o, v.Name, v.Description)
+			}
+		})
+	}
 }
 
 // TestMockFaults is the checker's mutation test: each fault of the mock

@@ -102,6 +102,10 @@ func serveConformant(w http.ResponseWriter, q *request) {
 		jsonError(w, 401, "invalid API key")
 		return
 	}
+	if mediaType(q.r.Header) != "application/json" {
+		jsonError(w, 400, "want Content-Type: application/json")
+		return
+	}
 	if q.obj == nil {
 		jsonError(w, 400, "the body is not a JSON object")
 		return

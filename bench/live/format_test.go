@@ -93,7 +93,7 @@ func TestReportJSON(t *testing.T) {
 	perRequest := got["per_request"].([]any)
 	require.Len(t, perRequest, 4, "one entry per request")
 	first := perRequest[0].(map[string]any)
-	assert.Equal(t, []string{"bytes", "e2e_ms", "index", "intended_ms", "line_gap_mean_ms", "line_gap_p50_ms", "lines",
+	assert.Equal(t, []string{"bytes", "e2e_ms", "index", "intended_ms", "line_gap_mean_ms", "line_gap_p50_ms", "line_gaps_ms", "lines",
 		"lines_per_s", "mb_per_s", "sent_ms", "status", "ttfb_ms", "ttfl_ms", "ttft_ms"}, slices.Sorted(maps.Keys(first)), "per-request fields")
 	assert.Equal(t, "http_500", perRequest[3].(map[string]any)["error_kind"], "failed request's kind")
 }

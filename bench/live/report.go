@@ -137,24 +137,49 @@ func redactedURL(s string) string {
 	return u.Redacted()
 }
 
+// configJSON is a run's configuration in the JSON report.
+type configJSON struct {
+	BaseURL     string  `json:"base_url"`
+	Mode        string  `json:"mode"`
+	Requests    int     `json:"requests"`
+	Warmup      int     `json:"warmup"`
+	Concurrency int     `json:"concurrency"`
+	Rate        float64 `json:"rate"`
+	DurationMS  float64 `json:"duration_ms"`
+	TimeoutMS   float64 `json:"timeout_ms"`
+	Seed        uint64  `json:"seed"`
+	Model       string  `json:"model"`
+	Prompt      string  `json:"prompt"`
+	MaxChats    int     `json:"max_chats"`
+}
+
+// sampleJSON is one request's record in the JSON report (per_request).
+type sampleJSON struct {
+	Index       int       `json:"index"`
+	Status      int       `json:"status"`
+	ChatID      string    `json:"chat_id,omitempty"`
+	ErrorKind   string    `json:"error_kind,omitempty"`
+	Error       string    `json:"error,omitempty"`
+	Canceled    bool      `json:"canceled,omitempty"`
+	IntendedMS  float64   `json:"intended_ms"`
+	SentMS      float64   `json:"sent_ms"`
+	TTFBMS      float64   `json:"ttfb_ms"`
+	TTFLMS      float64   `json:"ttfl_ms"`
+	TTFTMS      float64   `json:"ttft_ms"`
+	E2EMS       float64   `json:"e2e_ms"`
+	Lines       int       `json:"lines"`
+	Bytes       int64     `json:"bytes"`
+	LineGapP50  float64   `json:"line_gap_p50_ms"`
+	LineGapMean float64   `json:"line_gap_mean_ms"`
+	LinesPerS   float64   `json:"lines_per_s"`
+	MBPerS      float64   `json:"mb_per_s"`
+	LineGaps    []float64 `json:"line_gaps_ms"`
+}
+
 // MarshalJSON writes the report with stable snake_case fields; durations in
 // milliseconds (`*_ms`), rates per second, MB = 10^6 bytes. See the package
 // documentation for the meaning of each field.
 func (r *Report) MarshalJSON() ([]byte, error) {
-	type config struct {
-		BaseURL     string  `json:"base_url"`
-		Mode        string  `json:"mode"`
-		Requests    int     `json:"requests"`
-		Warmup      int     `json:"warmup"`
-		Concurrency int     `json:"concurrency"`
-		Rate        float64 `json:"rate"`
-		DurationMS  float64 `json:"duration_ms"`
-		TimeoutMS   float64 `json:"timeout_ms"`
-		Seed        uint64  `json:"seed"`
-		Model       string  `json:"model"`
-		Prompt      string  `json:"prompt"`
-		MaxChats    int     `json:"max_chats"`
-	}
 	type requests struct {
 		Sent         int `json:"sent"`
 		OK           int `json:"ok"`
@@ -182,26 +207,6 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 		Overall    float64     `json:"overall"`
 		PerRequest RateSummary `json:"per_request"`
 	}
-	type sample struct {
-		Index       int     `json:"index"`
-		Status      int     `json:"status"`
-		ChatID      string  `json:"chat_id,omitempty"`
-		ErrorKind   string  `json:"error_kind,omitempty"`
-		Error       string  `json:"error,omitempty"`
-		Canceled    bool    `json:"canceled,omitempty"`
-		IntendedMS  float64 `json:"intended_ms"`
-		SentMS      float64 `json:"sent_ms"`
-		TTFBMS      float64 `json:"ttfb_ms"`
-		TTFLMS      float64 `json:"ttfl_ms"`
-		TTFTMS      float64 `json:"ttft_ms"`
-		E2EMS       float64 `json:"e2e_ms"`
-		Lines       int     `json:"lines"`
-		Bytes       int64   `json:"bytes"`
-		LineGapP50  float64 `json:"line_gap_p50_ms"`
-		LineGapMean float64 `json:"line_gap_mean_ms"`
-		LinesPerS   float64 `json:"lines_per_s"`
-		MBPerS      float64 `json:"mb_per_s"`
-	}
 	mb := func(s RateSummary) RateSummary {
 		for _, f := range []*float64{&s.P50, &s.P90, &s.P95, &s.P99, &s.P999, &s.Mean, &s.Min, &s.Max, &s.Stddev} {
 			*f /= 1e6
@@ -212,17 +217,21 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 	for _, b := range r.BadLines {
 		badLines = append(badLines, badLine(b))
 	}
-	samples := make([]sample, 0, len(r.Samples))
+	samples := make([]sampleJSON, 0, len(r.Samples))
 	var scratch []time.Duration
 	for i := range r.Samples {
 		s := &r.Samples[i]
 		var p50 time.Duration
 		p50, scratch = s.GapPercentile(0.5, scratch)
-		js := sample{
+		js := sampleJSON{
 			Index: s.Index, Status: s.Status, ChatID: s.ChatID, ErrorKind: s.Kind, Error: s.Err, Canceled: s.Canceled,
 			IntendedMS: ms(s.Intended), SentMS: ms(s.Sent), TTFBMS: ms(s.TTFB), E2EMS: ms(s.E2E),
 			Lines: s.Lines, Bytes: s.Bytes, LineGapP50: ms(p50), LineGapMean: ms(s.MeanGap()),
 			LinesPerS: s.LinesPerSecond(), MBPerS: s.BytesPerSecond() / 1e6,
+			LineGaps: make([]float64, len(s.Gaps)),
+		}
+		for i, g := range s.Gaps {
+			js.LineGaps[i] = ms(g)
 		}
 		if s.Lines > 0 {
 			js.TTFLMS = ms(s.TTFL)
@@ -243,7 +252,7 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 		StartedAt   string         `json:"started_at"`
 		DurationMS  float64        `json:"duration_ms"`
 		Interrupted bool           `json:"interrupted"`
-		Config      config         `json:"config"`
+		Config      configJSON     `json:"config"`
 		Requests    requests       `json:"requests"`
 		Spend       spend          `json:"spend"`
 		Errors      map[string]int `json:"errors"`
@@ -261,11 +270,11 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 		SendDelay   Summary        `json:"send_delay_ms"`
 		LinesPerS   rate           `json:"lines_per_s"`
 		MBPerS      rate           `json:"mb_per_s"`
-		PerRequest  []sample       `json:"per_request"`
+		PerRequest  []sampleJSON   `json:"per_request"`
 	}{
 		Tool: r.Tool, Target: r.Target, StartedAt: r.StartedAt.UTC().Format(time.RFC3339Nano),
 		DurationMS: ms(r.Duration), Interrupted: r.Interrupted,
-		Config: config{
+		Config: configJSON{
 			BaseURL: redactedURL(c.BaseURL), Mode: r.Mode(), Requests: c.Requests, Warmup: c.Warmup,
 			Concurrency: c.Concurrency, Rate: c.Rate, DurationMS: ms(c.Duration), TimeoutMS: ms(c.Timeout),
 			Seed: c.Seed, Model: c.Model, Prompt: c.Prompt, MaxChats: c.MaxChats(),

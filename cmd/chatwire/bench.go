@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -24,8 +25,8 @@ import (
 const defaultMockPace = 20 * time.Millisecond
 
 const benchUsage = `usage: chatwire bench [-base-url URL] [-n N] [-c C | -rate R] [-duration D] [-warmup N]
-                      [-max-chats N] [-format text|bench] [-json FILE] [-timeout D]
-                      [-prompt S] [-model M] [-seed N] [-mock-pace D] [-mock-lines N]
+                      [-max-chats N] [-format text|bench] [-json FILE] [-html FILE [-compare OLD.json]]
+                      [-timeout D] [-prompt S] [-model M] [-seed N] [-mock-pace D] [-mock-lines N]
 
 Measure how fast POST /api/chat streams: time to first byte, first line and
 first text, the gaps between lines, end-to-end time, lines/s and MB/s, as
@@ -54,7 +55,17 @@ one result per request, for benchstat:
 	chatwire bench -format bench -n 20 > new.txt
 	benchstat old.txt new.txt
 
--json FILE writes every figure and every request as JSON. A progress line
+-json FILE writes every figure and every request as JSON. -html FILE
+writes one self-contained page (no network: inline SVG) with the run's
+configuration, the latency distributions with their percentiles, a
+timeline of the requests, lines/s over time and the errors by kind;
+-compare OLD.json (a previous run's -json) draws that run beside this one
+with a benchstat-like table of changes ("~": not significant):
+
+	chatwire bench -n 50 -json old.json
+	chatwire bench -n 50 -html report.html -compare old.json
+
+A progress line
 goes to standard error; Ctrl-C stops sending, cuts off the streams in
 flight and prints what was measured, marked interrupted.
 
@@ -77,6 +88,8 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	maxChats := fs.Int("max-chats", 0, "refuse a plan that creates more chats than this (default: -n + -warmup)")
 	format := fs.String("format", "text", "output format: text (a table) or bench (Go benchmark format for benchstat)")
 	jsonFile := fs.String("json", "", "also write the report as JSON to `FILE`")
+	htmlFile := fs.String("html", "", "also write the report as a self-contained HTML page with charts to `FILE`")
+	compare := fs.String("compare", "", "with -html: draw the run in `OLD.json` (a bench -json report) beside this one")
 	timeout := fs.Duration("timeout", 5*time.Minute, "give up on a request, its whole stream included, after this long")
 	prompt := fs.String("prompt", live.DefaultPrompt, "the content of every request")
 	model := fs.String("model", "", "the model of every request (default: the team's configured model)")
@@ -124,6 +137,31 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return usageErr("-mock-lines must be positive")
 	case *baseURL != "" && (set["mock-pace"] || set["mock-lines"]):
 		return usageErr("-mock-pace and -mock-lines apply to the built-in mock, not to -base-url")
+	case *compare != "" && *htmlFile == "":
+		return usageErr("-compare draws a previous run beside this one in the -html page; add -html FILE")
+	}
+	// The page's file is created and the compared run read before anything
+	// is sent, so a bad path or file costs no chats.
+	var htmlOut *os.File
+	if *htmlFile != "" {
+		f, err := os.Create(*htmlFile)
+		if err != nil {
+			return usageErr("-html: %v", err)
+		}
+		defer f.Close()
+		htmlOut = f
+	}
+	var base *live.Report
+	if *compare != "" {
+		f, err := os.Open(*compare)
+		if err != nil {
+			return usageErr("-compare: %v", err)
+		}
+		base, err = live.ReadJSON(f)
+		f.Close()
+		if err != nil {
+			return usageErr("-compare %s: %v", *compare, err)
+		}
 	}
 
 	cfg := live.Config{
@@ -185,6 +223,12 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 
 	if *jsonFile != "" {
 		if err := writeJSONFile(*jsonFile, rep); err != nil {
+			fmt.Fprintf(stderr, "chatwire bench: %v\n", err)
+			return exitFail
+		}
+	}
+	if htmlOut != nil {
+		if err := writeHTMLFile(htmlOut, rep, base); err != nil {
 			fmt.Fprintf(stderr, "chatwire bench: %v\n", err)
 			return exitFail
 		}
@@ -260,6 +304,29 @@ func writeJSONFile(name string, rep *live.Report) error {
 	}
 	if err != nil {
 		return fmt.Errorf("write JSON report %s: %w", name, err)
+	}
+	return nil
+}
+
+// writeHTMLFile writes the HTML page of rep to f, compared with base when
+// it is not nil, and closes f. The page is drawn from rep as its JSON
+// report reads back, so that it shows what -json keeps: a page of a run
+// and one of its -json file are the same.
+func writeHTMLFile(f *os.File, rep, base *live.Report) error {
+	var js bytes.Buffer
+	err := live.WriteJSON(&js, rep)
+	var kept *live.Report
+	if err == nil {
+		kept, err = live.ReadJSON(&js)
+	}
+	if err == nil {
+		err = live.WriteHTML(f, kept, base)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("write HTML report %s: %w", f.Name(), err)
 	}
 	return nil
 }

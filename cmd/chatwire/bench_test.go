@@ -49,6 +49,10 @@ func TestBenchUsageErrors(t *testing.T) {
 		{"missing key", []string{"-base-url", "http://127.0.0.1:1"}, "CHATWIRE_API_KEY"},
 		{"plan over the chat limit", []string{"-n", "10", "-warmup", "2", "-max-chats", "11"},
 			"the plan creates up to 12 chats (-n 10 + -warmup 2), more than -max-chats 11"},
+		{"compare without html", []string{"-compare", "old.json"}, "add -html FILE"},
+		{"html in a missing directory", []string{"-html", "/nonexistent/dir/bench.html"}, "-html: open /nonexistent/dir/bench.html"},
+		{"compare a missing file", []string{"-html", filepath.Join(os.TempDir(), "x.html"), "-compare", "/nonexistent/old.json"}, "-compare: open /nonexistent/old.json"},
+		{"compare a check report", []string{"-html", filepath.Join(os.TempDir(), "x.html"), "-compare", "testdata/check-report.json"}, "no per_request records"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -207,4 +211,22 @@ func TestBenchProgressLine(t *testing.T) {
 		assert.Equal(t, tt.want, progressLine(tt.p, tt.lps), "progress line of %+v", tt.p)
 	}
 	assert.False(t, isTerminal(&bytes.Buffer{}), "a buffer is no terminal")
+}
+
+// TestBenchHTML runs bench twice against the built-in mock, the second time
+// with -html and -compare of the first run's -json.
+func TestBenchHTML(t *testing.T) {
+	t.Setenv("CHATWIRE_API_KEY", "")
+	dir := t.TempDir()
+	old, page := filepath.Join(dir, "old.json"), filepath.Join(dir, "bench.html")
+	code, _, stderr := runBenchCmd(t, context.Background(), "-n", "4", "-c", "2", "-mock-lines", "3", "-mock-pace", "1ms", "-json", old)
+	require.Equal(t, exitOK, code, "first run; stderr: %s", stderr)
+	code, _, stderr = runBenchCmd(t, context.Background(), "-n", "4", "-c", "2", "-mock-lines", "3", "-mock-pace", "2ms",
+		"-html", page, "-compare", old)
+	require.Equal(t, exitOK, code, "second run with -html -compare; stderr: %s", stderr)
+	data, err := os.ReadFile(page)
+	require.NoError(t, err, "the HTML page")
+	for _, want := range []string{"<!DOCTYPE html>", "Compared with the base", `id="timeline"`, `id="e2e"`, "chatwire " + version} {
+		assert.Contains(t, string(data), want, "the page of bench -html -compare")
+	}
 }

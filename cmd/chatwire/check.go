@@ -58,7 +58,7 @@ func registerCheckFlags(fs *flag.FlagSet, f *checkFlags, verb string) {
 	fs.DurationVar(&f.timeout, "timeout", conformance.DefaultTimeout, "time limit of one request, to the end of its body; a stream still sending then is closed as read to its cap")
 	fs.DurationVar(&f.firstLineTimeout, "first-line-timeout", conformance.DefaultFirstLineTimeout, "time limit from a request to the first line of its body (and idle gap between lines)")
 	fs.StringVar(&f.forbidden, "forbidden-header", "", "a header naming a team the key in "+conformance.EnvKey+" lacks, `'Name: value'`, to run chat/5.4/other-team-403 with")
-	fs.IntVar(&f.burst, "rate-limit-burst", 0, "opt in to chat/8.2/rate-limit-429: send up to `N` invalid requests at once, expecting a 429")
+	fs.IntVar(&f.burst, "rate-limit-burst", 0, "opt in to chat/8.2/rate-limit-429: send up to `N` invalid requests at once; you say the limit\nis below N, so no 429 in N requests fails, and so does a 5xx where the 429 belongs")
 	fs.StringVar(&f.jsonFile, "json", "", "write the JSON report to `FILE`")
 	fs.StringVar(&f.junitFile, "junit", "", "write a JUnit XML report to `FILE`")
 	fs.StringVar(&f.mdFile, "md", "", "write a Markdown report to `FILE`")
@@ -104,6 +104,12 @@ chat last, at most -max-chats chats (printed before the run), 1 request per
 second, streams read to 200 lines or -timeout and then closed. A 429 is
 retried after its Retry-After; checks the environment decided (429, 402 to
 the valid key, a rejected key, no response) are inconclusive, never failed.
+A role key's 401 or 403 is told apart with a free probe (the same key, an
+invalid body): when that shows the key authenticates, the 401 or 403 is the
+service's wrong mapping and fails. A 500 where the spec allows either answer
+(an earlier-set model, an optional field given null) fails after one retry.
+Requests a conformant service may accept count against -max-chats; the plan
+line says how many, and the worst case.
 
 Patterns select by check ID: a prefix (chat/5.3, chat/4.3/model-current) or a
 glob (chat/*/missing-*, 'chat/4.*'); in a glob write \[ for a literal '['.
@@ -136,7 +142,7 @@ func (f *checkFlags) check(ctx context.Context, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageErr("-base-url: %v", err)
 	}
-	printChatPlan(stderr, r.cfg.MaxChats)
+	printChatPlan(stderr, r.plan, r.cfg.MaxChats)
 	rep, err := conformance.Run(ctx, r.cfg, live)
 	if err != nil {
 		fmt.Fprintf(stderr, "chatwire check: %v\n", err)
@@ -172,14 +178,17 @@ func exitCode(rep *conformance.Report) int {
 }
 
 // listChecks prints the checks that would run and what they cost.
-func listChecks(w io.Writer, checks []conformance.Check, chats int) int {
+func listChecks(w io.Writer, checks []conformance.Check, p conformance.Plan) int {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tLEVEL\tKIND\tCOST\tNEEDS")
 	for _, c := range checks {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.ID, c.Level, c.Kind, c.Cost, c.NeedsText())
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "\n%d checks; they create up to %d chats. Nothing was sent.\n", len(checks), chats)
+	fmt.Fprintf(w, "\n%s, %s; they create up to %s (%d create one, %d may: the spec lets the service accept or refuse them).\n"+
+		"%s free unless the service wrongly accepts them; -max-chats bounds those too. Nothing was sent.\n",
+		count(len(checks), "check", "checks"), count(p.Probes, "probe", "probes"), count(p.Chats+p.Maybe, "chat", "chats"),
+		p.Chats, p.Maybe, count(p.Free, "probe is", "probes are"))
 	return exitOK
 }
 

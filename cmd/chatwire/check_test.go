@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
+	"net"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/chatwire/chatwire/conformance"
@@ -84,15 +86,15 @@ func TestCheckList(t *testing.T) {
 	code, stdout, stderr := runCheckTest(t, context.Background(), "-list")
 	require.Equal(t, exitOK, code, "exit code of -list; stderr %s", stderr)
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")
-	assert.Len(t, lines, 1+len(conformance.Catalogue())+2, "a header, a line per check, a blank line and the total")
+	assert.Len(t, lines, 1+len(conformance.Catalogue())+3, "a header, a line per check, a blank line and the total")
 	assert.Regexp(t, `^ID +LEVEL +KIND +COST +NEEDS$`, lines[0], "header of -list")
-	assert.Contains(t, stdout, "chat/5.4/other-team-403                                       MUST    probe      free  other-team|-forbidden-header", "the other-team line")
-	assert.Contains(t, stdout, "50 checks; they create up to 15 chats. Nothing was sent.", "the total")
+	assert.Contains(t, stdout, "chat/5.4/other-team-403                                       MUST    probe      free   other-team|-forbidden-header", "the other-team line")
+	assert.Contains(t, stdout, "111 checks, 102 probes; they create up to 25 chats (11 create one, 14 may: the spec lets the service accept or refuse them).\n77 probes are free unless the service wrongly accepts them; -max-chats bounds those too. Nothing was sent.", "the total")
 	assert.Empty(t, stderr, "-list needs no key and says nothing on stderr")
 
 	code, stdout, _ = runCheckTest(t, context.Background(), "-list", "-run", "chat/5.3", "-run", "chat/4.4/json-url")
 	require.Equal(t, exitOK, code, "exit code of -list -run")
-	assert.Contains(t, stdout, "5 checks; they create up to 1 chats.", "total of the selected checks")
+	assert.Contains(t, stdout, "11 checks, 11 probes; they create up to 1 chat (1 create one, 0 may", "total of the selected checks")
 }
 
 // TestCheckBuiltInMock runs the whole catalogue against the built-in mock,
@@ -104,9 +106,9 @@ func TestCheckBuiltInMock(t *testing.T) {
 	jsonFile, junitFile, mdFile := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.xml"), filepath.Join(dir, "r.md")
 	code, stdout, stderr := runCheckTest(t, context.Background(), "-json", jsonFile, "-junit", junitFile, "-md", mdFile)
 	require.Equal(t, exitOK, code, "exit code against the built-in mock; stdout %s\nstderr %s", stdout, stderr)
-	assert.Contains(t, stdout, "\n44 passed, 0 failed, 0 warned, 5 info, 1 skipped, 0 inconclusive, 0 errors\n", "summary line")
+	assert.Contains(t, stdout, "\n97 passed, 0 failed, 0 warned, 13 info, 1 skipped, 0 inconclusive, 0 errors\n", "summary line")
 	assert.Contains(t, stdout, "4.5 Stream response\n  ✔ chat/4.5/stream-default", "checks grouped by section")
-	assert.Contains(t, stderr, "chatwire: this run creates up to 15 chats (-max-chats 15)\n", "the budget, before the run")
+	assert.Contains(t, stderr, "chatwire: this run creates up to 25 chats (-max-chats 25)\nchatwire: plan: 102 probes; 11 create a chat, 14 may (the spec lets the service accept or refuse them), 77 free unless the service wrongly accepts them; worst case 26 chats: one wrongly accepted free probe past -max-chats", "the budget, before the run")
 	assert.Contains(t, stderr, "no rate limit", "the mock is not paced")
 
 	f, err := os.Open(jsonFile)
@@ -114,7 +116,7 @@ func TestCheckBuiltInMock(t *testing.T) {
 	defer f.Close()
 	rep, err := report.ReadJSON(f)
 	require.NoError(t, err, "read the JSON report back")
-	assert.Equal(t, 44, rep.Summary.Pass, "passes in the JSON report")
+	assert.Equal(t, 97, rep.Summary.Pass, "passes in the JSON report")
 	assert.Len(t, rep.Results, len(conformance.Catalogue()), "results in the JSON report")
 	junit, err := os.ReadFile(junitFile)
 	require.NoError(t, err, "the JUnit report")
@@ -133,7 +135,7 @@ func TestCheckLive(t *testing.T) {
 		stdout []string
 	}{
 		{name: "conformant", args: []string{"-run", "chat/5.3,chat/4.4"}, code: exitOK,
-			stdout: []string{"9 passed, 0 failed"}},
+			stdout: []string{"15 passed, 0 failed"}},
 		{name: "a failure", fault: "missing-key-403", args: []string{"-run", "chat/5.3"}, code: exitFail,
 			stdout: []string{"✗ chat/5.3/missing-key-401", "Failures:", "A missing or invalid key yields status 401.", "Expected", "403",
 				`curl -sS -i -N -X POST '`}},
@@ -187,8 +189,8 @@ func TestCheckUnreachable(t *testing.T) {
 	ts.Close()
 	code, stdout, stderr := runCheckTest(t, context.Background(), "-base-url", url, "-rate", "0", "-run", "chat/5.3")
 	assert.Equal(t, exitInconclusive, code, "exit code against a closed port; stderr %s", stderr)
-	assert.Contains(t, stdout, "0 passed, 0 failed, 0 warned, 0 info, 0 skipped, 4 inconclusive, 0 errors", "summary")
-	assert.Contains(t, stdout, "target unreachable", "reason")
+	assert.Contains(t, stdout, "0 passed, 0 failed, 0 warned, 0 info, 0 skipped, 10 inconclusive, 0 errors", "summary")
+	assert.Contains(t, stdout, "Target unreachable: ", "reason")
 }
 
 func TestCheckInterrupted(t *testing.T) {
@@ -205,7 +207,7 @@ func TestCheckInterrupted(t *testing.T) {
 	rep, err := report.ReadJSON(f)
 	require.NoError(t, err, "read the report")
 	assert.True(t, rep.Interrupted, "the report is marked interrupted")
-	assert.Equal(t, 4, rep.Summary.Skip, "the checks not run are skipped")
+	assert.Equal(t, 10, rep.Summary.Skip, "the checks not run are skipped")
 }
 
 func TestExitCode(t *testing.T) {
@@ -232,4 +234,55 @@ func TestMockKeys(t *testing.T) {
 	got := mockKeys(conformance.Keys{Valid: "sk_live_real", NoCredits: mock.KeyValid + "_mine"})
 	assert.Equal(t, conformance.Keys{Valid: mock.KeyValid, NoCredits: mock.KeyValid + "_mine", OtherTeam: mock.KeyOtherTeam}, got,
 		"a real key is replaced by the mock's, a mock key is kept")
+}
+
+// TestCheckUnreachableOnce runs check against a port that accepts connections
+// and closes them without a word: one connection is made, the console says
+// "Target unreachable" once, every report is written, the exit code is 3.
+func TestCheckUnreachableOnce(t *testing.T) {
+	clearKeys(t)
+	t.Setenv(conformance.EnvKey, mock.KeyValid)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	var conns atomic.Int32
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			conns.Add(1)
+			c.Close()
+		}
+	}()
+	t.Cleanup(func() { ln.Close() })
+
+	dir := t.TempDir()
+	js, junit, md := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.xml"), filepath.Join(dir, "r.md")
+	code, stdout, stderr := runCheckTest(t, context.Background(), "-base-url", "http://"+ln.Addr().String(), "-rate", "0",
+		"-json", js, "-junit", junit, "-md", md)
+	assert.Equal(t, exitInconclusive, code, "exit code against a target that never answers; stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	assert.Equal(t, int32(1), conns.Load(), "connections made to a target whose first request got no response")
+	assert.Equal(t, 1, strings.Count(stdout+stderr, "unreachable"), "the output says unreachable once:\n%s%s", stdout, stderr)
+	assert.Contains(t, stdout, "? Target unreachable: ")
+	assert.Contains(t, stdout, "-v lists them", "the console says how to see the checks it left out")
+
+	data, err := os.ReadFile(js)
+	require.NoError(t, err, "JSON report of an unreachable run")
+	rep, err := report.ReadJSON(bytes.NewReader(data))
+	require.NoError(t, err, "read back the JSON report")
+	assert.Contains(t, rep.Unreachable, "target unreachable", "JSON report's unreachable")
+	for _, r := range rep.Results {
+		assert.Contains(t, []conformance.Outcome{conformance.Inconclusive, conformance.Skip}, r.Outcome, "outcome of %s", r.ID)
+		if r.Outcome == conformance.Inconclusive {
+			assert.Contains(t, r.Reason, "target unreachable", "reason of %s in the JSON report", r.ID)
+		}
+	}
+	assert.Positive(t, rep.Summary.Inconclusive, "inconclusive checks in the JSON report")
+	xmlData, err := os.ReadFile(junit)
+	require.NoError(t, err, "JUnit report of an unreachable run")
+	assert.Contains(t, string(xmlData), `<skipped message="inconclusive: target unreachable`, "JUnit keeps each check, skipped as inconclusive")
+	mdData, err := os.ReadFile(md)
+	require.NoError(t, err, "Markdown report of an unreachable run")
+	assert.Contains(t, string(mdData), "**Target unreachable:**", "Markdown report")
 }

@@ -14,7 +14,8 @@ import (
 // checkRun is a run of the checks as check and record both set it up.
 type checkRun struct {
 	checks []conformance.Check
-	needed int // chats the selected checks create
+	plan   conformance.Plan
+	needed int // chats the selected checks may create on a conformant service
 	keys   conformance.Keys
 	live   conformance.LiveOptions
 	cfg    conformance.Config
@@ -64,7 +65,7 @@ func (f *checkFlags) plan(cmd string, stderr io.Writer) (*checkRun, error) {
 	for _, p := range conformance.UnmatchedPatterns(conformance.Catalogue(), f.skip) {
 		fmt.Fprintf(stderr, "chatwire %s: warning: -skip %q matches no check\n", cmd, p)
 	}
-	r := &checkRun{checks: checks, needed: conformance.ChatsNeeded(checks), stop: func() {}}
+	r := &checkRun{checks: checks, plan: conformance.PlanOf(checks), needed: conformance.ChatsNeeded(checks), stop: func() {}}
 	r.cfg = conformance.Config{Checks: checks, Tool: "chatwire", Version: version, Strict: f.strict,
 		ForbiddenHeader: forbidden, RateLimitBurst: f.burst}
 	return r, nil
@@ -80,7 +81,7 @@ func (f *checkFlags) setUp(r *checkRun, verb string, stderr io.Writer) error {
 	}
 	target, baseURL, rate := f.baseURL, f.baseURL, f.rate
 	if f.baseURL == "" {
-		url, stop, err := startMock(mock.Options{})
+		url, stop, err := startMock(mock.Options{RateLimit: builtInRateLimit})
 		if err != nil {
 			return fmt.Errorf("start the built-in mock: %w", err)
 		}
@@ -91,6 +92,10 @@ func (f *checkFlags) setUp(r *checkRun, verb string, stderr io.Writer) error {
 			rate = 0
 		}
 		fmt.Fprintf(stderr, "chatwire: %s the built-in mock at %s with its test keys (%s); no rate limit unless -rate\n", verb, url, mock.KeyValid)
+		if f.burst > 0 {
+			fmt.Fprintf(stderr, "chatwire: the built-in mock allows each key %d requests a minute; a run uses about half, so -rate-limit-burst %d or more meets its limit\n",
+				builtInRateLimit, builtInRateLimit)
+		}
 	}
 	maxChats := r.needed
 	if f.set["max-chats"] {
@@ -118,7 +123,7 @@ func (f *checkFlags) start(cmd, verb string, stdout, stderr io.Writer) (r *check
 		return nil, exitUsage, false
 	}
 	if f.list {
-		return nil, listChecks(stdout, r.checks, r.needed), false
+		return nil, listChecks(stdout, r.checks, r.plan), false
 	}
 	if err := f.setUp(r, verb, stderr); err != nil {
 		fmt.Fprintf(stderr, "chatwire %s: %v\n", cmd, err)
@@ -130,11 +135,30 @@ func (f *checkFlags) start(cmd, verb string, stdout, stderr io.Writer) (r *check
 	return r, exitOK, true
 }
 
-// printChatPlan says, before a run starts, how many chats it may create.
-func printChatPlan(w io.Writer, maxChats int) {
-	chats := "chats"
-	if maxChats == 1 {
-		chats = "chat"
+// builtInRateLimit is the rate limit of the built-in mock: requests a
+// minute per key (mock.Options.RateLimit). A run of every check stays well
+// below it; the opt-in burst meets it.
+const builtInRateLimit = 200
+
+// printChatPlan says, before a run starts, how many chats it may create:
+// what a conformant service creates, and the worst case a service that
+// accepts what it should refuse could reach under -max-chats.
+func printChatPlan(w io.Writer, p conformance.Plan, maxChats int) {
+	fmt.Fprintf(w, "chatwire: this run creates up to %s (-max-chats %d)\n", count(maxChats, "chat", "chats"), maxChats)
+	worst := "worst case " + count(maxChats, "chat", "chats")
+	if p.Free > 0 {
+		// precheck sends a free probe while no more than -max-chats chats exist.
+		worst = "worst case " + count(maxChats+1, "chat", "chats") + ": one wrongly accepted free probe past -max-chats"
 	}
-	fmt.Fprintf(w, "chatwire: this run creates up to %d %s (-max-chats %d)\n", maxChats, chats, maxChats)
+	fmt.Fprintf(w, "chatwire: plan: %s; %d create a chat, %d may (the spec lets the service accept or refuse them), "+
+		"%d free unless the service wrongly accepts them; %s\n",
+		count(p.Probes, "probe", "probes"), p.Chats, p.Maybe, p.Free, worst)
+}
+
+// count returns n with the noun's singular or plural.
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

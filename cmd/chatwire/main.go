@@ -18,9 +18,6 @@ import (
 	"syscall"
 )
 
-// version is the tool's version, reported in reports and transcripts.
-const version = "0.1.0"
-
 // command is one subcommand of the CLI.
 type command struct {
 	name    string
@@ -38,6 +35,7 @@ func commands() []command {
 		{"serve", "run the mock of POST /api/chat (test keys, scenarios, -fault)", runServe},
 		{"decode", "print the parts of a stream file as JSON lines", runDecode},
 		{"bench", "measure how fast POST /api/chat streams (latency percentiles, lines/s, benchstat output)", runBench},
+		{"version", "print the build: module version, commit, Go version", runVersion},
 	}
 }
 
@@ -65,9 +63,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "help", "-h", "-help", "--help":
 		usage(stdout)
 		return exitOK
-	case "version", "-version", "--version":
-		fmt.Fprintln(stdout, "chatwire", version)
-		return exitOK
+	case "-version", "--version":
+		return runVersion(ctx, args[1:], stdin, stdout, stderr)
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {

@@ -125,7 +125,7 @@ func (f *checkFlags) record(ctx context.Context, out string, overwrite bool, std
 		return usageErr("-base-url: %v", err)
 	}
 	r.cfg.Transcripts = recording.Transcripts(rec)
-	printChatPlan(stderr, r.cfg.MaxChats)
+	printChatPlan(stderr, r.plan, r.cfg.MaxChats)
 	rep, err := conformance.Run(ctx, r.cfg, live)
 	closeErr := rec.Close()
 	if err != nil {

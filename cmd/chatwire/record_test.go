@@ -140,7 +140,7 @@ func TestRecordOut(t *testing.T) {
 
 	code, _, stderr = runTranscriptCmd(t, "record", "-base-url", url, "-rate", "0", "-out", out, "-run", "chat/5.3")
 	assert.Equal(t, exitUsage, code, "an earlier recording is not mixed with a new one")
-	assert.Contains(t, stderr, "holds an earlier recording (5 files): choose another directory, or -overwrite to replace it")
+	assert.Contains(t, stderr, "holds an earlier recording (11 files): choose another directory, or -overwrite to replace it")
 
 	code, _, stderr = runTranscriptCmd(t, "record", "-base-url", url, "-rate", "0", "-out", out, "-run", "chat/5.3/missing", "-overwrite")
 	require.Equal(t, exitOK, code, stderr)

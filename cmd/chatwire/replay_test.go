@@ -24,7 +24,7 @@ func TestReplayCorpus(t *testing.T) {
 	assert.Contains(t, stdout, "ok   fault-malformed-line ")
 	assert.Regexp(t, `(?m)^ok +fault-malformed-line .*1 fail.*\(exit 1\)$`, stdout, "a fault scenario's exit status")
 	assert.Regexp(t, `(?m)^ok +rate-limited .*inconclusive \(exit 3\)$`, stdout)
-	assert.Contains(t, stdout, "All 23 scenarios of the embedded corpus reach their expected outcomes.")
+	assert.Contains(t, stdout, "All 37 scenarios of the embedded corpus reach their expected outcomes.")
 }
 
 func TestReplayCorpusScenario(t *testing.T) {
@@ -39,7 +39,7 @@ func TestReplayCorpusScenario(t *testing.T) {
 			"every outcome is the one corpus/transcripts/fault-malformed-line/expected.json expects"},
 		{"warn only", []string{"-corpus", "fault-unknown-code"}, exitOK, "~ chat/4.5/line-grammar", ""},
 		{"warn only, strict", []string{"-strict", "-corpus", "fault-unknown-code"}, exitFail, "✗ chat/4.5/line-grammar", ""},
-		{"conformant", []string{"-corpus", "conformant"}, exitOK, "44 passed, 0 failed", ""},
+		{"conformant", []string{"-corpus", "conformant"}, exitOK, "98 passed, 0 failed", ""},
 		{"rate limited", []string{"-corpus", "rate-limited", "-run", "chat/4.4/json-status-200"}, exitInconclusive,
 			"rate limited: 429 on all 3 attempts", ""},
 		{"list", []string{"-corpus", "list"}, exitOK, "fault-not-json-500\n", ""},
@@ -75,7 +75,7 @@ func TestReplayReports(t *testing.T) {
 	b, err := os.ReadFile(jsonFile)
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(b, &rep))
-	assert.Equal(t, 1, rep.Summary.Fail)
+	assert.Equal(t, 2, rep.Summary.Fail, "body-not-json-400, and rate-limit-429 (its burst got 500)")
 	assert.Contains(t, rep.Target, "replayed from ../../corpus/transcripts/fault-not-json-500")
 	for _, c := range rep.Checks {
 		if c.ID == "chat/7.2/body-not-json-400" {

@@ -9,6 +9,7 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -32,8 +33,11 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	lines := fs.Int("lines", mock.DefaultLines, "number of 0: progress lines per stream")
 	specOnly := fs.Bool("spec-parts-only", false, "stream only the 2: and 0: lines the spec shows (no AI SDK step, tool or finish parts)")
 	seed := fs.Uint64("seed", 0, "seed of the chat and request ids")
+	var variants patternList
+	fs.Var(&variants, "variant", "answer in an allowed `NAME`d variation (gzip, crlf, …; comma-separated, repeatable); -variant list lists them")
+	rateLimit := fs.Int("rate-limit", 0, "allow each key `N` chat requests a minute, then answer 429 with Retry-After (0: no limit)")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), `usage: chatwire serve [-addr 127.0.0.1] [-port 0] [-fault NAME] [-pace DURATION] [flags]
+		fmt.Fprintf(fs.Output(), `usage: chatwire serve [-addr 127.0.0.1] [-port 0] [-fault NAME] [-variant NAME] [-rate-limit N] [-pace DURATION] [flags]
 
 Run the mock of POST /api/chat, for client test suites and for checking the
 checker. The first line on standard output is
@@ -76,6 +80,11 @@ Flags:
 	case *fault == "list":
 		printFaults(stdout)
 		return exitOK
+	case slices.Contains(variants, "list"):
+		printVariants(stdout)
+		return exitOK
+	case *rateLimit < 0:
+		return usageError("-rate-limit must not be negative, got %d", *rateLimit)
 	case *port < 0 || *port > 65535:
 		return usageError("-port must be 0 to 65535, got %d", *port)
 	case *lines < 1:
@@ -84,6 +93,17 @@ Flags:
 		return usageError("-pace must not be negative, got %v", *pace)
 	}
 
+	linesOpt := *lines
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "lines" {
+			linesOpt = -1
+		}
+	})
+	if linesOpt == -1 {
+		linesOpt = *lines
+	} else if slices.Contains(splitList(variants), "long-stream") {
+		linesOpt = 0 // the variant's own length
+	}
 	var logMu sync.Mutex
 	logf := func(format string, a ...any) {
 		logMu.Lock()
@@ -94,9 +114,11 @@ Flags:
 		Fault:               *fault,
 		Pace:                *pace,
 		AcceptEarlierModels: *earlier,
-		Lines:               *lines,
+		Lines:               linesOpt,
 		SpecPartsOnly:       *specOnly,
 		Seed:                *seed,
+		RateLimit:           *rateLimit,
+		Variants:            splitList(variants),
 		Log: func(e mock.Entry) {
 			role := string(e.Role)
 			if role == "" {
@@ -123,6 +145,10 @@ Flags:
 	if *fault != "" {
 		f, _ := mock.LookupFault(*fault)
 		logf("chatwire serve: fault %s: %s\n", f.Name, f.Description)
+	}
+	for _, name := range splitList(variants) {
+		v, _ := mock.LookupVariant(name)
+		logf("chatwire serve: variant %s: %s\n", v.Name, v.Description)
 	}
 	fmt.Fprintf(stdout, "chatwire mock listening on http://%s\n", ln.Addr())
 	served := make(chan error, 1)
@@ -157,6 +183,30 @@ func printFaults(w io.Writer) {
 		fmt.Fprintf(tw, "\t  %s\n", f.Description)
 	}
 	tw.Flush()
+}
+
+// printVariants writes the mock's variants: answers the spec allows that
+// the checker must pass.
+func printVariants(w io.Writer) {
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "VARIANT\tWHAT THE MOCK DOES (ALLOWED: CHECK MUST STILL PASS)")
+	for _, v := range mock.Variants() {
+		fmt.Fprintf(tw, "%s\t%s\n", v.Name, v.Description)
+	}
+	tw.Flush()
+}
+
+// splitList returns the comma-separated items of a repeatable flag.
+func splitList(l []string) []string {
+	var out []string
+	for _, v := range l {
+		for _, item := range strings.Split(v, ",") {
+			if item = strings.TrimSpace(item); item != "" {
+				out = append(out, item)
+			}
+		}
+	}
+	return out
 }
 
 // writerFunc adapts a function to an io.Writer.

@@ -175,6 +175,16 @@ func TestServeFaultList(t *testing.T) {
 	}
 }
 
+func TestServeVariantList(t *testing.T) {
+	var stdout, stderr strings.Builder
+	code := run(context.Background(), []string{"serve", "-variant", "list"}, strings.NewReader(""), &stdout, &stderr)
+	require.Equal(t, exitOK, code, "serve -variant list; stderr: %s", stderr.String())
+	for _, v := range mock.Variants() {
+		assert.Contains(t, stdout.String(), v.Name+" ", "the list names variant %s", v.Name)
+		assert.Contains(t, stdout.String(), v.Description, "the list describes variant %s", v.Name)
+	}
+}
+
 func TestServeUsage(t *testing.T) {
 	tests := []struct {
 		name       string
@@ -190,6 +200,8 @@ func TestServeUsage(t *testing.T) {
 		{"lines", []string{"-lines", "0"}, exitUsage, "-lines must be at least 1"},
 		{"pace", []string{"-pace", "-1s"}, exitUsage, "-pace must not be negative"},
 		{"bad pace", []string{"-pace", "fast"}, exitUsage, `invalid value "fast" for flag -pace`},
+		{"unknown variant", []string{"-variant", "gzip,nope"}, exitUsage, `unknown variant "nope"; valid variants: gzip,`},
+		{"rate limit", []string{"-rate-limit", "-1"}, exitUsage, "-rate-limit must not be negative"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

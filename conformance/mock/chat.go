@@ -54,6 +54,21 @@ func (s *Server) create(w *response, r *http.Request, _ string) {
 		s.writeError(w, e.status, e.code, e.param, e.msg)
 		return
 	}
+	// The other-team-401 fault checks the team after the body, and says 401.
+	if team := r.Header.Get(HeaderTeam); s.fault == faultOtherTeam401 && (w.role == RoleOtherTeam || team != "" && team != w.role.team()) {
+		s.forbidden(w, "this API key has no permission for the team")
+		return
+	}
+	if w.role == RoleNoCredits {
+		switch s.fault {
+		case faultNoCredits401:
+			s.writeError(w, http.StatusUnauthorized, codeUnauthorized, "", "insufficient credits")
+			return
+		case faultNoCredits403:
+			s.writeError(w, http.StatusForbidden, codeForbidden, "", "insufficient credits")
+			return
+		}
+	}
 	c := &chat{
 		id:       s.newID(s.chatIDs, "chat_"),
 		team:     w.role.team(),
@@ -120,7 +135,18 @@ func (s *Server) respond(w *response, r *http.Request, c *chat, m *message, req 
 			body.URL = ""
 		case faultJSONRelativeURL:
 			body.URL = "/chat/" + c.id
+		case faultWorkflowIDsEmpty:
+			writeJSON(w, http.StatusOK, map[string]string{"chatId": c.id, "url": body.URL, "streamId": "", "assistantMessageId": ""})
+			return
 		}
+	}
+	if s.variant[variantExtraFields] {
+		writeJSON(w, http.StatusOK, struct {
+			created
+			Object    string `json:"object"`
+			CreatedAt string `json:"createdAt"`
+		}{body, "chat", "2026-01-01T00:00:00Z"})
+		return
 	}
 	writeJSON(w, http.StatusOK, &body)
 }
@@ -146,11 +172,23 @@ func (s *Server) stream(w *response, r *http.Request, m *message, lines [][]byte
 	// Only WriteLine is used: the Writer keeps the last line as its
 	// scratch buffer, and the script's lines must not be written over.
 	lw := linestream.NewWriter(w)
+	if s.variant[variantSlowFirstLine] {
+		w.Flush()
+		if s.opts.Sleep(ctx, SlowFirstLine) != nil {
+			return
+		}
+	}
 	for i, line := range lines {
 		if i > 0 && s.opts.Pace > 0 {
 			if s.opts.Sleep(ctx, s.opts.Pace) != nil {
 				return
 			}
+		}
+		if s.variant[variantCRLF] {
+			line = append(line[:len(line)-1:len(line)-1], "\r\n"...)
+		}
+		if i == 0 && s.variant[variantExtraFields] {
+			line = append(bytes.TrimSuffix(line, []byte("}]\n")), `,"createdAt":"2026-01-01T00:00:00Z"}]`+"\n"...)
 		}
 		if ctx.Err() != nil || lw.WriteLine(line) != nil {
 			return
@@ -181,6 +219,10 @@ func (s *Server) faultLines(c *chat, lines [][]byte) [][]byte {
 		return chatID(`2:[{"chat_id":`, "}]\n")
 	case faultChatIDSpaced:
 		return chatID(`2:[{ "chatId": `, " }]\n")
+	case faultChatIDEmpty:
+		out := slices.Clone(lines)
+		out[0] = []byte("2:[{\"chatId\":\"\"}]\n")
+		return out
 	case faultChatIDNotString:
 		out := slices.Clone(lines)
 		out[0] = fmt.Appendf(nil, "2:[{\"chatId\":%d}]\n", 1000+c.seq)

@@ -188,6 +188,36 @@
 //	chat-id-spaced                 2:[{ "chatId": "…" }] (checks warn)
 //	error-with-stream              a 401 body is a 2:/3: stream (checks warn)
 //	unknown-code                   second line x:1 (checks warn)
+//	rate-limit-ignored             over Options.RateLimit, still 200/400
+//	rate-limit-500                 over Options.RateLimit, 500 not 429
+//	earlier-model-500              an earlier-set model gets 500
+//	null-500                       an optional field given null gets 500
+//	stream-string-coerced          stream "true", "false", "1", 1 taken
+//	required-null-accepted         content:null, attachment url:null taken
+//	enum-case-folded               "AUTO", " high", "ALPHA-6.1-SOL" taken
+//	attachment-fields-unchecked    attachment name/contentType any type
+//	chat-id-empty                  2:[{"chatId":""}]
+//	workflow-ids-empty             stream:false JSON streamId "" etc.
+//	no-credits-401                 cw_test_no_credits: body checked, 401
+//	no-credits-403                 cw_test_no_credits: body checked, 403
+//	follow-up-auth-unchecked       status/subscribe/publish without a key
+//	content-type-ignored           no or text/plain Content-Type taken (warn)
+//
+// # Rate limit
+//
+// [Options.RateLimit] (`chatwire serve -rate-limit N`) allows each
+// authenticated key N chat requests in the [RateWindow] (a minute) that
+// starts with its first one; the next get 429 with a Retry-After of the
+// seconds left in the window. Zero, the default, sets no limit.
+//
+// # Variants
+//
+// [Options.Variants] (`chatwire serve -variant NAME`, `-variant list`)
+// change answers in ways the spec allows: gzip bodies, CRLF line ends, a
+// slow first line, long streams, extra JSON fields, plain-text error
+// bodies, all-400 or all-422 validation statuses. A variant is not a
+// fault: the checker must pass the mock with any of them, without a fail
+// or a warning.
 //
 // # Ids and time
 //

@@ -3,6 +3,7 @@ package mock
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -47,6 +48,23 @@ func (s *Server) writeError(w *response, status int, code, param, msg string) {
 		lw := linestream.NewWriter(w)
 		lw.ChatID("chat_" + strings.TrimPrefix(w.requestID, "req_"))
 		lw.Error(msg)
+		return
+	}
+	switch {
+	case s.variant[variantAll400] && status == http.StatusUnprocessableEntity:
+		status = http.StatusBadRequest
+	case s.variant[variantAll422] && (code == codeInvalidBody || code == codeContentType):
+		status = http.StatusUnprocessableEntity
+	}
+	switch {
+	case s.variant[variantErrorShape]:
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.WriteHeader(status)
+		fmt.Fprintf(w, "%d %s: %s\n", status, http.StatusText(status), msg)
+		return
+	case s.variant[variantExtraFields]:
+		writeJSON(w, status, map[string]any{"error": map[string]string{"code": code, "message": msg, "param": param},
+			"requestId": w.requestID, "docs": "https://example.com/errors/" + code})
 		return
 	}
 	var b errorBody

@@ -102,3 +102,15 @@ func ExampleCurrentModels() {
 	fmt.Println(len(mock.CurrentModels()), mock.CurrentModels()[0], mock.EarlierModels()[0])
 	// Output: 9 alpha-5.6-terra delta-4-5
 }
+
+func ExampleVariants() {
+	for _, v := range mock.Variants()[:2] {
+		fmt.Println(v.Name)
+	}
+	_, err := mock.New(mock.Options{Variants: []string{"gzip", "crlf"}, RateLimit: 60})
+	fmt.Println(err)
+	// Output:
+	// gzip
+	// crlf
+	// <nil>
+}

@@ -40,6 +40,20 @@ const (
 	faultChatIDSpaced       = "chat-id-spaced"
 	faultErrorWithStream    = "error-with-stream"
 	faultUnknownCode        = "unknown-code"
+	faultRateLimitIgnored   = "rate-limit-ignored"
+	faultRateLimit500       = "rate-limit-500"
+	faultEarlierModel500    = "earlier-model-500"
+	faultNull500            = "null-500"
+	faultStreamCoerced      = "stream-string-coerced"
+	faultRequiredNull       = "required-null-accepted"
+	faultEnumFolded         = "enum-case-folded"
+	faultAttachmentFields   = "attachment-fields-unchecked"
+	faultChatIDEmpty        = "chat-id-empty"
+	faultWorkflowIDsEmpty   = "workflow-ids-empty"
+	faultNoCredits401       = "no-credits-401"
+	faultNoCredits403       = "no-credits-403"
+	faultContentType        = "content-type-ignored"
+	faultFollowUpAuth       = "follow-up-auth-unchecked"
 )
 
 // rejectedModel is the current model the current-model-rejected fault
@@ -67,25 +81,60 @@ func Faults() []Fault {
 		{faultJSONRelativeURL, "the stream:false JSON object's url is relative: /chat/<id>",
 			[]string{"chat/4.4/json-url"}, nil},
 		{faultModelEnum, "any string model is accepted: unknown and wrong-case models get 200",
-			[]string{"chat/4.3/model-unknown-rejected", "chat/4.3/model-wrong-case-rejected"}, nil},
+			[]string{"chat/4.3/model-unknown-rejected", "chat/4.3/model-wrong-case-rejected", "chat/4.2/invalid-rejected[model-spaces]"}, nil},
 		{faultCurrentModel, "the current model " + rejectedModel + " is rejected with 422",
 			[]string{"chat/4.3/model-current-accepted[" + rejectedModel + "]"}, nil},
 		{faultMissingKey403, "a request without an Authorization header gets 403 instead of 401",
-			[]string{"chat/5.3/missing-key-401"}, nil},
+			[]string{"chat/5.3/missing-key-401", "chat/5.3/follow-up-missing-key-401[publish]",
+				"chat/5.3/follow-up-missing-key-401[status]", "chat/5.3/follow-up-missing-key-401[subscribe]"}, nil},
 		{faultUnknownKey, "any key starting with " + KeyPrefix + " is accepted as a valid key",
-			[]string{"chat/5.3/unknown-key-401"}, nil},
+			[]string{"chat/5.3/unknown-key-401", "chat/5.3/follow-up-unknown-key-401[publish]",
+				"chat/5.3/follow-up-unknown-key-401[status]", "chat/5.3/follow-up-unknown-key-401[subscribe]"}, nil},
 		{faultNotJSON500, "a body that is not valid JSON gets 500 instead of 400",
-			[]string{"chat/7.2/body-not-json-400"}, nil},
-		{faultUndocumentedStatus, "an unknown executionMode string gets 418, a status the spec does not list",
-			[]string{"chat/4.6/documented-status", "chat/4.2/invalid-rejected[executionMode-unknown]"}, nil},
+			[]string{"chat/7.2/body-not-json-400", "chat/8.2/rate-limit-429"}, nil},
+		{faultUndocumentedStatus, "an executionMode string outside the enum gets 418, a status the spec does not list",
+			[]string{"chat/4.6/documented-status", "chat/4.2/invalid-rejected[executionMode-unknown]",
+				"chat/4.2/invalid-rejected[executionMode-spaces]", "chat/4.2/invalid-rejected[executionMode-wrong-case]"}, nil},
 		{faultStreamNotDefault, "without a stream field the response is the JSON object, not the text stream",
 			[]string{"chat/4.5/stream-default"}, nil},
 		{faultReasoningEffort, "any string reasoningEffort is accepted",
-			[]string{"chat/4.2/invalid-rejected[reasoningEffort-unknown]"}, nil},
+			[]string{"chat/4.2/invalid-rejected[reasoningEffort-unknown]", "chat/4.2/invalid-rejected[reasoningEffort-spaces]",
+				"chat/4.2/invalid-rejected[reasoningEffort-wrong-case]"}, nil},
 		{faultNoCredits, "the no-credits key creates chats (200) instead of getting 402",
 			[]string{"chat/8.1/credits-402"}, nil},
-		{faultOtherTeam401, "a key without permission for the team gets 401 instead of 403",
+		{faultOtherTeam401, "the team permission is checked after the body, and a key without it gets 401 instead of 403",
 			[]string{"chat/5.4/other-team-403"}, nil},
+		{faultRateLimitIgnored, "the rate limit (Options.RateLimit, -rate-limit) never answers 429: every request goes through",
+			[]string{"chat/8.2/rate-limit-429"}, nil},
+		{faultRateLimit500, "a request over the rate limit gets 500 instead of 429",
+			[]string{"chat/8.2/rate-limit-429"}, nil},
+		{faultEarlierModel500, "a model of the spec's earlier set gets 500 instead of being accepted or rejected",
+			earlierModelChecks(), nil},
+		{faultNull500, "an optional field given null gets 500 (the service trips over the null) instead of 200 or 400/422",
+			nullOptionalChecks(), nil},
+		{faultStreamCoerced, "stream is coerced: the strings \"true\", \"false\", \"1\" and the number 1 are taken as booleans",
+			[]string{"chat/4.2/invalid-rejected[stream-not-boolean]", "chat/4.2/invalid-rejected[stream-number]",
+				"chat/4.2/invalid-rejected[stream-string-1]", "chat/4.2/invalid-rejected[stream-string-true]"}, nil},
+		{faultRequiredNull, "a required field given null (content, an attachment's url) is taken as the empty string",
+			[]string{"chat/4.2/invalid-rejected[attachment-url-null]", "chat/4.2/invalid-rejected[content-null]"}, nil},
+		{faultEnumFolded, "executionMode, model and reasoningEffort are compared case-insensitively, spaces trimmed",
+			[]string{"chat/4.2/invalid-rejected[executionMode-spaces]", "chat/4.2/invalid-rejected[executionMode-wrong-case]",
+				"chat/4.2/invalid-rejected[model-spaces]", "chat/4.2/invalid-rejected[reasoningEffort-spaces]",
+				"chat/4.2/invalid-rejected[reasoningEffort-wrong-case]", "chat/4.3/model-wrong-case-rejected"}, nil},
+		{faultAttachmentFields, "an attachment's name and contentType are not checked: any JSON value goes",
+			attachmentFieldChecks(), nil},
+		{faultChatIDEmpty, "the first line carries an empty chat id: 2:[{\"chatId\":\"\"}]",
+			[]string{"chat/4.5/first-line-code-2"}, nil},
+		{faultWorkflowIDsEmpty, "the stream:false JSON object carries streamId and assistantMessageId as empty strings",
+			[]string{"chat/4.4/json-workflow-fields"}, nil},
+		{faultNoCredits401, "the no-credits key is checked for credits after the body, and then gets 401 instead of 402",
+			[]string{"chat/8.1/credits-402"}, nil},
+		{faultNoCredits403, "the no-credits key is checked for credits after the body, and then gets 403 instead of 402",
+			[]string{"chat/8.1/credits-402"}, nil},
+		{faultFollowUpAuth, "status, subscribe and publish do not check the key: without one, or with an unknown one, they answer",
+			followUpChecks(), nil},
+		{faultContentType, "the Content-Type header is not checked: a JSON body is taken without it or as text/plain",
+			nil, []string{"chat/4.1/content-type-missing-refused", "chat/4.1/content-type-text-plain-refused"}},
 		{faultChatIDSpaced, "the first line has spaces inside its JSON: 2:[{ \"chatId\": \"…\" }], so the spec's prefix shortcut finds no chat id",
 			nil, []string{"chat/4.5/prefix-shortcut"}},
 		{faultErrorWithStream, "a 401 response's body is a line stream (2:[{\"chatId\":…}] then 3:\"…\") instead of a JSON error",
@@ -93,6 +142,53 @@ func Faults() []Fault {
 		{faultUnknownCode, "the second stream line has a code the AI SDK does not know: x:1",
 			nil, []string{"chat/4.5/line-grammar"}},
 	}
+}
+
+// earlierModelChecks are the checks the earlier-model-500 fault fails.
+func earlierModelChecks() []string {
+	var ids []string
+	for _, m := range EarlierModels() {
+		ids = append(ids, "chat/9.2/model-earlier["+m+"]")
+	}
+	return ids
+}
+
+// nullOptionalFields are the optional request fields (and attachment
+// fields) a probe sends as null.
+func nullOptionalFields() []string {
+	return []string{"stream", "backend", "executionMode", "model", "reasoningEffort", "attachments",
+		"attachment-name", "attachment-contentType"}
+}
+
+// nullOptionalChecks are the checks the null-500 fault fails.
+func nullOptionalChecks() []string {
+	var ids []string
+	for _, f := range nullOptionalFields() {
+		ids = append(ids, "chat/4.2/null-optional["+f+"]")
+	}
+	return ids
+}
+
+// attachmentFieldChecks are the checks the attachment-fields-unchecked fault fails.
+func attachmentFieldChecks() []string {
+	var ids []string
+	for _, f := range []string{"name", "contentType"} {
+		for _, t := range []string{"not-string", "boolean", "array", "object"} {
+			ids = append(ids, "chat/4.2/invalid-rejected[attachment-"+f+"-"+t+"]")
+		}
+	}
+	return ids
+}
+
+// followUpChecks are the checks the follow-up-auth-unchecked fault fails.
+func followUpChecks() []string {
+	var ids []string
+	for _, k := range []string{"missing-key", "unknown-key"} {
+		for _, op := range []string{"status", "subscribe", "publish"} {
+			ids = append(ids, "chat/5.3/follow-up-"+k+"-401["+op+"]")
+		}
+	}
+	return ids
 }
 
 // LookupFault returns the fault with the given name, or an error that lists

@@ -42,6 +42,16 @@ func catalogue() map[string]bool {
 	for _, m := range EarlierModels() {
 		ids["chat/9.2/model-earlier["+m+"]"] = true
 	}
+	// Issue 11: the checks the new faults trip.
+	for _, id := range append(append(nullOptionalChecks(), attachmentFieldChecks()...), followUpChecks()...) {
+		ids[id] = true
+	}
+	for _, p := range []string{"stream-number", "stream-string-1", "stream-string-true", "attachment-url-null", "content-null",
+		"executionMode-spaces", "executionMode-wrong-case", "model-spaces", "reasoningEffort-spaces", "reasoningEffort-wrong-case"} {
+		ids["chat/4.2/invalid-rejected["+p+"]"] = true
+	}
+	ids["chat/4.1/content-type-missing-refused"] = true
+	ids["chat/4.1/content-type-text-plain-refused"] = true
 	return ids
 }
 
@@ -270,6 +280,75 @@ func TestFaults(t *testing.T) {
 			code, _ := statusOf(t, ts, KeyNoCredits, jsonBody)
 			assert.Equal(t, 402, code, "other errors stay")
 		},
+	}
+	// The rate-limit faults need a limit to deviate from.
+	rateLimit := func(fault string) func(t *testing.T, _ *httptest.Server, faulty bool) {
+		return func(t *testing.T, _ *httptest.Server, faulty bool) {
+			opts := Options{RateLimit: 2}
+			want := 429
+			if faulty {
+				opts.Fault = fault
+				want = map[string]int{faultRateLimitIgnored: 200, faultRateLimit500: 500}[fault]
+			}
+			_, ts := newMock(t, opts)
+			for i := range 2 {
+				code, body := statusOf(t, ts, KeyValid, jsonBody)
+				assert.Equal(t, 200, code, "request %d, within the limit: %s", i+1, body)
+			}
+			resp, body := send(t, ts, request{auth: bearer(KeyValid), body: jsonBody})
+			assert.Equal(t, want, resp.StatusCode, "the third request, over the limit of 2: %s", body)
+			assert.Equal(t, !faulty, resp.Header.Get("Retry-After") != "", "Retry-After on the answer over the limit")
+		}
+	}
+	checks[faultRateLimitIgnored] = rateLimit(faultRateLimitIgnored)
+	checks[faultRateLimit500] = rateLimit(faultRateLimit500)
+	statusIs := func(want func(faulty bool) int, key string, bodies ...string) func(*testing.T, *httptest.Server, bool) {
+		return func(t *testing.T, ts *httptest.Server, faulty bool) {
+			for _, b := range bodies {
+				code, got := statusOf(t, ts, key, b)
+				assert.Equal(t, want(faulty), code, "body %s: %s", b, got)
+			}
+		}
+	}
+	faultyOr := func(f, c int) func(bool) int {
+		return func(faulty bool) int { return map[bool]int{true: f, false: c}[faulty] }
+	}
+	checks[faultEarlierModel500] = statusIs(faultyOr(500, 422), KeyValid, `{"content":"x","model":"delta-4-5"}`)
+	checks[faultNull500] = statusIs(faultyOr(500, 422), KeyValid, `{"content":"x","stream":null}`, `{"content":"x","backend":null}`,
+		`{"content":"x","experimental_attachments":[{"url":"https://example.com/a.png","name":null}]}`)
+	checks[faultStreamCoerced] = statusIs(faultyOr(200, 422), KeyValid, `{"content":"x","stream":"false"}`, `{"content":"x","stream":"1"}`,
+		`{"content":"x","stream":1}`)
+	checks[faultRequiredNull] = statusIs(faultyOr(200, 422), KeyValid, `{"content":null,"stream":false}`,
+		`{"content":"x","stream":false,"experimental_attachments":[{"url":null}]}`)
+	checks[faultEnumFolded] = statusIs(faultyOr(200, 422), KeyValid, `{"content":"x","stream":false,"executionMode":"AUTO"}`,
+		`{"content":"x","stream":false,"reasoningEffort":" high"}`, `{"content":"x","stream":false,"model":"ALPHA-6.1-SOL"}`)
+	checks[faultAttachmentFields] = statusIs(faultyOr(200, 422), KeyValid,
+		`{"content":"x","stream":false,"experimental_attachments":[{"url":"https://example.com/a.png","name":7}]}`,
+		`{"content":"x","stream":false,"experimental_attachments":[{"url":"https://example.com/a.png","contentType":[]}]}`)
+	checks[faultNoCredits401] = statusIs(faultyOr(401, 402), KeyNoCredits, jsonBody)
+	checks[faultNoCredits403] = statusIs(faultyOr(403, 402), KeyNoCredits, jsonBody)
+	checks[faultChatIDEmpty] = func(t *testing.T, ts *httptest.Server, faulty bool) {
+		_, body := streamOf(t, ts)
+		assert.Equal(t, faulty, firstLine(body) == `2:[{"chatId":""}]`, "the first line's chatId is empty: %s", firstLine(body))
+	}
+	checks[faultWorkflowIDsEmpty] = func(t *testing.T, ts *httptest.Server, faulty bool) {
+		_, body := send(t, ts, request{auth: bearer(KeyValid), body: jsonBody})
+		assert.Equal(t, faulty, strings.Contains(body, `"streamId":""`), "an empty streamId in %s", body)
+	}
+	checks[faultContentType] = func(t *testing.T, ts *httptest.Server, faulty bool) {
+		for _, ct := range []string{"", "text/plain"} {
+			resp, body := send(t, ts, request{auth: bearer(KeyValid), header: map[string]string{"Content-Type": ct}, body: jsonBody})
+			assert.Equal(t, faultyOr(200, 400)(faulty), resp.StatusCode, "Content-Type %q: %s", ct, body)
+		}
+	}
+	checks[faultFollowUpAuth] = func(t *testing.T, ts *httptest.Server, faulty bool) {
+		_, body := send(t, ts, request{auth: bearer(KeyValid), body: jsonBody})
+		var c created
+		require.NoError(t, json.Unmarshal([]byte(body), &c), "create: %s", body)
+		for _, auth := range []string{"", bearer("cw_test_0b9f3e1d")} {
+			resp, got := send(t, ts, request{method: "GET", path: "/api/chat/" + c.ChatID + "/status", auth: auth})
+			assert.Equal(t, faultyOr(200, 401)(faulty), resp.StatusCode, "status with Authorization %q: %s", auth, got)
+		}
 	}
 	_, clean := newMock(t, Options{})
 	for _, f := range Faults() {

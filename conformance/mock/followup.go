@@ -17,7 +17,9 @@ import (
 // one applies.
 func (s *Server) lookup(w *response, r *http.Request, id string, spends bool) *chat {
 	w.Header().Set(HeaderChoice, choiceNotInSpec)
-	if !s.gate(w, r, spends) {
+	if role, _ := authenticate(r.Header); s.fault == faultFollowUpAuth && !role.authenticated() {
+		w.role = role
+	} else if !s.gate(w, r, spends) {
 		return nil
 	}
 	s.mu.Lock()

@@ -64,6 +64,15 @@ type Options struct {
 	// Sleep pauses for d, or until ctx is done and then returns ctx.Err();
 	// nil means a timer. Tests inject one that does not wait.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// RateLimit, when positive, is how many chat requests (create and
+	// the follow-ups) one authenticated key may make in a [RateWindow];
+	// the next ones in that window get 429 with Retry-After. The window
+	// starts with the key's first request, so a run that sends a fixed
+	// number of requests meets the limit at the same one every time.
+	RateLimit int
+	// Variants name allowed variations of the answers that the spec
+	// leaves open (see [Variants]), such as "gzip" or "crlf".
+	Variants []string
 	// Log, when set, is called once per request when its response is
 	// complete. It may be called from several goroutines at once.
 	Log func(Entry)
@@ -93,8 +102,10 @@ type Server struct {
 	chatIDs *rand.Rand // chat, message, stream and tool call ids
 	seq     int
 	chats   map[string]*chat
-	order   []string // chat ids in creation order, for eviction
-	keep    int      // how many chats to keep: maxChats
+	order   []string           // chat ids in creation order, for eviction
+	keep    int                // how many chats to keep: maxChats
+	windows map[string]*window // rate-limit windows by key
+	variant map[string]bool
 }
 
 // New returns a mock server with the given options. It fails when the
@@ -105,11 +116,24 @@ func New(opts Options) (*Server, error) {
 			return nil, err
 		}
 	}
+	variant := map[string]bool{}
+	for _, v := range opts.Variants {
+		if _, err := LookupVariant(v); err != nil {
+			return nil, err
+		}
+		variant[v] = true
+	}
+	if opts.RateLimit < 0 {
+		return nil, fmt.Errorf("rate limit must not be negative, got %d", opts.RateLimit)
+	}
 	if opts.Lines < 0 {
 		return nil, fmt.Errorf("lines must be at least 1, got %d", opts.Lines)
 	}
 	if opts.Lines == 0 {
 		opts.Lines = DefaultLines
+		if variant[variantLongStream] {
+			opts.Lines = LongStreamLines
+		}
 	}
 	if opts.Pace < 0 {
 		return nil, fmt.Errorf("pace must not be negative, got %v", opts.Pace)
@@ -127,6 +151,8 @@ func New(opts Options) (*Server, error) {
 		chatIDs: rand.New(rand.NewPCG(opts.Seed, 0x6368617473636874)),
 		chats:   make(map[string]*chat),
 		keep:    maxChats,
+		windows: map[string]*window{},
+		variant: variant,
 	}, nil
 }
 
@@ -157,6 +183,11 @@ func (s *Server) newID(src *rand.Rand, prefix string) string {
 // [HeaderRequestID]; errors are JSON objects {"error":{"code","message"}}.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := s.opts.Now()
+	if s.variant[variantGzip] && strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+		gw := newGzipWriter(w)
+		defer gw.Close()
+		w = gw
+	}
 	resp := &response{ResponseWriter: w}
 	resp.requestID = s.newID(s.reqIDs, "req_")
 	h := w.Header()
@@ -288,15 +319,18 @@ func (s *Server) gate(w *response, r *http.Request, spends bool) bool {
 	case role == RoleServerError:
 		s.writeError(w, http.StatusInternalServerError, codeServerError, "", "internal server error")
 		return false
-	case role == RoleOtherTeam:
+	case role == RoleOtherTeam && s.fault != faultOtherTeam401:
 		s.forbidden(w, "this API key has no permission for the team")
 		return false
 	}
-	if team := r.Header.Get(HeaderTeam); team != "" && team != role.team() {
+	if team := r.Header.Get(HeaderTeam); team != "" && team != role.team() && s.fault != faultOtherTeam401 {
 		s.forbidden(w, fmt.Sprintf("this API key has no permission for team %q", team))
 		return false
 	}
-	if spends && role == RoleNoCredits && s.fault != faultNoCredits {
+	if !s.underLimit(w, r) {
+		return false
+	}
+	if spends && role == RoleNoCredits && s.fault != faultNoCredits && s.fault != faultNoCredits401 && s.fault != faultNoCredits403 {
 		s.writeError(w, http.StatusPaymentRequired, codeCredits, "", "insufficient credits: add credits to the team to create chats")
 		return false
 	}

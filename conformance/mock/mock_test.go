@@ -2,6 +2,7 @@ package mock
 
 import (
 	"encoding/json"
+	"github.com/chatwire/chatwire/linestream"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -261,4 +262,69 @@ func TestLog(t *testing.T) {
 		assert.Positive(t, entries[i].Duration, "entry %d duration from the injected clock", i)
 	}
 	assert.Equal(t, resp.Header.Get(HeaderRequestID), entries[2].RequestID, "the entry's request id is the header's")
+}
+
+// TestVariants checks that each variant changes what it says and keeps the
+// answers the spec requires.
+func TestVariants(t *testing.T) {
+	checks := map[string]func(t *testing.T, ts *httptest.Server){
+		variantGzip: func(t *testing.T, ts *httptest.Server) {
+			r, err := http.NewRequest(http.MethodPost, ts.URL+"/api/chat", strings.NewReader(`{"content":"x"}`))
+			require.NoError(t, err)
+			r.Header.Set("Authorization", bearer(KeyValid))
+			r.Header.Set("Content-Type", "application/json")
+			resp, err := ts.Client().Do(r) // the transport asks for gzip and unpacks it
+			require.NoError(t, err)
+			defer resp.Body.Close()
+			body, err := io.ReadAll(resp.Body)
+			require.NoError(t, err)
+			assert.True(t, resp.Uncompressed, "the body came gzip-compressed")
+			assert.True(t, strings.HasPrefix(string(body), `2:[{"chatId":"chat_`), "the stream unpacks: %s", body)
+		},
+		variantCRLF: func(t *testing.T, ts *httptest.Server) {
+			_, body := streamOf(t, ts)
+			assert.True(t, strings.HasSuffix(firstLine(body), "\r"), "the first line ends in CRLF: %q", firstLine(body))
+			assert.NoError(t, decodeErr(body, true), "a CRLF stream decodes")
+		},
+		variantSlowFirstLine: func(t *testing.T, ts *httptest.Server) {
+			_, body := streamOf(t, ts)
+			assert.True(t, strings.HasPrefix(body, `2:[{"chatId":"chat_`), "the stream is whole: %s", body)
+		},
+		variantLongStream: func(t *testing.T, ts *httptest.Server) {
+			_, body := streamOf(t, ts)
+			assert.Greater(t, strings.Count(body, "\n0:"), LongStreamLines-1, "progress lines")
+		},
+		variantExtraFields: func(t *testing.T, ts *httptest.Server) {
+			_, body := send(t, ts, request{auth: bearer(KeyValid), body: jsonBody})
+			assert.Contains(t, body, `"createdAt"`, "an extra field in the JSON answer")
+			_, stream := streamOf(t, ts)
+			id, ok := linestream.ChatIDPrefix([]byte(firstLine(stream)))
+			assert.True(t, ok && len(id) > 0, "the prefix shortcut still reads %s", firstLine(stream))
+		},
+		variantErrorShape: func(t *testing.T, ts *httptest.Server) {
+			resp, body := send(t, ts, request{body: jsonBody})
+			assert.Equal(t, 401, resp.StatusCode, "no key: %s", body)
+			assert.True(t, strings.HasPrefix(body, "401 Unauthorized: "), "a plain-text error: %s", body)
+		},
+		variantAll400: func(t *testing.T, ts *httptest.Server) {
+			code, body := statusOf(t, ts, KeyValid, `{"content":5}`)
+			assert.Equal(t, 400, code, "a validation error: %s", body)
+		},
+		variantAll422: func(t *testing.T, ts *httptest.Server) {
+			code, body := statusOf(t, ts, KeyValid, `[]`)
+			assert.Equal(t, 422, code, "a body that is not an object: %s", body)
+			code, _ = statusOf(t, ts, KeyValid, `{not json`)
+			assert.Equal(t, 400, code, "a body that is not JSON stays 400")
+		},
+	}
+	for _, v := range Variants() {
+		t.Run(v.Name, func(t *testing.T) {
+			check, ok := checks[v.Name]
+			require.True(t, ok, "variant %s has a test", v.Name)
+			_, ts := newMock(t, Options{Variants: []string{v.Name}})
+			check(t, ts)
+		})
+	}
+	_, err := New(Options{Variants: []string{"gzipped"}})
+	assert.ErrorContains(t, err, "valid variants: gzip,", "an unknown variant")
 }

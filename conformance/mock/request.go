@@ -61,11 +61,14 @@ func invalidField(param, format string, args ...any) *requestError {
 func (s *Server) readRequest(r *http.Request) (chatRequest, *requestError) {
 	var req chatRequest
 	ct := r.Header.Get("Content-Type")
-	if ct == "" {
+	switch {
+	case s.fault == faultContentType:
+	case ct == "":
 		return req, badRequest(codeContentType, "missing Content-Type header: the spec requires Content-Type: application/json")
-	}
-	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
-		return req, badRequest(codeContentType, "Content-Type must be application/json, got %q", ct)
+	default:
+		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+			return req, badRequest(codeContentType, "Content-Type must be application/json, got %q", ct)
+		}
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
 	if err != nil {
@@ -92,15 +95,21 @@ func (s *Server) readRequest(r *http.Request) (chatRequest, *requestError) {
 // validate checks the fields of a body in the spec's table order.
 func (s *Server) validate(obj map[string]any) (chatRequest, *requestError) {
 	req := chatRequest{Stream: true, Backend: defaultBackend}
+	if s.fault == faultNull500 && hasOptionalNull(obj) {
+		return req, &requestError{status: http.StatusInternalServerError, code: codeServerError, msg: "internal server error"}
+	}
 	content, ok := obj["content"]
 	if !ok {
 		return req, invalidField("content", "is required")
 	}
-	if req.Content, ok = content.(string); !ok {
+	if req.Content, ok = content.(string); !ok && !(content == nil && s.fault == faultRequiredNull) {
 		return req, invalidField("content", "must be a string, got %s", jsonType(content))
 	}
 	if v, ok := obj["stream"]; ok {
-		if req.Stream, ok = v.(bool); !ok {
+		if req.Stream, ok = v.(bool); !ok && s.fault == faultStreamCoerced {
+			req.Stream, ok = coerceBool(v)
+		}
+		if !ok {
 			return req, invalidField("stream", "must be a boolean, got %s", jsonType(v))
 		}
 	} else if s.fault == faultStreamNotDefault {
@@ -125,7 +134,7 @@ func (s *Server) validate(obj map[string]any) (chatRequest, *requestError) {
 	}
 	if v, ok := obj["experimental_attachments"]; ok {
 		var e *requestError
-		if req.Attachments, e = attachments(v); e != nil {
+		if req.Attachments, e = s.attachments(v); e != nil {
 			return req, e
 		}
 	}
@@ -141,6 +150,9 @@ func (s *Server) enum(obj map[string]any, name string, dst *string, allowed []st
 	str, ok := v.(string)
 	if !ok {
 		return invalidField(name, "must be a string, got %s", jsonType(v))
+	}
+	if s.fault == faultEnumFolded {
+		str = fold(str, allowed)
 	}
 	switch {
 	case slices.Contains(allowed, str):
@@ -166,7 +178,12 @@ func (s *Server) model(obj map[string]any, dst *string) *requestError {
 	if !ok {
 		return invalidField("model", "must be a string, got %s", jsonType(v))
 	}
+	if s.fault == faultEnumFolded {
+		m = fold(m, CurrentModels())
+	}
 	switch {
+	case s.fault == faultEarlierModel500 && slices.Contains(EarlierModels(), m):
+		return &requestError{status: http.StatusInternalServerError, code: codeServerError, msg: "internal server error"}
 	case s.fault == faultCurrentModel && m == rejectedModel:
 		return invalidField("model", "%q is not supported", m)
 	case modelAccepted(m, s.opts.AcceptEarlierModels), s.fault == faultModelEnum:
@@ -183,7 +200,7 @@ func (s *Server) model(obj map[string]any, dst *string) *requestError {
 
 // attachments reads experimental_attachments: an array of objects with a
 // string url and optional string name and contentType.
-func attachments(v any) ([]attachment, *requestError) {
+func (s *Server) attachments(v any) ([]attachment, *requestError) {
 	const name = "experimental_attachments"
 	arr, ok := v.([]any)
 	if !ok {
@@ -200,7 +217,7 @@ func attachments(v any) ([]attachment, *requestError) {
 		if !ok {
 			return nil, invalidField(param+".url", "is required")
 		}
-		if out[i].URL, ok = u.(string); !ok {
+		if out[i].URL, ok = u.(string); !ok && !(u == nil && s.fault == faultRequiredNull) {
 			return nil, invalidField(param+".url", "must be a string, got %s", jsonType(u))
 		}
 		for _, f := range []struct {
@@ -208,7 +225,7 @@ func attachments(v any) ([]attachment, *requestError) {
 			dst *string
 		}{{"name", &out[i].Name}, {"contentType", &out[i].ContentType}} {
 			fv, ok := obj[f.key]
-			if !ok {
+			if !ok || s.fault == faultAttachmentFields {
 				continue
 			}
 			if *f.dst, ok = fv.(string); !ok {
@@ -217,6 +234,49 @@ func attachments(v any) ([]attachment, *requestError) {
 		}
 	}
 	return out, nil
+}
+
+// hasOptionalNull reports whether an optional field of the body, or of
+// one of its attachments, is null.
+func hasOptionalNull(obj map[string]any) bool {
+	for _, name := range []string{"stream", "backend", "executionMode", "model", "reasoningEffort", "experimental_attachments"} {
+		if v, ok := obj[name]; ok && v == nil {
+			return true
+		}
+	}
+	arr, _ := obj["experimental_attachments"].([]any)
+	for _, el := range arr {
+		a, _ := el.(map[string]any)
+		for _, name := range []string{"name", "contentType"} {
+			if v, ok := a[name]; ok && v == nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// coerceBool reads v as a lenient service would (the stream-string-coerced
+// fault): "true", "1" and 1 are true; "false", "0" and 0 are false.
+func coerceBool(v any) (b, ok bool) {
+	switch v {
+	case "true", "1", 1.0:
+		return true, true
+	case "false", "0", 0.0:
+		return false, true
+	}
+	return false, false
+}
+
+// fold returns the value of allowed that v matches ignoring case and
+// surrounding spaces (the enum-case-folded fault), or v.
+func fold(v string, allowed []string) string {
+	for _, a := range allowed {
+		if strings.EqualFold(strings.TrimSpace(v), a) {
+			return a
+		}
+	}
+	return v
 }
 
 // jsonType names the JSON type of a value decoded by encoding/json.

@@ -41,9 +41,19 @@ func WriteConsole(w io.Writer, r *conformance.Report, opts ConsoleOptions) error
 	if len(groups) == 0 {
 		fmt.Fprintf(c.w, "No checks ran.\n\n")
 	}
+	c.unreachable(r)
 	for _, g := range groups {
-		fmt.Fprintf(c.w, "%s\n", c.paint(ansiBold, oneLine(sectionHeading(g.Section))))
+		var shown []*conformance.Result
 		for _, res := range g.Results {
+			if opts.Verbose || !downBy(r, res) {
+				shown = append(shown, res)
+			}
+		}
+		if len(shown) == 0 {
+			continue
+		}
+		fmt.Fprintf(c.w, "%s\n", c.paint(ansiBold, oneLine(sectionHeading(g.Section))))
+		for _, res := range shown {
 			c.line(res)
 		}
 		fmt.Fprintln(c.w)
@@ -121,6 +131,38 @@ func (c *console) header(r *conformance.Report) {
 	if len(parts) > 0 {
 		fmt.Fprintf(c.w, "%s\n\n", oneLine(strings.Join(parts, " · ")))
 	}
+}
+
+// downBy reports whether res was decided by the target being unreachable:
+// its reason quotes [conformance.Report.Unreachable].
+func downBy(r *conformance.Report, res *conformance.Result) bool {
+	return r.Unreachable != "" && res.Outcome != conformance.Pass && strings.Contains(res.Reason, r.Unreachable)
+}
+
+// unreachable says once, before the checks, that the target did not answer,
+// what became of the checks, and what to try; the checks it decided are
+// then left out of the tree unless Verbose.
+func (c *console) unreachable(r *conformance.Report) {
+	if r.Unreachable == "" {
+		return
+	}
+	n := 0
+	for i := range r.Results {
+		if downBy(r, &r.Results[i]) {
+			n++
+		}
+	}
+	why := strings.TrimPrefix(r.Unreachable, "target unreachable: ")
+	fmt.Fprintf(c.w, "%s %s\n", c.paint(ansiMagenta, "? Target unreachable:"), oneLine(why))
+	fmt.Fprintf(c.w, "  chatwire stopped sending; %s not established (inconclusive or not judged)", plural(n, "check"))
+	if !c.opts.Verbose && n > 0 {
+		fmt.Fprint(c.w, ", left out below (-v lists them)")
+	}
+	fmt.Fprint(c.w, ". Try:\n"+
+		"  - the URL: scheme, host and port of -base-url; is the service running and listening there?\n"+
+		"  - a proxy: HTTPS_PROXY, HTTP_PROXY and NO_PROXY in the environment route the requests\n"+
+		"  - no service at hand: 'chatwire check' without -base-url checks the built-in mock;\n"+
+		"    'chatwire serve' runs the mock on a port for a client's tests\n\n")
 }
 
 // line writes a check's line: "  ✔ id  title", with " — reason" unless it

@@ -23,6 +23,8 @@ func TestWriteConsoleGolden(t *testing.T) {
 		{"report-color.console", fixtureReport(), ConsoleOptions{Color: true}},
 		{"empty.console", emptyReport(), ConsoleOptions{}},
 		{"interrupted.console", interruptedReport(), ConsoleOptions{}},
+		{"unreachable.console", unreachableReport(), ConsoleOptions{}},
+		{"unreachable-verbose.console", unreachableReport(), ConsoleOptions{Verbose: true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -74,6 +74,7 @@ func ExampleWriteJSON() {
 	//   "started_at": "2026-05-04T09:30:00Z",
 	//   "duration_ms": 1250,
 	//   "interrupted": false,
+	//   "unreachable": "",
 	//   "summary": {
 	//     "pass": 1,
 	//     "warn": 0,
@@ -145,6 +146,7 @@ func ExampleWriteJUnit() {
 	//   <testsuite name="chat/4.5" tests="1" failures="1" errors="0" skipped="0" time="0.080" timestamp="2026-05-04T09:30:00">
 	//     <properties>
 	//       <property name="section" value="4.5 Stream response"/>
+	//       <property name="tool" value="chatwire 0.1.0"/>
 	//     </properties>
 	//     <testcase classname="chat.4.5" name="chat/4.5/first-line-code-2" time="0.080" status="fail">
 	//       <failure message="the first line is 0:&quot;Hi&quot;" type="MUST">chat/4.5/first-line-code-2: first line is a 2: part with a chatId
@@ -159,6 +161,7 @@ func ExampleWriteJUnit() {
 	//   <testsuite name="chat/5.3" tests="1" failures="0" errors="0" skipped="0" time="0.004" timestamp="2026-05-04T09:30:00">
 	//     <properties>
 	//       <property name="section" value="5.3 Authentication: missing or invalid key"/>
+	//       <property name="tool" value="chatwire 0.1.0"/>
 	//     </properties>
 	//     <testcase classname="chat.5.3" name="chat/5.3/missing-key-401" time="0.004" status="pass"/>
 	//   </testsuite>

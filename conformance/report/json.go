@@ -25,6 +25,7 @@ type reportJSON struct {
 	StartedAt   string      `json:"started_at"`
 	DurationMS  int64       `json:"duration_ms"`
 	Interrupted bool        `json:"interrupted"`
+	Unreachable string      `json:"unreachable"`
 	Summary     summaryJSON `json:"summary"`
 	Spend       spendJSON   `json:"spend"`
 	Checks      []checkJSON `json:"checks"`
@@ -66,7 +67,7 @@ type checkJSON struct {
 // WriteJSON writes r as the canonical JSON report, indented by two spaces:
 //
 //	{"tool", "version", "spec", "target", "strict", "started_at",
-//	 "duration_ms", "interrupted",
+//	 "duration_ms", "interrupted", "unreachable",
 //	 "summary": {"pass", "warn", "info", "fail", "skip", "inconclusive", "error"},
 //	 "spend": {"chats_created"},
 //	 "checks": [{"id", "title", "section", "level", "kind", "cost",
@@ -102,6 +103,7 @@ func toJSON(r *conformance.Report) reportJSON {
 		StartedAt:   r.StartedAt.Format(time.RFC3339Nano),
 		DurationMS:  millis(r.Duration),
 		Interrupted: r.Interrupted,
+		Unreachable: r.Unreachable,
 		Summary: summaryJSON{
 			Pass: s.Pass, Warn: s.Warn, Info: s.Info, Fail: s.Fail,
 			Skip: s.Skip, Inconclusive: s.Inconclusive, Error: s.Error,
@@ -194,6 +196,7 @@ func ReadJSON(r io.Reader) (*conformance.Report, error) {
 		Target:       in.Target,
 		Strict:       in.Strict,
 		Interrupted:  in.Interrupted,
+		Unreachable:  in.Unreachable,
 		ChatsCreated: in.Spend.ChatsCreated,
 		Results:      make([]conformance.Result, 0, len(*in.Checks)),
 	}

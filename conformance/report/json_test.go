@@ -22,6 +22,7 @@ func TestWriteJSONGolden(t *testing.T) {
 		{"report.json", fixtureReport()},
 		{"empty.json", emptyReport()},
 		{"interrupted.json", interruptedReport()},
+		{"unreachable.json", unreachableReport()},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -40,6 +41,7 @@ func TestJSONRoundTrip(t *testing.T) {
 		{"fixture", fixtureReport()},
 		{"empty", emptyReport()},
 		{"interrupted", interruptedReport()},
+		{"unreachable", unreachableReport()},
 		{"zero", &conformance.Report{}},
 		{"offset time", func() *conformance.Report {
 			r := emptyReport()
@@ -76,7 +78,7 @@ func TestWriteJSONShape(t *testing.T) {
 
 	t.Run("key order", func(t *testing.T) {
 		assert.Equal(t, []string{"tool", "version", "spec", "target", "strict", "started_at", "duration_ms",
-			"interrupted", "summary", "spend", "checks"}, objectKeys(t, b.Bytes()), "top-level keys")
+			"interrupted", "unreachable", "summary", "spend", "checks"}, objectKeys(t, b.Bytes()), "top-level keys")
 		var doc struct {
 			Summary json.RawMessage
 			Spend   json.RawMessage
@@ -177,7 +179,7 @@ func TestReadJSONErrors(t *testing.T) {
 		{"negative attempts", replace(`"attempts": 3,`, `"attempts": -3,`), 0, 0, "negative attempts -3"},
 		{"bad started_at", replace(`"started_at": "2026-05-04T09:30:00Z"`, `"started_at": "yesterday"`), 7, 17, `started_at "yesterday" is not an RFC 3339 time`},
 		{"negative duration", replace(`"duration_ms": 4213`, `"duration_ms": -1`), 8, 18, "negative duration_ms -1"},
-		{"summary mismatch", replace(`"pass": 4,`, `"pass": 5,`), 10, 14, "summary {Pass:5 Warn:2 Info:2 Fail:2 Skip:2 Inconclusive:1 Error:1} does not match the checks"},
+		{"summary mismatch", replace(`"pass": 4,`, `"pass": 5,`), 11, 14, "summary {Pass:5 Warn:2 Info:2 Fail:2 Skip:2 Inconclusive:1 Error:1} does not match the checks"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

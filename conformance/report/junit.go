@@ -16,12 +16,17 @@ import (
 //
 //	<testsuites name="…" tests="…" failures="…" errors="…" time="…">
 //	  <testsuite name="chat/4.5" tests="…" failures="…" errors="…" skipped="…" time="…" timestamp="…">
-//	    <properties><property name="section" value="4.5 Stream response"/></properties>
+//	    <properties>
+//	      <property name="section" value="4.5 Stream response"/>
+//	      <property name="tool" value="chatwire v0.2.0"/>
+//	    </properties>
 //	    <testcase classname="chat.4.5" name="chat/4.5/first-line-code-2" time="0.012" status="fail">
 //	      <failure message="reason" type="MUST">requirement, expected, actual, transcripts, curl</failure>
 //	    </testcase>
 //
-// One testsuite per spec section, in section order. Outcomes map to:
+// One testsuite per spec section, in section order. Each names the build
+// that wrote it in its "tool" property and, when the target did not
+// answer, why in an "unreachable" property. Outcomes map to:
 //
 //   - pass: an empty testcase.
 //   - fail: <failure type="MUST"> (the check's level), message the reason.
@@ -86,8 +91,14 @@ func writeSuite(bw *bufio.Writer, r *conformance.Report, g group) {
 		fmt.Fprintf(bw, " timestamp=\"%s\"", r.StartedAt.UTC().Format("2006-01-02T15:04:05"))
 	}
 	bw.WriteString(">\n")
-	fmt.Fprintf(bw, "    <properties>\n      <property name=\"section\" value=\"%s\"/>\n    </properties>\n",
-		xmlAttr(sectionHeading(g.Section)))
+	fmt.Fprintf(bw, "    <properties>\n      <property name=\"section\" value=\"%s\"/>\n", xmlAttr(sectionHeading(g.Section)))
+	if name := strings.TrimSpace(r.Tool + " " + r.Version); name != "" {
+		fmt.Fprintf(bw, "      <property name=\"tool\" value=\"%s\"/>\n", xmlAttr(name))
+	}
+	if r.Unreachable != "" {
+		fmt.Fprintf(bw, "      <property name=\"unreachable\" value=\"%s\"/>\n", xmlAttr(r.Unreachable))
+	}
+	bw.WriteString("    </properties>\n")
 	for _, res := range g.Results {
 		writeCase(bw, class, res)
 	}

@@ -30,6 +30,7 @@ func TestWriteJUnitGolden(t *testing.T) {
 		{"report.junit.xml", fixtureReport()},
 		{"empty.junit.xml", emptyReport()},
 		{"interrupted.junit.xml", interruptedReport()},
+		{"unreachable.junit.xml", unreachableReport()},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -120,7 +121,7 @@ func TestWriteJUnitOutcomes(t *testing.T) {
 
 func TestWriteJUnitStructure(t *testing.T) {
 	for name, r := range map[string]*conformance.Report{
-		"fixture": fixtureReport(), "empty": emptyReport(), "interrupted": interruptedReport(), "escaping": escapingReport(),
+		"fixture": fixtureReport(), "empty": emptyReport(), "interrupted": interruptedReport(), "unreachable": unreachableReport(), "escaping": escapingReport(),
 	} {
 		t.Run(name, func(t *testing.T) {
 			var b bytes.Buffer
@@ -253,7 +254,7 @@ func TestJUnitSchema(t *testing.T) {
 	}
 
 	for name, r := range map[string]*conformance.Report{
-		"fixture": fixtureReport(), "empty": emptyReport(), "interrupted": interruptedReport(), "escaping": escapingReport(),
+		"fixture": fixtureReport(), "empty": emptyReport(), "interrupted": interruptedReport(), "unreachable": unreachableReport(), "escaping": escapingReport(),
 	} {
 		t.Run(name, func(t *testing.T) {
 			var b bytes.Buffer

@@ -36,6 +36,10 @@ func WriteMarkdown(w io.Writer, r *conformance.Report) error {
 	if r.Interrupted {
 		bw.WriteString("> ⚠️ **Interrupted:** the run stopped before every check ran; the tables cover the checks that finished.\n\n")
 	}
+	if r.Unreachable != "" {
+		fmt.Fprintf(bw, "> ❔ **Target unreachable:** %s. chatwire stopped sending; the checks that needed a response are inconclusive or not judged.\n\n",
+			mdCell(strings.TrimPrefix(r.Unreachable, "target unreachable: ")))
+	}
 	writeModelMatrix(bw, r.Results)
 	for _, g := range groups {
 		writeSectionTable(bw, g)
@@ -52,6 +56,8 @@ func verdict(r *conformance.Report, s conformance.Summary) string {
 		return fmt.Sprintf("❌ **Not conformant:** %s failed.", plural(s.Fail, "check"))
 	case len(r.Results) == 0:
 		return "❔ **Nothing checked:** no check ran."
+	case r.Unreachable != "":
+		return fmt.Sprintf("❔ **Not established:** the target is unreachable; %d inconclusive.", s.Inconclusive)
 	case s.Inconclusive+s.Error > 0 || r.Interrupted:
 		var why []string
 		if s.Inconclusive > 0 {

@@ -20,6 +20,7 @@ func TestWriteMarkdownGolden(t *testing.T) {
 		{"report.md", fixtureReport()},
 		{"empty.md", emptyReport()},
 		{"interrupted.md", interruptedReport()},
+		{"unreachable.md", unreachableReport()},
 		{"escaping.md", escapingReport()},
 	}
 	for _, tt := range tests {

@@ -167,6 +167,33 @@ func interruptedReport() *conformance.Report {
 	return r
 }
 
+// unreachableReport is a run whose first request got no response: its
+// probes are inconclusive, an invariant is not judged, and an opt-in check
+// is skipped for its own reason.
+func unreachableReport() *conformance.Report {
+	const why = `target unreachable: reset: Post "http://127.0.0.1:9/api/chat": dial tcp 127.0.0.1:9: connect: connection refused`
+	r := &conformance.Report{
+		Tool: "chatwire", Version: "0.1.0", Spec: "chat-api.md", Target: "http://127.0.0.1:9",
+		StartedAt:   time.Date(2026, 5, 4, 9, 30, 0, 0, time.UTC),
+		Duration:    2 * time.Millisecond,
+		Unreachable: why,
+		Results: []conformance.Result{
+			{ID: "chat/5.3/missing-key-401", Title: "a request without Authorization gets 401", Section: "5.3",
+				Level: conformance.Must, Kind: "probe", Cost: "free", Outcome: conformance.Inconclusive, Reason: why},
+			{ID: "chat/5.3/empty-bearer-401", Title: `"Authorization: Bearer " without a key gets 401`, Section: "5.3",
+				Level: conformance.Must, Kind: "probe", Cost: "free", Outcome: conformance.Inconclusive, Reason: why},
+			{ID: "chat/4.6/documented-status", Title: "every response's status is one the spec lists", Section: "4.6",
+				Level: conformance.Must, Kind: "invariant", Cost: "free", Outcome: conformance.Skip,
+				Reason: "not judged: no exchange of the run it applies to (probe auth/missing-key: " + why + ")"},
+			{ID: "chat/8.2/rate-limit-429", Title: "a burst of requests meets the rate limit with 429 (opt-in)", Section: "8.2",
+				Level: conformance.Should, Kind: "probe", Cost: "free", Outcome: conformance.Skip,
+				Reason: "opt-in: -rate-limit-burst N sends up to N requests at once to meet the rate limit"},
+		},
+	}
+	r.Summary = tally(r.Results)
+	return r
+}
+
 // writers are the four formats, for tests that hold for all of them.
 func writers() map[string]func(*bytes.Buffer, *conformance.Report) error {
 	return map[string]func(*bytes.Buffer, *conformance.Report) error{

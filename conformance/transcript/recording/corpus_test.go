@@ -5,6 +5,7 @@ import (
 	"flag"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path"
 	"path/filepath"
@@ -34,9 +35,12 @@ const (
 	faultPrefix     = "fault-"
 )
 
-// recordBurst is the -rate-limit-burst of the conformant scenario: it
-// records a probe with several exchanges.
-const recordBurst = 3
+// recordBurst is the -rate-limit-burst of the recorded scenarios. Each is
+// recorded against a mock whose rate limit is 2 more than the requests of
+// the valid key the run makes before its burst (see validRequests), so the
+// burst meets the limit on its third request: a short transcript with
+// several exchanges.
+const recordBurst = 5
 
 // mockHost is the host name the recordings address. Every connection goes
 // to the mock's loopback listener whatever the port, so URLs (and the
@@ -60,7 +64,7 @@ func scenarios() []scenario {
 		{mode: modeRateLimited, keys: limited},
 	}
 	for _, f := range mock.Faults() {
-		out = append(out, scenario{mode: faultPrefix + f.Name, fault: f.Name, keys: valid})
+		out = append(out, scenario{mode: faultPrefix + f.Name, fault: f.Name, keys: valid, burst: recordBurst})
 	}
 	return out
 }
@@ -167,7 +171,11 @@ func recordScenario(t *testing.T, s scenario) {
 	t.Helper()
 	dir := filepath.Join(corpusDir, s.mode)
 	require.NoError(t, os.RemoveAll(dir))
-	srv, err := mock.New(mock.Options{Fault: s.fault, Seed: 1})
+	limit := 0
+	if s.burst > 0 {
+		limit = validRequests(t, s) + 2
+	}
+	srv, err := mock.New(mock.Options{Fault: s.fault, Seed: 1, RateLimit: limit})
 	require.NoError(t, err)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
@@ -207,6 +215,28 @@ func recordScenario(t *testing.T, s scenario) {
 	require.NoError(t, recording.ExpectedOf(rep, s.mode).Write(f))
 	require.NoError(t, f.Close())
 	t.Logf("recorded %s: %d transcripts, %+v", s.mode, len(rec.Paths()), rep.Summary)
+}
+
+// validRequests runs the scenario without its burst against a mock without
+// a rate limit and returns how many chat requests its valid key made.
+func validRequests(t *testing.T, s scenario) int {
+	t.Helper()
+	n := 0
+	srv, err := mock.New(mock.Options{Fault: s.fault, Seed: 1})
+	require.NoError(t, err)
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") == "Bearer "+s.keys.Valid {
+			n++
+		}
+		srv.ServeHTTP(w, r)
+	}))
+	defer hs.Close()
+	live, err := conformance.NewLive(conformance.LiveOptions{BaseURL: hs.URL, Keys: s.keys, FirstLineTimeout: 5 * time.Second, Timeout: 10 * time.Second})
+	require.NoError(t, err)
+	_, err = conformance.Run(context.Background(), conformance.Config{Roles: s.keys.Roles(), MaxChats: conformance.NoChatLimit,
+		Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }}, live)
+	require.NoError(t, err)
+	return n
 }
 
 // TestCorpusFileNames checks that every transcript is named after its probe.

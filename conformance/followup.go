@@ -1,0 +1,124 @@
+package conformance
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/chatwire/chatwire/conformance/transcript"
+)
+
+// This file holds the probes and checks of the request headers of a create
+// (section 4.1) and of the follow-up operations' authentication (5.1, 5.3).
+
+// contentTypeCase is a create whose Content-Type is not application/json.
+type contentTypeCase struct {
+	name, contentType, what string
+}
+
+func contentTypeCases() []contentTypeCase {
+	return []contentTypeCase{
+		{"no-content-type", "", "a create without Content-Type"},
+		{"text-plain", "text/plain", "a create with Content-Type: text/plain"},
+	}
+}
+
+// reqContentType is the spec's request header table row.
+const reqContentType = "`Content-Type` | yes | `application/json`"
+
+// contentTypeChecks returns the chat/4.1 checks.
+func contentTypeChecks() []Check {
+	var cs []Check
+	slugs := map[string]string{"no-content-type": "content-type-missing-refused", "text-plain": "content-type-text-plain-refused"}
+	for _, h := range contentTypeCases() {
+		cs = append(cs, Check{ID: "chat/4.1/" + slugs[h.name], Section: "4.1",
+			Title: h.what + " is refused",
+			Level: Should, Kind: KindProbe, Requirement: reqContentType,
+			Expected: []string{"a 4xx refusal, such as 400 or 422", "200 accepts it (warn: a chat was created)", "not 5xx"},
+			Probes:   []string{"header/" + h.name}, judge: judge{one: judgeRefused}})
+	}
+	return cs
+}
+
+// judgeRefused judges a request the service should refuse: any 4xx
+// passes, a 200 misses the SHOULD, a server error fails.
+func judgeRefused(x *transcript.Exchange) verdict {
+	switch s := x.Response.Status; {
+	case s >= 400 && s < 500:
+		return verdict{outcome: Pass, reason: fmt.Sprintf("refused with %d", s), actual: strconv.Itoa(s)}
+	case s == 200:
+		return verdict{outcome: violated(Should), reason: "accepted (200): the request without an application/json Content-Type created a chat",
+			actual: describeResponse(x)}
+	case s >= 500:
+		return verdict{outcome: Fail, reason: fmt.Sprintf("got %d twice: the server failed where it should refuse the request", s), actual: describeResponse(x)}
+	default:
+		return verdict{outcome: violated(Should), reason: fmt.Sprintf("got %d, want a 4xx refusal", s), actual: describeResponse(x)}
+	}
+}
+
+// followUpCase is one follow-up operation (spec section 1 and 4).
+type followUpCase struct {
+	op, method string
+}
+
+func followUpCases() []followUpCase {
+	return []followUpCase{{"status", http.MethodGet}, {"subscribe", http.MethodGet}, {"publish", http.MethodPost}}
+}
+
+// chatIDPlaceholder stands in a follow-up path for the id of a chat the run
+// created; [UnknownChat] replaces it when the run created none.
+const chatIDPlaceholder = "{chatId}"
+
+// UnknownChat is the chat id a follow-up probe addresses when the run
+// created no chat to address.
+const UnknownChat = "chatwire-probe-no-chat"
+
+// FollowUpPath returns the path of follow-up operation op with the chat id
+// left as "{chatId}": the runner puts in the id of the first chat the run
+// created, or [UnknownChat].
+func FollowUpPath(op string) string { return ChatPath + "/" + chatIDPlaceholder + "/" + op }
+
+func followUpProbeID(op string, r Role) string {
+	if r == RoleNone {
+		return "follow-up/missing-key[" + op + "]"
+	}
+	return "follow-up/unknown-key[" + op + "]"
+}
+
+// reqEveryRequest is the spec's authentication rule for every operation.
+const reqEveryRequest = "Every request carries the header `Authorization: Bearer <API_KEY>`. … A missing or invalid key yields status 401."
+
+// followUpChecks returns the chat/5.3 checks of the follow-ups.
+func followUpChecks() []Check {
+	var cs []Check
+	for _, f := range followUpCases() {
+		for _, k := range []struct {
+			slug, what string
+			role       Role
+		}{{"missing-key", "without Authorization", RoleNone}, {"unknown-key", "with an unknown key", RoleUnknown}} {
+			cs = append(cs, Check{ID: "chat/5.3/follow-up-" + k.slug + "-401[" + f.op + "]", Section: "5.3",
+				Title: f.method + " …/" + f.op + " " + k.what + " gets 401",
+				Level: Must, Kind: KindProbe, Requirement: reqEveryRequest,
+				Expected: []string{"401 (nothing else about the follow-ups is judged: their shapes are not shown)"},
+				Probes:   []string{followUpProbeID(f.op, k.role)}, Params: map[string]string{"operation": f.op},
+				judge: judge{one: judgeFollowUp401}})
+		}
+	}
+	return cs
+}
+
+// judgeFollowUp401 wants 401. A 404 for the placeholder chat id is
+// inconclusive: the run created no chat, and a service may look the chat
+// up before the key.
+func judgeFollowUp401(x *transcript.Exchange) verdict {
+	s := x.Response.Status
+	switch {
+	case s == 401:
+		return verdict{outcome: Pass, actual: "401"}
+	case s == 404 && strings.Contains(x.Request.URL, "/"+UnknownChat+"/"):
+		return verdict{outcome: Inconclusive, reason: "404 for a chat id the service never issued: the run created no chat to address",
+			actual: describeResponse(x)}
+	}
+	return verdict{outcome: Fail, reason: fmt.Sprintf("got %d, want 401: every request carries the key", s), actual: describeResponse(x)}
+}

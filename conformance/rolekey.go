@@ -1,0 +1,123 @@
+package conformance
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/chatwire/chatwire/conformance/transcript"
+	"github.com/chatwire/chatwire/linestream"
+)
+
+// The companion probes of the role-key checks: the same key (or the valid
+// key with the forbidden team's header) with a body that is not JSON. They
+// are free, and what they get tells a wrong key from a wrong mapping.
+const (
+	noCreditsAuthProbe = "credits/no-credits-bad-body"
+	otherTeamAuthProbe = "auth/other-team-bad-body"
+)
+
+// roleKeyJudge judges a check whose probe sends a role key and wants
+// status want. A 401 (or, with want 402, a 403) could mean the key itself
+// is wrong, or that the service maps the condition to the wrong status;
+// the companion probe, the same key with an invalid body, tells them
+// apart. A 401 is a wrong mapping when the companion got anything but 401
+// (the key authenticates); a 403 when it got 400 or 422 (the key is
+// permitted: its request reached validation). A wrong mapping fails with
+// both exchanges as evidence; a key that may be wrong is inconclusive.
+// Any other status than want fails.
+func roleKeyJudge(want int, probe, companion, key string) func(obs []observed) verdict {
+	return func(obs []observed) verdict {
+		var main, bad *transcript.Exchange
+		for _, o := range lastPerProbe(obs) {
+			switch o.probe.ID {
+			case probe:
+				main = o.x
+			case companion:
+				bad = o.x
+			}
+		}
+		if main == nil {
+			return verdict{outcome: Skip, reason: "not judged: probe " + probe + " was not answered"}
+		}
+		s := main.Response.Status
+		switch {
+		case s == want:
+			return verdict{outcome: Pass, actual: strconv.Itoa(want)}
+		case s != 401 && !(s == 403 && want != 403):
+			return verdict{outcome: Fail, reason: fmt.Sprintf("got %d, want %d", s, want), actual: describeResponse(main)}
+		}
+		if bad == nil || bad.Response == nil {
+			return verdict{outcome: Inconclusive, reason: fmt.Sprintf("credential precondition failed: %s got %d, and its invalid body was not answered", key, s),
+				actual: describeResponse(main)}
+		}
+		b := bad.Response.Status
+		both := "valid body: " + describeResponse(main) + " | invalid body: " + describeResponse(bad)
+		switch {
+		case s == 401 && b != 401 && b != 429 && b < 500:
+			return verdict{outcome: Fail, reason: fmt.Sprintf("%s authenticates (its invalid body got %d), so the 401 is a wrong mapping: want %d", key, b, want),
+				actual: both}
+		case s == 403 && (b == 400 || b == 422):
+			return verdict{outcome: Fail, reason: fmt.Sprintf("%s is authenticated and permitted (its invalid body got %d), so the 403 is a wrong mapping: want %d", key, b, want),
+				actual: both}
+		}
+		return verdict{outcome: Inconclusive, reason: fmt.Sprintf("credential precondition failed: %s got %d, and %d to an invalid body: the key may be wrong", key, s, b),
+			actual: both}
+	}
+}
+
+// judgeRateLimit judges the opt-in burst: -rate-limit-burst N says the
+// limit is below N, so N requests without a 429 fail, and so does a server
+// error where the 429 belongs. The actual counts what came back.
+func judgeRateLimit(obs []observed) verdict {
+	counts := map[int]int{}
+	var order []int
+	for _, o := range obs {
+		s := o.x.Response.Status
+		if counts[s] == 0 {
+			order = append(order, s)
+		}
+		counts[s]++
+	}
+	tally := fmt.Sprintf("%d requests:", len(obs))
+	for i, s := range order {
+		if i > 0 {
+			tally += ","
+		}
+		tally += fmt.Sprintf(" %d×%d", counts[s], s)
+	}
+	last := obs[len(obs)-1].x
+	params := map[string]string{"requests": strconv.Itoa(len(obs))}
+	switch s := last.Response.Status; {
+	case s == 429:
+		ra := last.Response.Header.Get("Retry-After")
+		params["retry_after"] = ra
+		if ra == "" {
+			ra = "(none)"
+		}
+		return verdict{outcome: Pass, reason: fmt.Sprintf("429 on request %d of the burst", len(obs)),
+			actual: tally + "; Retry-After: " + ra, params: params}
+	case s >= 500:
+		return verdict{outcome: Fail, reason: fmt.Sprintf("got %d on request %d where the rate limit's 429 belongs", s, len(obs)),
+			actual: tally + "; last: " + describeResponse(last), params: params}
+	}
+	return verdict{outcome: Fail, reason: fmt.Sprintf("no 429 in %d requests: -rate-limit-burst %d says the limit is below that", len(obs), len(obs)),
+		actual: tally, params: params}
+}
+
+// createdChatID returns the chat id of a 200 create: the JSON answer's
+// chatId, or the one the stream's first line carries; "" when neither
+// reads.
+func createdChatID(x *transcript.Exchange) string {
+	if obj, err := jsonObject(x); err == nil {
+		if id, err := stringMember(obj, "chatId"); err == nil {
+			return id
+		}
+		return ""
+	}
+	if line, ok := firstLine(x); ok && len(line) > 2 && line[0] == '2' && line[1] == ':' {
+		if id, err := linestream.AppendChatID(nil, line[2:]); err == nil {
+			return string(id)
+		}
+	}
+	return ""
+}

@@ -1,0 +1,86 @@
+package conformance
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/chatwire/chatwire/conformance/spectable"
+	"github.com/chatwire/chatwire/conformance/transcript"
+)
+
+// This file turns the spec's request tables (package spectable) into probes
+// and checks: one probe and one check per generated body.
+
+// modelLegacy are the generated model cases whose checks and probes kept the
+// section 4.3 IDs they had before the table generated them.
+var modelLegacy = map[string]struct{ slug, probe string }{
+	"model-unknown":    {"model-unknown-rejected", "model/unknown"},
+	"model-wrong-case": {"model-wrong-case-rejected", "model/wrong-case"},
+	"model-not-string": {"model-not-string-rejected", "model/not-string"},
+}
+
+// caseProbeID returns the ID of the probe that sends case c:
+// "body/invalid[<case>]" for a body the service must reject,
+// "body/null-optional[<field>]" for an optional field given null.
+func caseProbeID(c spectable.Case) string {
+	if l, ok := modelLegacy[c.Name]; ok {
+		return l.probe
+	}
+	if c.Expect == spectable.Either {
+		return "body/null-optional[" + c.Field.Slug + "]"
+	}
+	return "body/invalid[" + c.Name + "]"
+}
+
+// reqNullOptional is what the spec says about null for an optional field:
+// nothing; its tables give each field a type and a default.
+const reqNullOptional = "`stream` | boolean | no | `true` … server fault gives 500"
+
+// tableChecks returns the checks of the generated bodies: chat/4.2 for the
+// request body and attachment tables, chat/4.3 for the model enum (its
+// three IDs kept from before).
+func tableChecks() (body, model []Check) {
+	rejected := []string{"400 or 422 (which one is not judged: the spec does not show the split)"}
+	for _, c := range spectable.Cases() {
+		probes := []string{caseProbeID(c)}
+		switch {
+		case c.Expect == spectable.Either:
+			body = append(body, Check{ID: "chat/4.2/null-optional[" + c.Field.Slug + "]", Section: "4.2",
+				Title: c.What + ": taken as absent or refused, both allowed; never a server error",
+				Level: Must, Kind: KindProbe, Requirement: reqNullOptional,
+				Expected: []string{"200 (null taken as absent) or 400/422 (refused): info", "not 5xx: a server error is neither"},
+				Probes:   probes, Params: map[string]string{"field": c.Field.Slug}, judge: judge{one: eitherAnswer("null taken as absent")}})
+		case modelLegacy[c.Name].slug != "":
+			model = append(model, Check{ID: "chat/4.3/" + modelLegacy[c.Name].slug, Section: "4.3",
+				Title: c.What + ": rejected with 400 or 422",
+				Level: Must, Kind: KindProbe, Requirement: reqModelEnum,
+				Expected: rejected, Probes: probes, judge: judge{one: rejectedWith(Must, 400, 422)}})
+		default:
+			body = append(body, Check{ID: "chat/4.2/invalid-rejected[" + c.Name + "]", Section: "4.2",
+				Title: c.What + ": rejected with 400 or 422",
+				Level: Must, Kind: KindProbe, Requirement: reqValidation,
+				Expected: rejected, Probes: probes, Params: map[string]string{"case": c.Name},
+				judge: judge{one: rejectedWith(Must, 400, 422)}})
+		}
+	}
+	return body, model
+}
+
+// eitherAnswer judges a request the spec allows to be accepted (200, what
+// accepted means) or refused (400 or 422): both are info, a server error
+// (after the run's one retry) or another status fails.
+func eitherAnswer(accepted string) func(*transcript.Exchange) verdict {
+	return func(x *transcript.Exchange) verdict {
+		switch s := x.Response.Status; {
+		case s == 200:
+			return verdict{outcome: Info, reason: "accepted (200): " + accepted, actual: "200"}
+		case s == 400 || s == 422:
+			return verdict{outcome: Info, reason: fmt.Sprintf("rejected (%d)", s), actual: strconv.Itoa(s)}
+		case s >= 500:
+			return verdict{outcome: Fail, reason: fmt.Sprintf("got %d twice: a server error is neither accepting (200) nor refusing (400/422) the request", s),
+				actual: describeResponse(x)}
+		default:
+			return verdict{outcome: Fail, reason: fmt.Sprintf("got %d, want 200 (accepted) or 400/422 (refused)", s), actual: describeResponse(x)}
+		}
+	}
+}
