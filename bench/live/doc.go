@@ -8,6 +8,10 @@
 //	rep := r.Run(ctx)
 //	live.WriteText(os.Stdout, rep) // or WriteJSON, or WriteBench for benchstat
 //
+// A load generator that sends its own requests (the k6 extension in
+// bench/xk6) measures each response body with a [Meter], the runner's own
+// measuring half, so its figures follow the same definitions.
+//
 // # Metrics
 //
 // Tools of this kind disagree on names and definitions (vLLM's bench serve,

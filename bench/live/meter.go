@@ -2,10 +2,14 @@ package live
 
 import (
 	"errors"
+	"fmt"
 	"io"
+	"net/http"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/chatwire/chatwire/client/httpfail"
 	"github.com/chatwire/chatwire/linestream"
@@ -54,6 +58,7 @@ type Sample struct {
 	Gaps    []time.Duration // between the arrivals of consecutive lines, len Lines-1
 	Lines   int             // lines read, blank lines not counted
 	Bytes   int64           // body bytes read
+	ChatID  string          // the chat id of the first line, when it is a 2: part that holds one
 
 	Kind     string                  // "" for success, else an error kind such as ErrBadLine or "http_500"
 	Err      string                  // what went wrong, for a failed request
@@ -112,30 +117,131 @@ func perSecond(x float64, d time.Duration) float64 {
 	return x / d.Seconds()
 }
 
-// A meter reads one response body after another with a reused strict
+// A Meter reads one response body after another with a reused strict
 // decoder, stamping each line with the time of the read that completed it.
-// A meter is not safe for concurrent use.
-type meter struct {
+// It is the measuring half of a [Runner], exported for load generators that
+// send the requests themselves (the k6 extension in bench/xk6), so that they
+// measure with the same definitions. A Meter is not safe for concurrent use:
+// use one per worker.
+type Meter struct {
 	d     *linestream.Decoder
 	sr    stampReader
-	lines int // lines of the previous stream, to size the next one's gaps
+	lines int    // lines of the previous stream, to size the next one's gaps
+	id    []byte // buffer of the chat id
 }
 
-func newMeter(clock Clock, lines *atomic.Int64, maxLine int) *meter {
+// NewMeter returns a meter that reads the time from clock (nil:
+// [SystemClock]) and accepts lines up to [DefaultMaxLine] bytes.
+func NewMeter(clock Clock) *Meter {
+	if clock == nil {
+		clock = SystemClock()
+	}
+	return newMeter(clock, nil, DefaultMaxLine)
+}
+
+// newMeter returns a meter that accepts lines up to maxLine bytes and also
+// adds the lines it reads to lines, when not nil, for a runner's progress.
+func newMeter(clock Clock, lines *atomic.Int64, maxLine int) *Meter {
 	d := linestream.NewDecoder(nil)
 	d.SetStrict(true)
 	d.SetMaxLineLength(maxLine)
-	return &meter{d: d, sr: stampReader{clock: clock, lines: lines}}
+	return &Meter{d: d, sr: stampReader{clock: clock, lines: lines}}
 }
 
-// read reads body to its end or to its first bad line, filling the line
-// fields of s. It returns the decoder's error: nil at a clean end, a
-// *linestream.SyntaxError for a bad line, or the body's read error.
+// Now returns the meter's clock reading, the time base of a [Sample]: set
+// s.Sent to it just before the request is handed to the HTTP client.
+func (m *Meter) Now() time.Duration { return m.sr.clock.Now() }
+
+// Measure sends req with client and measures the response into s, as a
+// [Runner] does: it sets s.Sent (from [Meter.Now]), TTFB, Status and E2E,
+// reads a 200 response's body with [Meter.Read], and sets s.Kind and s.Err
+// for a status other than 200 ("http_<status>", with the start of the body,
+// passed through redact when not nil), a bad line ([ErrBadLine], with
+// s.BadLine) and a stream without a line ([ErrEmptyStream]). It returns the
+// error of a request that got no response or of a body that broke off,
+// leaving the caller to classify it: its own cancellation, a timeout, or a
+// transport failure.
+func (m *Meter) Measure(client *http.Client, req *http.Request, s *Sample, redact func(string) string) error {
+	s.Sent = m.Now()
+	resp, err := client.Do(req)
+	if err != nil {
+		s.E2E = m.Now() - s.Sent
+		return err
+	}
+	defer resp.Body.Close()
+	s.TTFB = m.Now() - s.Sent
+	s.Status = resp.StatusCode
+	if resp.StatusCode != http.StatusOK {
+		start, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+		s.E2E = m.Now() - s.Sent
+		s.Kind = fmt.Sprintf("http_%d", resp.StatusCode)
+		s.Err = fmt.Sprintf("status %d: %s", resp.StatusCode, excerpt(start, redact))
+		return nil
+	}
+	err = m.Read(resp.Body, s)
+	switch se, isBad := badLine(err); {
+	case isBad && errors.Is(err, linestream.ErrLineTooLong):
+		s.Kind, s.Err, s.BadLine = ErrLineTooLong, se.Error()+" (-max-line raises the limit)", se
+	case isBad:
+		s.Kind, s.Err, s.BadLine = ErrBadLine, se.Error(), se
+	case err != nil:
+		return err
+	case s.Lines == 0:
+		s.Kind, s.Err = ErrEmptyStream, "status 200 with no line"
+	}
+	return nil
+}
+
+// NameFailure sets s.Kind and s.Err for the error err that [Meter.Measure]
+// returned, as a [Runner] does: timedOut says the request's own deadline
+// (timeout) passed, which before the response head is [httpfail.HeadTimeout]
+// and after it [ErrTimeout]; any other error is named by its [httpfail]
+// kind, with a hint where one helps, its text passed through redact when not
+// nil. The caller tells its own cancellation apart first.
+func NameFailure(s *Sample, err error, timedOut bool, timeout time.Duration, redact func(string) string) {
+	head := s.Status != 0
+	switch {
+	case timedOut && !head:
+		s.Kind, s.Err = string(httpfail.HeadTimeout), fmt.Sprintf("no response head within %v", timeout)
+	case timedOut:
+		s.Kind, s.Err = ErrTimeout, fmt.Sprintf("no end of the response within %v", timeout)
+	default:
+		k := httpfail.Classify(err, head)
+		detail := httpfail.Detail(err)
+		if redact != nil {
+			detail = redact(detail)
+		}
+		s.Kind, s.Err = string(k), k.Text()+": "+detail
+		if h := k.Hint(); h != "" {
+			s.Err += " (" + h + ")"
+		}
+	}
+}
+
+// excerpt turns the start of an error body into one printable line of at
+// most 200 characters, passed through redact when not nil.
+func excerpt(b []byte, redact func(string) string) string {
+	s := strings.ToValidUTF8(string(b), "\uFFFD")
+	if redact != nil {
+		s = redact(s)
+	}
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) > 200 {
+		s = string([]rune(s)[:200]) + "…"
+	}
+	return s
+}
+
+// Read reads body to its end or to its first bad line, filling the line
+// fields of s: TTFL, TTFT, Gaps, Lines, Bytes and E2E, all measured from
+// s.Sent, which the caller has set from [Meter.Now]. It returns the
+// decoder's error: nil at a clean end, a *linestream.SyntaxError for a bad
+// line, or the body's read error. It keeps no reference to body or s.
 //
 // The decoder reads only when it holds no complete line, so the line it
 // returns always ends in the latest read: that read's time is the line's
 // arrival time. Lines that arrive in one read share their time.
-func (m *meter) read(body io.Reader, s *Sample) error {
+func (m *Meter) Read(body io.Reader, s *Sample) error {
 	m.sr.r, m.sr.n, m.sr.at = body, 0, 0
 	m.d.Reset(&m.sr)
 	if s.Gaps == nil && m.lines > 1 {
@@ -146,6 +252,11 @@ func (m *meter) read(body io.Reader, s *Sample) error {
 		at := m.sr.at
 		if s.Lines == 0 {
 			s.TTFL = at - s.Sent
+			if part := m.d.Part(); part.Kind() == linestream.KindData {
+				if id, err := linestream.AppendChatID(m.id[:0], part.Value); err == nil {
+					s.ChatID, m.id = string(id), id
+				}
+			}
 		} else {
 			s.Gaps = append(s.Gaps, at-last)
 		}

@@ -125,7 +125,7 @@ func startStreamServers(b *testing.B) *streamServers {
 // reusing their buffers.
 type streamReaders struct {
 	r                    *Runner
-	m                    *meter
+	m                    *Meter
 	br                   *bufio.Reader
 	d                    *linestream.Decoder
 	wantLines, wantBytes int

@@ -61,7 +61,7 @@ func ReadJSON(r io.Reader) (*Report, error) {
 			return nil, fmt.Errorf("read bench JSON: per_request[%d]: negative count or time", i)
 		}
 		s := Sample{
-			Index: p.Index, Status: p.Status, Kind: p.ErrorKind, Err: p.Error, Canceled: p.Canceled,
+			Index: p.Index, Status: p.Status, ChatID: p.ChatID, Kind: p.ErrorKind, Err: p.Error, Canceled: p.Canceled,
 			Intended: fromMS(p.IntendedMS), Sent: fromMS(p.SentMS), TTFB: fromMS(p.TTFBMS), TTFL: fromMS(p.TTFLMS),
 			TTFT: fromMS(p.TTFTMS), HasTTFT: p.TTFTMS > 0, E2E: fromMS(p.E2EMS), Lines: p.Lines, Bytes: p.Bytes,
 		}

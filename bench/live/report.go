@@ -157,6 +157,7 @@ type configJSON struct {
 type sampleJSON struct {
 	Index       int       `json:"index"`
 	Status      int       `json:"status"`
+	ChatID      string    `json:"chat_id,omitempty"`
 	ErrorKind   string    `json:"error_kind,omitempty"`
 	Error       string    `json:"error,omitempty"`
 	Canceled    bool      `json:"canceled,omitempty"`
@@ -223,7 +224,7 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 		var p50 time.Duration
 		p50, scratch = s.GapPercentile(0.5, scratch)
 		js := sampleJSON{
-			Index: s.Index, Status: s.Status, ErrorKind: s.Kind, Error: s.Err, Canceled: s.Canceled,
+			Index: s.Index, Status: s.Status, ChatID: s.ChatID, ErrorKind: s.Kind, Error: s.Err, Canceled: s.Canceled,
 			IntendedMS: ms(s.Intended), SentMS: ms(s.Sent), TTFBMS: ms(s.TTFB), E2EMS: ms(s.E2E),
 			Lines: s.Lines, Bytes: s.Bytes, LineGapP50: ms(p50), LineGapMean: ms(s.MeanGap()),
 			LinesPerS: s.LinesPerSecond(), MBPerS: s.BytesPerSecond() / 1e6,

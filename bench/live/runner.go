@@ -6,16 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"github.com/chatwire/chatwire/client/httpfail"
-	"github.com/chatwire/chatwire/linestream"
 )
 
 // DefaultPrompt is the content of every request unless Config.Prompt says
@@ -242,7 +239,7 @@ func (r *Runner) closedLoop(ctx context.Context, samples []Sample, deadline time
 	var wg sync.WaitGroup
 	for range min(r.cfg.Concurrency, len(samples)) {
 		wg.Go(func() {
-			m := r.meters.Get().(*meter)
+			m := r.meters.Get().(*Meter)
 			defer r.meters.Put(m)
 			for ctx.Err() == nil && (deadline < 0 || r.clock.Now() < deadline) {
 				i := int(next.Add(1) - 1)
@@ -290,7 +287,7 @@ func (r *Runner) openLoop(ctx context.Context, samples []Sample, arr *Arrivals, 
 		s.Index, s.Intended = i, at
 		sent++
 		wg.Go(func() {
-			m := r.meters.Get().(*meter)
+			m := r.meters.Get().(*Meter)
 			r.do(ctx, s, m, true)
 			r.meters.Put(m)
 			if slots != nil {
@@ -303,7 +300,7 @@ func (r *Runner) openLoop(ctx context.Context, samples []Sample, arr *Arrivals, 
 }
 
 // do sends one request and measures its response into s.
-func (r *Runner) do(ctx context.Context, s *Sample, m *meter, open bool) {
+func (r *Runner) do(ctx context.Context, s *Sample, m *Meter, open bool) {
 	defer func() {
 		r.done.Add(1)
 		if !s.OK() && !s.Canceled {
@@ -325,67 +322,22 @@ func (r *Runner) do(ctx context.Context, s *Sample, m *meter, open bool) {
 	if r.cfg.UserAgent != "" {
 		req.Header.Set("User-Agent", r.cfg.UserAgent)
 	}
-	s.Sent = r.clock.Now()
+	if err := m.Measure(r.client, req, s, r.redact); err != nil {
+		r.fail(ctx, reqCtx, s, err, s.Status != 0)
+	}
 	if !open {
 		s.Intended = s.Sent
-	}
-	resp, err := r.client.Do(req)
-	if err != nil {
-		s.E2E = r.clock.Now() - s.Sent
-		r.fail(ctx, reqCtx, s, err, false)
-		return
-	}
-	defer resp.Body.Close()
-	s.TTFB = r.clock.Now() - s.Sent
-	s.Status = resp.StatusCode
-	if resp.StatusCode != http.StatusOK {
-		excerpt, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
-		s.E2E = r.clock.Now() - s.Sent
-		s.Kind = fmt.Sprintf("http_%d", resp.StatusCode)
-		s.Err = fmt.Sprintf("status %d: %s", resp.StatusCode, r.excerpt(excerpt))
-		return
-	}
-	err = m.read(resp.Body, s)
-	switch se, isBad := badLine(err); {
-	case isBad && errors.Is(err, linestream.ErrLineTooLong):
-		s.Kind, s.Err, s.BadLine = ErrLineTooLong, se.Error()+" (-max-line raises the limit)", se
-	case isBad:
-		s.Kind, s.Err, s.BadLine = ErrBadLine, se.Error(), se
-	case err != nil:
-		r.fail(ctx, reqCtx, s, err, true)
-	case s.Lines == 0:
-		s.Kind, s.Err = ErrEmptyStream, "status 200 with no line"
 	}
 }
 
 // fail classifies a request error (head false) or a read error: the run's
-// cancellation, the request's timeout, or a failure named by its kind.
+// cancellation, or a failure named by [NameFailure].
 func (r *Runner) fail(ctx, reqCtx context.Context, s *Sample, err error, head bool) {
-	switch {
-	case ctx.Err() != nil:
+	if ctx.Err() != nil {
 		s.Canceled = true
-	case errors.Is(reqCtx.Err(), context.DeadlineExceeded) && !head:
-		s.Kind, s.Err = string(httpfail.HeadTimeout), fmt.Sprintf("no response head within %v", r.cfg.Timeout)
-	case errors.Is(reqCtx.Err(), context.DeadlineExceeded):
-		s.Kind, s.Err = ErrTimeout, fmt.Sprintf("no end of the response within %v", r.cfg.Timeout)
-	default:
-		k := httpfail.Classify(err, head)
-		s.Kind, s.Err = string(k), k.Text()+": "+r.redact(httpfail.Detail(err))
-		if h := k.Hint(); h != "" {
-			s.Err += " (" + h + ")"
-		}
+		return
 	}
-}
-
-// excerpt turns the start of an error body into one printable line without
-// the key.
-func (r *Runner) excerpt(b []byte) string {
-	s := r.redact(strings.ToValidUTF8(string(b), "\uFFFD"))
-	s = strings.Join(strings.Fields(s), " ")
-	if utf8.RuneCountInString(s) > 200 {
-		s = string([]rune(s)[:200]) + "…"
-	}
-	return s
+	NameFailure(s, err, errors.Is(reqCtx.Err(), context.DeadlineExceeded), r.cfg.Timeout, r.redact)
 }
 
 // redact replaces the key wherever a message holds it, and a start of the

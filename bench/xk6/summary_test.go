@@ -1,0 +1,267 @@
+package chatwire
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The summary check of a real k6 run, which .ci/run starts after running
+// examples/chat.js against `chatwire serve`:
+//
+//	go test -run TestExportedSummary -args -k6-summary=sum.json -k6-pace=20ms [-k6-faulty]
+var (
+	k6Summary = flag.String("k6-summary", "", "`file` of a k6 --summary-export of examples/chat.js to check")
+	k6Pace    = flag.Duration("k6-pace", 0, "the -pace of the chatwire serve that the run measured")
+	k6Faulty  = flag.Bool("k6-faulty", false, "the run measured chatwire serve -fault malformed-line (every stream has a bad line)")
+	benchJSON = flag.String("bench-json", "", "`file` of a `chatwire bench -json` run at the same rate against the same service, to compare the line gap with")
+)
+
+// summary is the part of k6's --summary-export JSON the check reads: every
+// metric's figures by name ("med", "p(95)", "count", "value", …).
+type summary struct {
+	Metrics map[string]map[string]any `json:"metrics"`
+}
+
+func readSummary(path string) (*summary, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var s summary
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, fmt.Errorf("read k6 summary %s: %w", path, err)
+	}
+	return &s, nil
+}
+
+// figure returns a metric's figure, and whether the summary has it as a
+// number.
+func (s *summary) figure(metric, stat string) (float64, bool) {
+	v, ok := s.Metrics[metric][stat].(float64)
+	return v, ok
+}
+
+// trendStats are the trend figures examples/chat.js asks k6 for, in ms.
+var trendStats = []string{"min", "med", "avg", "p(90)", "p(95)", "p(99)", "max"}
+
+// checkSummary returns what is wrong with the summary of a run of
+// examples/chat.js against chatwire serve paced at pace: every metric
+// there, TTFB ≤ TTFL ≤ TTFT ≤ E2E figure by figure (each holds for every
+// stream, so for every order statistic), the median line gap within 25%
+// of the pace, no bad line and no failed stream. With faulty (the mock's
+// malformed-line fault) every stream must have failed on a bad line instead.
+func checkSummary(s *summary, pace time.Duration, faulty bool) []string {
+	var problems []string
+	fail := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	// missing reports the figures of metric the summary lacks, in one problem.
+	missing := func(metric string, stats ...string) bool {
+		var lacks []string
+		for _, stat := range stats {
+			if _, ok := s.figure(metric, stat); !ok {
+				lacks = append(lacks, stat)
+			}
+		}
+		if len(lacks) > 0 {
+			fail("%s has no %s", metric, strings.Join(lacks, ", "))
+		}
+		return len(lacks) > 0
+	}
+	get := func(metric, stat string) float64 { v, _ := s.figure(metric, stat); return v }
+
+	counters := missing(MetricLines, "count")
+	counters = missing(MetricStreamBytes, "count") || counters
+	counters = missing(MetricBadLines, "count") || counters
+	counters = missing(MetricStreamFailed, "passes", "fails", "value") || counters
+	if counters {
+		return problems
+	}
+	streams := get(MetricStreamFailed, "passes") + get(MetricStreamFailed, "fails")
+	lines, bytes, badLines := get(MetricLines, "count"), get(MetricStreamBytes, "count"), get(MetricBadLines, "count")
+	failedRate := get(MetricStreamFailed, "value")
+	if streams == 0 {
+		fail("no stream measured")
+		return problems
+	}
+	if lines < streams || bytes <= lines {
+		fail("%v lines and %v bytes for %v streams: want at least a line a stream and more bytes than lines", lines, bytes, streams)
+	}
+	if faulty {
+		if badLines != streams || failedRate != 1 {
+			fail("faulty mock: %v bad lines in %v streams, failed rate %v: want a bad line in every stream, every stream failed", badLines, streams, failedRate)
+		}
+		if lines != streams {
+			fail("faulty mock: %v lines in %v streams: want the one good line before the bad one", lines, streams)
+		}
+		return problems
+	}
+	if badLines != 0 || failedRate != 0 {
+		fail("%v bad lines, failed rate %v: want none", badLines, failedRate)
+	}
+	order := []string{MetricTTFB, MetricTTFL, MetricTTFT, MetricE2E}
+	trends := false
+	for _, m := range append(order, MetricLineGap) {
+		trends = missing(m, trendStats...) || trends
+	}
+	if trends {
+		return problems
+	}
+	for _, stat := range trendStats {
+		for i := range len(order) - 1 {
+			if a, b := get(order[i], stat), get(order[i+1], stat); a > b {
+				fail("%s %s = %.3fms > %s %s = %.3fms", order[i], stat, a, order[i+1], stat, b)
+			}
+		}
+	}
+	if ttfb, gap := get(MetricTTFB, "min"), get(MetricLineGap, "min"); ttfb <= 0 || gap < 0 {
+		fail("%s min = %vms, %s min = %vms: want a positive time and no negative gap", MetricTTFB, ttfb, MetricLineGap, gap)
+	}
+	paceMS := float64(pace) / float64(time.Millisecond)
+	if gap := get(MetricLineGap, "med"); math.Abs(gap-paceMS) > 0.25*paceMS {
+		fail("%s med = %.3fms: want within 25%% of the mock's pace %v", MetricLineGap, gap, pace)
+	}
+	return problems
+}
+
+// compareGap returns the median line gap of the k6 summary and of a
+// `chatwire bench -json` report, in ms, and a problem when they differ by
+// more than 10%.
+func compareGap(s *summary, benchPath string) (k6, bench float64, problem string) {
+	b, err := os.ReadFile(benchPath)
+	if err != nil {
+		return 0, 0, err.Error()
+	}
+	var rep struct {
+		LineGap struct {
+			N   int     `json:"n"`
+			P50 float64 `json:"p50"`
+		} `json:"line_gap_ms"`
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		return 0, 0, fmt.Sprintf("read chatwire bench report %s: %v", benchPath, err)
+	}
+	k6, ok := s.figure(MetricLineGap, "med")
+	switch {
+	case !ok:
+		return 0, rep.LineGap.P50, MetricLineGap + " has no med"
+	case rep.LineGap.N == 0:
+		return k6, 0, "the chatwire bench report has no line gap"
+	case math.Abs(k6-rep.LineGap.P50) > 0.10*rep.LineGap.P50:
+		return k6, rep.LineGap.P50, fmt.Sprintf("line gap median: k6 %.3fms, chatwire bench %.3fms: more than 10%% apart", k6, rep.LineGap.P50)
+	}
+	return k6, rep.LineGap.P50, ""
+}
+
+func TestExportedSummary(t *testing.T) {
+	if *k6Summary == "" {
+		t.Skip("no -k6-summary: .ci/run passes the summary of its k6 run (go test -run TestExportedSummary -args -k6-summary=FILE -k6-pace=D)")
+	}
+	require.Positive(t, *k6Pace, "-k6-pace: the pace of the chatwire serve the run measured")
+	s, err := readSummary(*k6Summary)
+	require.NoError(t, err)
+	assert.Empty(t, checkSummary(s, *k6Pace, *k6Faulty), "summary %s of a run against chatwire serve -pace %v (faulty %t)", *k6Summary, *k6Pace, *k6Faulty)
+	if *benchJSON != "" {
+		k6, bench, problem := compareGap(s, *benchJSON)
+		assert.Empty(t, problem)
+		t.Logf("line gap median: k6 chatwire_line_gap %.3fms, chatwire bench %.3fms (%+.1f%%)", k6, bench, 100*(k6-bench)/bench)
+	}
+}
+
+func TestCompareGap(t *testing.T) {
+	s, err := readSummary("testdata/summary-mock.json")
+	require.NoError(t, err)
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		name, report, problem string
+	}{
+		{"close", `{"line_gap_ms":{"n":650,"p50":20.562215}}`, ""},
+		{"9% apart", `{"line_gap_ms":{"n":650,"p50":18.8}}`, ""},
+		{"11% apart", `{"line_gap_ms":{"n":650,"p50":18.4}}`, "line gap median: k6 20.456ms, chatwire bench 18.400ms: more than 10% apart"},
+		{"no gap", `{"line_gap_ms":{"n":0,"p50":0}}`, "the chatwire bench report has no line gap"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			path := dir + "/" + strings.ReplaceAll(tt.name, " ", "-") + ".json"
+			require.NoError(t, os.WriteFile(path, []byte(tt.report), 0o644))
+			_, _, problem := compareGap(s, path)
+			assert.Equal(t, tt.problem, problem, "report %s", tt.report)
+		})
+	}
+}
+
+// TestCheckSummary holds the check to summaries of real runs, recorded in
+// testdata by the commands in bench/xk6/README.md (chatwire serve -pace
+// 20ms, examples/chat.js at 5/s for 5s, and the same for 2s against -fault
+// malformed-line), and to broken copies of them.
+func TestCheckSummary(t *testing.T) {
+	load := func(t *testing.T, name string) *summary {
+		s, err := readSummary("testdata/" + name)
+		require.NoError(t, err)
+		return s
+	}
+	tests := []struct {
+		name   string
+		file   string
+		faulty bool
+		pace   time.Duration
+		breaks func(*summary)
+		want   []string
+	}{
+		{name: "a clean run", file: "summary-mock.json", pace: 20 * time.Millisecond},
+		{name: "a run against the faulty mock", file: "summary-malformed-line.json", faulty: true, pace: 20 * time.Millisecond},
+		{
+			name: "a clean run judged as faulty", file: "summary-mock.json", faulty: true, pace: 20 * time.Millisecond,
+			want: []string{"faulty mock: 0 bad lines in 26 streams, failed rate 0: want a bad line in every stream, every stream failed", "faulty mock: 364 lines in 26 streams: want the one good line before the bad one"},
+		},
+		{
+			name: "a faulty run judged as clean", file: "summary-malformed-line.json", pace: 20 * time.Millisecond,
+			want: []string{
+				"11 bad lines, failed rate 1: want none",
+				"chatwire_ttfb has no min, med, avg, p(90), p(95), p(99), max",
+				"chatwire_ttfl has no min, med, avg, p(90), p(95), p(99), max",
+				"chatwire_e2e has no min, med, avg, p(90), p(95), p(99), max",
+				"chatwire_line_gap has no min, med, avg, p(90), p(95), p(99), max",
+			},
+		},
+		{
+			name: "another pace", file: "summary-mock.json", pace: 150 * time.Millisecond,
+			want: []string{"chatwire_line_gap med = 20.456ms: want within 25% of the mock's pace 150ms"},
+		},
+		{
+			name: "a metric missing", file: "summary-mock.json", pace: 20 * time.Millisecond,
+			breaks: func(s *summary) { delete(s.Metrics, MetricTTFL) },
+			want:   []string{"chatwire_ttfl has no min, med, avg, p(90), p(95), p(99), max"},
+		},
+		{
+			name: "a counter missing", file: "summary-malformed-line.json", faulty: true, pace: 20 * time.Millisecond,
+			breaks: func(s *summary) { delete(s.Metrics, MetricBadLines) },
+			want:   []string{"chatwire_bad_lines has no count"},
+		},
+		{
+			name: "ttfl after e2e", file: "summary-mock.json", pace: 20 * time.Millisecond,
+			breaks: func(s *summary) { s.Metrics[MetricTTFL]["max"] = 1e6; s.Metrics[MetricTTFT]["max"] = 1e6 },
+			want:   []string{"chatwire_ttft max = 1000000.000ms > chatwire_e2e max = 271.856ms"},
+		},
+		{
+			name: "no stream", file: "summary-mock.json", pace: 20 * time.Millisecond,
+			breaks: func(s *summary) { s.Metrics[MetricStreamFailed]["fails"] = 0.0 },
+			want:   []string{"no stream measured"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := load(t, tt.file)
+			if tt.breaks != nil {
+				tt.breaks(s)
+			}
+			assert.Equal(t, tt.want, checkSummary(s, tt.pace, tt.faulty), "problems found in %s", tt.file)
+		})
+	}
+}
