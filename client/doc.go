@@ -64,6 +64,12 @@
 // between two deltas gives the emoji. Invalid UTF-8 in the stream is U+FFFD,
 // one per invalid sequence, as the SDK's TextDecoder makes it.
 //
+// One deliberate difference: the SDK keeps its streamed tool calls in a
+// plain JavaScript object keyed by toolCallId, so ids that name members of
+// Object.prototype ("toString", "constructor", "__proto__", …) make it
+// misbehave (a delta for such an id without a start finds an inherited
+// function rather than nothing); the Assembler treats every id alike.
+//
 // # Cost
 //
 // Text and reasoning are stored once: a part's text is a slice of the
