@@ -63,10 +63,11 @@ type Assembler struct {
 	usage        Usage
 	err          error
 
-	step          int // the SDK's step: the number of finish_step parts so far
-	textPart      int // index in msg.Parts of the text part being extended, or -1
-	reasoningPart int // index of the reasoning part being extended, or -1
-	detailIdx     int // index in its Details of the text detail being extended, or -1
+	step          int    // the SDK's step: the number of finish_step parts so far
+	stepJSON      []byte // step as JSON, made once per step
+	textPart      int    // index in msg.Parts of the text part being extended, or -1
+	reasoningPart int    // index of the reasoning part being extended, or -1
+	detailIdx     int    // index in its Details of the text detail being extended, or -1
 
 	// The strings being extended: the message's content and reasoning, and
 	// the text part, reasoning part and detail being extended as their tails.
@@ -320,6 +321,7 @@ func (a *Assembler) add(p linestream.Part) (string, error) {
 			return shapeError(p)
 		}
 		a.step++
+		a.stepJSON = nil
 		if string(continued) != "true" {
 			a.textPart = -1
 		}
@@ -475,6 +477,15 @@ const (
 	keyResult     = `"result"`
 )
 
+// stepValue returns the JSON of the current step, shared by the
+// invocations of the step (never written to).
+func (a *Assembler) stepValue() []byte {
+	if a.stepJSON == nil {
+		a.stepJSON = strconv.AppendInt(nil, int64(a.step), 10)
+	}
+	return a.stepJSON
+}
+
 // startToolCall is the SDK's onToolCallStreamingStartPart.
 func (a *Assembler) startToolCall(id, name string) {
 	if a.msg.ToolInvocations == nil {
@@ -488,7 +499,7 @@ func (a *Assembler) startToolCall(id, name string) {
 	rec.fix.reset()
 	rec.fields = []field{
 		{keyState, jsonPartialCall},
-		{keyStep, strconv.AppendInt(nil, int64(rec.step), 10)},
+		{keyStep, a.stepValue()},
 		{keyToolCallID, appendJSQuoted(nil, id)},
 		{keyToolName, appendJSQuoted(nil, name)},
 		{keyArgs, nil},
@@ -538,7 +549,8 @@ func (a *Assembler) toolCallDelta(rawID, delta []byte) string {
 // toolCall is the SDK's onToolCallPart (without onToolCall: no client
 // tools run here).
 func (a *Assembler) toolCall(v, rawID []byte) error {
-	fields := []field{{keyState, jsonCall}, {keyStep, strconv.AppendInt(nil, int64(a.step), 10)}}
+	fields := make([]field, 2, 8)
+	fields[0], fields[1] = field{keyState, jsonCall}, field{keyStep, a.stepValue()}
 	fields, err := a.spread(fields, v)
 	if err != nil {
 		return err
@@ -651,7 +663,16 @@ func (t *ToolInvocation) setTyped() {
 	for _, f := range t.fields {
 		switch f.key {
 		case keyState:
-			t.State = str(f.value)
+			switch string(f.value) {
+			case `"partial-call"`:
+				t.State = StatePartialCall
+			case `"call"`:
+				t.State = StateCall
+			case `"result"`:
+				t.State = StateResult
+			default:
+				t.State = str(f.value)
+			}
 		case keyStep:
 			if n := number(f.value); !math.IsNaN(n) && n == math.Trunc(n) && math.Abs(n) < 1<<53 {
 				t.Step = int(n)

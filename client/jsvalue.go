@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"errors"
 	"math"
 	"slices"
@@ -330,9 +331,9 @@ func (w *jsWriter) appendString(dst, tok []byte) []byte {
 	dst = append(dst, '"')
 	for i := 0; i < len(s); {
 		if s[i] != '\\' {
-			j := i + 1
-			for j < len(s) && s[j] != '\\' {
-				j++
+			j := len(s)
+			if k := bytes.IndexByte(s[i:], '\\'); k >= 0 {
+				j = i + k
 			}
 			if w.secure && !utf8.Valid(s[i:j]) {
 				// Text the assembly decoded (partial tool args) is WTF-8: a
