@@ -7,6 +7,8 @@
 //	streams/accepted/NAME.stream   odd bytes the SDK's parser accepts
 //	streams/invalid/NAME.stream    bytes the SDK's parser rejects on one line
 //	streams/CLASS/NAME.expected.jsonl
+//	streams/CLASS/NAME.assembly.jsonl  the SDK client's message at every line ([Stream.Assembly])
+//	streams/partial-json.jsonl         the SDK's parsePartialJson ([PartialJSONCases])
 //	streams/MANIFEST.json
 //
 // Each NAME.expected.jsonl holds what the SDK's parseDataStreamPart
@@ -51,7 +53,12 @@ func Classes() []string { return []string{Valid, Accepted, Invalid} }
 const (
 	StreamSuffix   = ".stream"
 	ExpectedSuffix = ".expected.jsonl"
-	ManifestPath   = "streams/MANIFEST.json"
+	AssemblySuffix = ".assembly.jsonl"
+	// PartialJSONPath holds the SDK's parsePartialJson of every prefix of a
+	// set of texts: one line {"text":…,"state":…,"value":…} each, value
+	// absent when the state is "failed-parse".
+	PartialJSONPath = "streams/partial-json.jsonl"
+	ManifestPath    = "streams/MANIFEST.json"
 )
 
 // FS returns the corpus files: streams/CLASS/NAME.stream,
