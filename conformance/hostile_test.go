@@ -17,12 +17,19 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// hostileLive returns a Live exchanger for url with short timeouts and a
-// 1 MiB body cap, so that the tests stay short.
-func hostileLive(t *testing.T, url string) *Live {
+// hostileLive returns a Live exchanger for url with a 1 MiB body cap and
+// short timeouts for mode m, so that the tests stay short: the drip, which
+// must meet the first-line timeout, gets 300ms; the others get timeouts far
+// past what they need, so a loaded machine does not turn their failure into
+// a timeout.
+func hostileLive(t *testing.T, url string, m hostile.Mode) *Live {
 	t.Helper()
-	l, err := NewLive(LiveOptions{BaseURL: url, Keys: testKeys, FirstLineTimeout: 300 * time.Millisecond,
-		Timeout: 2 * time.Second, MaxBytes: 1 << 20})
+	firstLine, timeout := 10*time.Second, 20*time.Second
+	if m == hostile.Drip {
+		firstLine, timeout = 300*time.Millisecond, 2*time.Second
+	}
+	l, err := NewLive(LiveOptions{BaseURL: url, Keys: testKeys, FirstLineTimeout: firstLine,
+		Timeout: timeout, MaxBytes: 1 << 20})
 	require.NoError(t, err, "NewLive")
 	return l
 }
@@ -59,7 +66,7 @@ func TestLiveHostile(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(string(tc.mode), func(t *testing.T) {
 			s := startHostile(t, tc.mode)
-			x, err := hostileLive(t, s.URL).Do(context.Background(), testProbe(t, tc.probe))
+			x, err := hostileLive(t, s.URL, tc.mode).Do(context.Background(), testProbe(t, tc.probe))
 			require.NoError(t, err, "a hostile answer is an exchange, not an error")
 			if tc.status == 0 {
 				assert.Nil(t, x.Response, "%s: no response head", tc.mode)
@@ -124,7 +131,7 @@ func hostileRun(t *testing.T, m hostile.Mode) *Report {
 	t.Helper()
 	s := startHostile(t, m)
 	rep, err := Run(context.Background(), Config{Roles: []Role{RoleValid}, MaxChats: NoChatLimit,
-		Sleep: func(context.Context, time.Duration) error { return nil }}, hostileLive(t, s.URL))
+		Sleep: func(context.Context, time.Duration) error { return nil }}, hostileLive(t, s.URL, m))
 	require.NoError(t, err, "Run")
 	return rep
 }
