@@ -97,6 +97,21 @@ func scanString(b []byte, i int) (int, *jsonErr) {
 	i++
 	w := b[:cap(b)]
 	for {
+		// With a vector scanner, a string that goes on past its first 16
+		// bytes is scanned with it (see vector.go); the two SWAR words
+		// before spare its call to short strings. Without one (haveVector is
+		// a constant false), this block is not compiled in.
+		if haveVector && i >= 0 && i <= len(w)-16 && vectorOn.Load() {
+			if m := stringSpecial(binary.LittleEndian.Uint64(w[i : i+8])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				goto special
+			}
+			if m := stringSpecial(binary.LittleEndian.Uint64(w[i+8 : i+16])); m != 0 {
+				i += 8 + bits.TrailingZeros64(m)>>3
+				goto special
+			}
+			i = scanStringVector(w, i+16, len(b))
+		}
 		// Written so that the compiler proves the loads in bounds.
 		for ; i >= 0 && i <= len(w)-8; i += 8 {
 			if m := stringSpecial(binary.LittleEndian.Uint64(w[i : i+8])); m != 0 {
