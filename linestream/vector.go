@@ -4,7 +4,7 @@ import "sync/atomic"
 
 // This file holds the switch between the two string scanners: the portable
 // one of scan.go (eight bytes at a time, SWAR), the reference, and a vector
-// one that checks 32 bytes at a time where the CPU has one (AVX2 on amd64,
+// one that checks 32 or 64 bytes at a time where the CPU has one (AVX2 on amd64,
 // vector_amd64.s). The vector scanner only speeds up strings longer than 16
 // bytes; it never decides anything the portable code would decide
 // differently: it stops at the first byte it does not handle itself, and

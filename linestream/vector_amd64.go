@@ -6,8 +6,8 @@ package linestream
 // operating system saving the YMM registers.
 var haveVector = cpuHasAVX2()
 
-// scanStringVector scans w, a string's bytes from w[i] on, 32 bytes at a
-// time while 32 are left in w. It skips the two-byte escapes (\" \\ \/ \b
+// scanStringVector scans w, a string's bytes from w[i] on, 64 bytes at a
+// time while 64 are left in w, then 32 at a time. It skips the two-byte escapes (\" \\ \/ \b
 // \f \n \r \t) that lie wholly before n and returns the index of the first
 // byte it does not skip: a '"', a '\\' that starts anything else, a byte
 // below 0x20, any special byte at or past n, or, when fewer than 32 bytes are

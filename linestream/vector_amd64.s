@@ -40,6 +40,69 @@ TEXT ·scanStringVector(SB), NOSPLIT, $0-48
 	VMOVDQU backslashes<>(SB), Y2
 	VMOVDQU controls<>(SB), Y3
 
+	// 64 bytes at a time while 64 are left: one mask per 64 bytes halves
+	// the loop's branches where specials are frequent (escaped text).
+loop64:
+	LEAQ 64(DI), AX
+	CMPQ AX, R9
+	JA   loop
+	VMOVDQU  (SI)(DI*1), Y0
+	VMOVDQU  32(SI)(DI*1), Y7
+	VPCMPEQB Y0, Y1, Y4
+	VPCMPEQB Y0, Y2, Y5
+	VPMINUB  Y0, Y3, Y6
+	VPCMPEQB Y0, Y6, Y6 // c <= 0x1f
+	VPOR     Y4, Y5, Y4
+	VPOR     Y4, Y6, Y4
+	VPCMPEQB Y7, Y1, Y8
+	VPCMPEQB Y7, Y2, Y9
+	VPMINUB  Y7, Y3, Y10
+	VPCMPEQB Y7, Y10, Y10
+	VPOR     Y8, Y9, Y8
+	VPOR     Y8, Y10, Y8
+	VPMOVMSKB Y4, AX
+	VPMOVMSKB Y8, CX
+	SHLQ  $32, CX
+	ORQ   CX, AX
+	TESTQ AX, AX
+	JNZ   found64
+	ADDQ  $64, DI
+	JMP   loop64
+
+found64:
+	BSFQ AX, DX
+	LEAQ (DI)(DX*1), BX
+	CMPQ BX, R10
+	JAE  stop // at or past n: the caller decides
+	MOVBLZX (SI)(BX*1), CX
+	CMPL CX, $0x5c
+	JNE  stop // '"' or a control byte
+	LEAQ 1(BX), CX
+	CMPQ CX, R10
+	JAE  stop // the escaped byte is past n
+	MOVBLZX (SI)(CX*1), CX
+	MOVBLZX (R11)(CX*1), CX
+	CMPL CX, $1 // escapeShort
+	JNE  stop   // \u or an invalid escape
+	// Skip the escape: clear the backslash's bit and its escaped byte's,
+	// which may be special itself (\" or \\).
+	LEAQ -1(AX), CX
+	ANDQ CX, AX
+	INCQ DX
+	CMPQ DX, $64
+	JAE  next64
+	BTRQ DX, AX
+	TESTQ AX, AX
+	JNZ   found64
+	ADDQ  $64, DI
+	JMP   loop64
+
+next64:
+	// The escaped byte is the first of the next block: start past it.
+	LEAQ 2(BX), DI
+	JMP  loop64
+
+	// 32 bytes at a time while 32 are left.
 loop:
 	LEAQ 32(DI), AX
 	CMPQ AX, R9
@@ -61,32 +124,29 @@ found:
 	BSFL AX, DX
 	LEAQ (DI)(DX*1), BX
 	CMPQ BX, R10
-	JAE  stop // at or past n: the caller decides
+	JAE  stop
 	MOVBLZX (SI)(BX*1), CX
 	CMPL CX, $0x5c
-	JNE  stop // '"' or a control byte
+	JNE  stop
 	LEAQ 1(BX), CX
 	CMPQ CX, R10
-	JAE  stop // the escaped byte is past n
+	JAE  stop
 	MOVBLZX (SI)(CX*1), CX
 	MOVBLZX (R11)(CX*1), CX
-	CMPL CX, $1 // escapeShort
-	JNE  stop   // \u or an invalid escape
-	// Skip the escape: clear the backslash's bit and its escaped byte's,
-	// which may be special itself (\" or \\).
+	CMPL CX, $1
+	JNE  stop
 	LEAL -1(AX), CX
 	ANDL CX, AX
 	INCL DX
 	CMPL DX, $32
-	JAE  nextblock
+	JAE  next32
 	BTRL DX, AX
 	TESTL AX, AX
 	JNZ   found
 	ADDQ  $32, DI
 	JMP   loop
 
-nextblock:
-	// The escaped byte is the first of the next block: start past it.
+next32:
 	LEAQ 2(BX), DI
 	JMP  loop
 
