@@ -10,7 +10,11 @@
 //	FuzzRoundTrip         random parts → Append…Part → decoder → the same parts
 //	FuzzChunking          the same result whatever sizes the reader returns
 //	FuzzChatID            ChatIDPrefix and AppendChatID agree with encoding/json
+//	FuzzVectorScan        the same parts and errors with the vector string
+//	                      scanner as with the portable code (linestream.SetVectorScan)
 //
+// linestream itself holds FuzzScanStringPaths, which compares the two string
+// scanners directly; run.sh runs it with the others.
 // `go test ./fuzz` runs every target over its seeds (the corpus and
 // testdata/fuzz/<Target>/, where crashers found are kept). To fuzz, one
 // target at a time (-fuzz takes one):
