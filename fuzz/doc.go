@@ -16,7 +16,11 @@
 //	                      complete JSON read as itself
 //	FuzzAssemble          client.Assembler on any part sequence: no panic, valid
 //	                      JSON, Clone, errors at their line, Assemble, Reset
+//	FuzzVectorScan        the same parts and errors with the vector string
+//	                      scanner as with the portable code (linestream.SetVectorScan)
 //
+// linestream itself holds FuzzScanStringPaths, which compares the two string
+// scanners directly; run.sh runs it with the others.
 // `go test ./fuzz` runs every target over its seeds (the corpus and
 // testdata/fuzz/<Target>/, where crashers found are kept). To fuzz, one
 // target at a time (-fuzz takes one):

@@ -126,8 +126,7 @@ func (d *Decoder) Next() bool {
 	if s+2 >= len(b) || b[s+1] != ':' {
 		return d.nextLine()
 	}
-	k := codeKinds[b[s]]
-	if k == KindUnknown {
+	if codeKinds[b[s]] == KindUnknown {
 		return d.nextLine()
 	}
 	start, end, nl := s+2, 0, -1
@@ -145,9 +144,28 @@ func (d *Decoder) Next() bool {
 			return d.nextLine()
 		}
 	}
-	if nl-s > d.maxLine || d.strict && checkShape(k, b[start:end]) != "" {
+	if nl-s > d.maxLine || d.strict {
+		return d.acceptChecked(s, start, end, nl)
+	}
+	d.accept(s, start, end, nl)
+	return true
+}
+
+// acceptChecked ends Next for a line that may be too long or, in strict
+// mode, of the wrong shape: such a line goes to nextLine, which reports it.
+// Kept apart from Next, so that Next keeps its values in registers.
+func (d *Decoder) acceptChecked(s, start, end, nl int) bool {
+	if nl-s > d.maxLine || d.strict && checkShape(codeKinds[d.buf[s]], d.buf[start:end]) != "" {
 		return d.nextLine()
 	}
+	d.accept(s, start, end, nl)
+	return true
+}
+
+// accept makes the line d.buf[s:nl], its '\n' at nl, with the value
+// d.buf[start:end], the current part.
+func (d *Decoder) accept(s, start, end, nl int) {
+	b := d.buf
 	raw := b[s:nl]
 	if b[nl-1] == '\r' {
 		raw = b[s : nl-1]
@@ -156,7 +174,6 @@ func (d *Decoder) Next() bool {
 	d.start, d.scan = nl+1, nl+1
 	d.part.Code, d.part.Value, d.part.Raw = b[s:s+1], b[start:end], raw
 	d.part.Line, d.part.Offset = d.line, d.base+int64(s)
-	return true
 }
 
 // nextLine is the general path of Next: it reads the next physical line,

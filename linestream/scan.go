@@ -97,6 +97,21 @@ func scanString(b []byte, i int) (int, *jsonErr) {
 	i++
 	w := b[:cap(b)]
 	for {
+		// With a vector scanner, a string that goes on past its first 16
+		// bytes is scanned with it (see vector.go); the two SWAR words
+		// before spare its call to short strings. Without one (haveVector is
+		// a constant false), this block is not compiled in.
+		if haveVector && i >= 0 && i <= len(w)-16 && vectorOn.Load() {
+			if m := stringSpecial(binary.LittleEndian.Uint64(w[i : i+8])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				goto special
+			}
+			if m := stringSpecial(binary.LittleEndian.Uint64(w[i+8 : i+16])); m != 0 {
+				i += 8 + bits.TrailingZeros64(m)>>3
+				goto special
+			}
+			i = scanStringVector(w, i+16, len(b))
+		}
 		// Written so that the compiler proves the loads in bounds.
 		for ; i >= 0 && i <= len(w)-8; i += 8 {
 			if m := stringSpecial(binary.LittleEndian.Uint64(w[i : i+8])); m != 0 {
@@ -253,6 +268,9 @@ func scanValue(b []byte, i int, stack []byte, lf bool) (start, end, next int, _ 
 	// inObj tells whether the innermost open container, stack's top, is an
 	// object; keeping it in a variable spares a load per member.
 	inObj := false
+	// w is b up to its capacity, for the inline string checks, which read
+	// eight bytes at a time as scanString does.
+	w := b[:cap(b)]
 	for {
 		// A value starts at b[i].
 		if uint(i) >= uint(len(b)) {
@@ -260,6 +278,23 @@ func scanValue(b []byte, i int, stack []byte, lf bool) (start, end, next int, _ 
 		}
 		switch c := b[i]; c {
 		case '"':
+			// A string that closes within its first 16 bytes, with no escape
+			// or control byte, is checked here, inline: scanString is a call,
+			// and every call makes this loop spill and reload its registers.
+			// Anything else goes to scanString from the start of the string.
+			if i >= 0 && i <= len(w)-17 {
+				j := i + 1
+				m := stringSpecial(binary.LittleEndian.Uint64(w[j : j+8]))
+				if m == 0 {
+					j += 8
+					m = stringSpecial(binary.LittleEndian.Uint64(w[j : j+8]))
+				}
+				// With no special byte in either word, j is i+17.
+				if j += bits.TrailingZeros64(m) >> 3; j < len(b) && w[j] == '"' {
+					i = j + 1
+					break
+				}
+			}
 			i, err = scanString(b, i)
 		case '{':
 			i = skipSpace(b, i+1, lf)
@@ -332,9 +367,23 @@ func scanValue(b []byte, i int, stack []byte, lf bool) (start, end, next int, _ 
 		if b[i] != '"' {
 			return 0, 0, 0, stack, &jsonErr{i, msgKey}
 		}
+		// Short keys inline, as short string values above.
+		if i >= 0 && i <= len(w)-17 {
+			j := i + 1
+			m := stringSpecial(binary.LittleEndian.Uint64(w[j : j+8]))
+			if m == 0 {
+				j += 8
+				m = stringSpecial(binary.LittleEndian.Uint64(w[j : j+8]))
+			}
+			if j += bits.TrailingZeros64(m) >> 3; j < len(b) && w[j] == '"' {
+				i = j + 1
+				goto colon
+			}
+		}
 		if i, err = scanString(b, i); err != nil {
 			return 0, 0, 0, stack, err
 		}
+	colon:
 		i = skipSpace(b, i, lf)
 		if uint(i) >= uint(len(b)) {
 			return 0, 0, 0, stack, &jsonErr{i, msgEOF}

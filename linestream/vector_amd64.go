@@ -1,0 +1,42 @@
+//go:build !purego
+
+package linestream
+
+// haveVector tells whether the CPU can run scanStringVector: AVX2, with the
+// operating system saving the YMM registers.
+var haveVector = cpuHasAVX2()
+
+// scanStringVector scans w, a string's bytes from w[i] on, 64 bytes at a
+// time while 64 are left in w, then 32 at a time. It skips the two-byte escapes (\" \\ \/ \b
+// \f \n \r \t) that lie wholly before n and returns the index of the first
+// byte it does not skip: a '"', a '\\' that starts anything else, a byte
+// below 0x20, any special byte at or past n, or, when fewer than 32 bytes are
+// left, the first byte it did not look at. It reads nothing past len(w).
+//
+//go:noescape
+func scanStringVector(w []byte, i, n int) int
+
+// cpuid returns the registers CPUID leaves for leaf eax, subleaf ecx.
+func cpuid(eax, ecx uint32) (a, b, c, d uint32)
+
+// xgetbv returns the low 32 bits of the extended control register XCR0.
+func xgetbv() uint32
+
+func cpuHasAVX2() bool {
+	maxLeaf, _, _, _ := cpuid(0, 0)
+	if maxLeaf < 7 {
+		return false
+	}
+	_, _, ecx1, _ := cpuid(1, 0)
+	const osxsave, avx = 1 << 27, 1 << 28
+	if ecx1&osxsave == 0 || ecx1&avx == 0 {
+		return false
+	}
+	// The OS must save the XMM (bit 1) and YMM (bit 2) state.
+	if xgetbv()&6 != 6 {
+		return false
+	}
+	_, ebx7, _, _ := cpuid(7, 0)
+	const avx2 = 1 << 5
+	return ebx7&avx2 != 0
+}

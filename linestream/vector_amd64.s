@@ -1,0 +1,179 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// The bytes scanStringVector compares with, 32 of each.
+DATA quotes<>+0x00(SB)/8, $0x2222222222222222
+DATA quotes<>+0x08(SB)/8, $0x2222222222222222
+DATA quotes<>+0x10(SB)/8, $0x2222222222222222
+DATA quotes<>+0x18(SB)/8, $0x2222222222222222
+GLOBL quotes<>(SB), RODATA|NOPTR, $32
+
+DATA backslashes<>+0x00(SB)/8, $0x5c5c5c5c5c5c5c5c
+DATA backslashes<>+0x08(SB)/8, $0x5c5c5c5c5c5c5c5c
+DATA backslashes<>+0x10(SB)/8, $0x5c5c5c5c5c5c5c5c
+DATA backslashes<>+0x18(SB)/8, $0x5c5c5c5c5c5c5c5c
+GLOBL backslashes<>(SB), RODATA|NOPTR, $32
+
+// 0x1f, the highest control byte.
+DATA controls<>+0x00(SB)/8, $0x1f1f1f1f1f1f1f1f
+DATA controls<>+0x08(SB)/8, $0x1f1f1f1f1f1f1f1f
+DATA controls<>+0x10(SB)/8, $0x1f1f1f1f1f1f1f1f
+DATA controls<>+0x18(SB)/8, $0x1f1f1f1f1f1f1f1f
+GLOBL controls<>(SB), RODATA|NOPTR, $32
+
+// func scanStringVector(w []byte, i, n int) int
+//
+// Registers: SI w's base, R9 len(w), DI the block's start, R10 n,
+// R11 &escapeKinds, AX the block's mask of special bytes still to handle,
+// DX a bit index, BX the index of the special byte in hand.
+TEXT ·scanStringVector(SB), NOSPLIT, $0-48
+	MOVQ w_base+0(FP), SI
+	MOVQ w_len+8(FP), R9
+	MOVQ i+24(FP), DI
+	MOVQ n+32(FP), R10
+	LEAQ ·escapeKinds(SB), R11
+	// Only VEX-encoded vector instructions: a legacy SSE instruction while
+	// the upper halves of the YMM registers are in use costs a state
+	// transition on many CPUs.
+	VMOVDQU quotes<>(SB), Y1
+	VMOVDQU backslashes<>(SB), Y2
+	VMOVDQU controls<>(SB), Y3
+
+	// 64 bytes at a time while 64 are left: one mask per 64 bytes halves
+	// the loop's branches where specials are frequent (escaped text).
+loop64:
+	LEAQ 64(DI), AX
+	CMPQ AX, R9
+	JA   loop
+	VMOVDQU  (SI)(DI*1), Y0
+	VMOVDQU  32(SI)(DI*1), Y7
+	VPCMPEQB Y0, Y1, Y4
+	VPCMPEQB Y0, Y2, Y5
+	VPMINUB  Y0, Y3, Y6
+	VPCMPEQB Y0, Y6, Y6 // c <= 0x1f
+	VPOR     Y4, Y5, Y4
+	VPOR     Y4, Y6, Y4
+	VPCMPEQB Y7, Y1, Y8
+	VPCMPEQB Y7, Y2, Y9
+	VPMINUB  Y7, Y3, Y10
+	VPCMPEQB Y7, Y10, Y10
+	VPOR     Y8, Y9, Y8
+	VPOR     Y8, Y10, Y8
+	VPMOVMSKB Y4, AX
+	VPMOVMSKB Y8, CX
+	SHLQ  $32, CX
+	ORQ   CX, AX
+	TESTQ AX, AX
+	JNZ   found64
+	ADDQ  $64, DI
+	JMP   loop64
+
+found64:
+	BSFQ AX, DX
+	LEAQ (DI)(DX*1), BX
+	CMPQ BX, R10
+	JAE  stop // at or past n: the caller decides
+	MOVBLZX (SI)(BX*1), CX
+	CMPL CX, $0x5c
+	JNE  stop // '"' or a control byte
+	LEAQ 1(BX), CX
+	CMPQ CX, R10
+	JAE  stop // the escaped byte is past n
+	MOVBLZX (SI)(CX*1), CX
+	MOVBLZX (R11)(CX*1), CX
+	CMPL CX, $1 // escapeShort
+	JNE  stop   // \u or an invalid escape
+	// Skip the escape: clear the backslash's bit and its escaped byte's,
+	// which may be special itself (\" or \\).
+	LEAQ -1(AX), CX
+	ANDQ CX, AX
+	INCQ DX
+	CMPQ DX, $64
+	JAE  next64
+	BTRQ DX, AX
+	TESTQ AX, AX
+	JNZ   found64
+	ADDQ  $64, DI
+	JMP   loop64
+
+next64:
+	// The escaped byte is the first of the next block: start past it.
+	LEAQ 2(BX), DI
+	JMP  loop64
+
+	// 32 bytes at a time while 32 are left.
+loop:
+	LEAQ 32(DI), AX
+	CMPQ AX, R9
+	JA   tail
+	VMOVDQU  (SI)(DI*1), Y0
+	VPCMPEQB Y0, Y1, Y4
+	VPCMPEQB Y0, Y2, Y5
+	VPMINUB  Y0, Y3, Y6
+	VPCMPEQB Y0, Y6, Y6 // c <= 0x1f
+	VPOR     Y4, Y5, Y4
+	VPOR     Y4, Y6, Y4
+	VPMOVMSKB Y4, AX
+	TESTL AX, AX
+	JNZ   found
+	ADDQ  $32, DI
+	JMP   loop
+
+found:
+	BSFL AX, DX
+	LEAQ (DI)(DX*1), BX
+	CMPQ BX, R10
+	JAE  stop
+	MOVBLZX (SI)(BX*1), CX
+	CMPL CX, $0x5c
+	JNE  stop
+	LEAQ 1(BX), CX
+	CMPQ CX, R10
+	JAE  stop
+	MOVBLZX (SI)(CX*1), CX
+	MOVBLZX (R11)(CX*1), CX
+	CMPL CX, $1
+	JNE  stop
+	LEAL -1(AX), CX
+	ANDL CX, AX
+	INCL DX
+	CMPL DX, $32
+	JAE  next32
+	BTRL DX, AX
+	TESTL AX, AX
+	JNZ   found
+	ADDQ  $32, DI
+	JMP   loop
+
+next32:
+	LEAQ 2(BX), DI
+	JMP  loop
+
+stop:
+	VZEROUPPER
+	MOVQ BX, ret+40(FP)
+	RET
+
+tail:
+	VZEROUPPER
+	MOVQ DI, ret+40(FP)
+	RET
+
+// func cpuid(eax, ecx uint32) (a, b, c, d uint32)
+TEXT ·cpuid(SB), NOSPLIT, $0-24
+	MOVL eax+0(FP), AX
+	MOVL ecx+4(FP), CX
+	CPUID
+	MOVL AX, a+8(FP)
+	MOVL BX, b+12(FP)
+	MOVL CX, c+16(FP)
+	MOVL DX, d+20(FP)
+	RET
+
+// func xgetbv() uint32
+TEXT ·xgetbv(SB), NOSPLIT, $0-4
+	MOVL $0, CX
+	XGETBV
+	MOVL AX, ret+0(FP)
+	RET

@@ -1,0 +1,10 @@
+//go:build !amd64 || purego
+
+package linestream
+
+// haveVector is false: this build has no vector string scanner.
+const haveVector = false
+
+// scanStringVector scans nothing: it returns i, where the portable scanner
+// carries on.
+func scanStringVector(w []byte, i, n int) int { return i }

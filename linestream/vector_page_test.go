@@ -1,0 +1,36 @@
+//go:build linux
+
+package linestream
+
+import (
+	"syscall"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestScanStringVectorPageEnd puts strings at the very end of a page that
+// is followed by an unreadable one: a scanner reading past its slice's
+// capacity would crash the test. Each string is cut at every length, with
+// every special byte as its last byte.
+func TestScanStringVectorPageEnd(t *testing.T) {
+	requireVector(t)
+	page := syscall.Getpagesize()
+	mem, err := syscall.Mmap(-1, 0, 2*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	require.NoError(t, err, "mmap two pages")
+	defer syscall.Munmap(mem)
+	require.NoError(t, syscall.Mprotect(mem[page:], syscall.PROT_NONE), "protect the second page")
+	first := mem[:page:page]
+	for n := 1; n <= 200; n++ {
+		for _, last := range []byte{'"', '\\', 0x01, 'a', 0xff} {
+			b := first[page-n:]
+			b[0] = '"'
+			for k := 1; k < n; k++ {
+				b[k] = "ab\\n\xc3\xa9"[k%6]
+			}
+			b[n-1] = last
+			v, p := scanPaths(b, 0)
+			require.Equal(t, p, v, "%q at the end of a page: want the vector scanner to agree", b)
+		}
+	}
+}

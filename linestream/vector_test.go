@@ -1,0 +1,145 @@
+package linestream
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// scanResult is what scanString returns, comparable.
+type scanResult struct {
+	end int
+	err jsonErr
+}
+
+// scanPaths runs scanString on b from its opening quote at b[i], with the
+// vector scanner and with the portable code only.
+func scanPaths(b []byte, i int) (vector, portable scanResult) {
+	run := func() scanResult {
+		end, err := scanString(b, i)
+		r := scanResult{end: end}
+		if err != nil {
+			r.err = *err
+		}
+		return r
+	}
+	was := SetVectorScan(true)
+	vector = run()
+	SetVectorScan(false)
+	portable = run()
+	SetVectorScan(was)
+	return vector, portable
+}
+
+// requireVector skips the test where the build has no vector scanner.
+func requireVector(tb testing.TB) {
+	tb.Helper()
+	if !haveVector {
+		tb.Skip("no vector string scanner in this build (not amd64 with AVX2, or purego)")
+	}
+}
+
+// scanPieces are what the exhaustive test puts at every offset of a string:
+// each byte the scanners treat specially, its neighbours, and escapes good
+// and bad, runs of backslashes included.
+var scanPieces = []string{
+	`"`, `\`, "\x00", "\x1f", " ", "!", "#", "[", "]", "\x7f", "\x80", "\xff", "\xc3\xa9",
+	`\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`, `\u00e9`, `\uD83D\uDE00`, `\u12`, `\u12G4`,
+	`\x`, `\'`, "\\\x00", "\\\n", `\\\"`, `\\\\"`, strings.Repeat(`\`, 31), strings.Repeat(`\`, 32),
+	strings.Repeat(`\`, 33), strings.Repeat(`\\`, 40) + `"`,
+}
+
+// TestScanStringPathsAgree puts every piece at every offset of strings of
+// every length up to 100 bytes (three vector blocks), with the buffer's
+// capacity ending right after the string or further, its spare bytes quotes
+// or letters: both scanners must return the same end and the same error.
+func TestScanStringPathsAgree(t *testing.T) {
+	requireVector(t)
+	fillers := []string{"a", "é"}
+	checked := 0
+	for n := 0; n <= 100; n++ {
+		for _, fill := range fillers {
+			body := []byte(strings.Repeat(fill, n))[:n]
+			for p := 0; p <= n; p++ {
+				for _, piece := range scanPieces {
+					s := append([]byte{'"'}, body[:p]...)
+					s = append(s, piece...)
+					s = append(s, body[p:]...)
+					for _, spare := range []string{"", `"`, strings.Repeat(`"`, 40), strings.Repeat("a", 40)} {
+						for _, closed := range []bool{false, true} {
+							b := append([]byte(nil), s...)
+							if closed {
+								b = append(b, '"')
+							}
+							b = append(b, spare...)
+							b = b[: len(b)-len(spare) : len(b)]
+							v, p := scanPaths(b, 0)
+							if v != p {
+								t.Fatalf("%q (cap %d): vector %+v, portable %+v", b, cap(b), v, p)
+							}
+							checked++
+						}
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d strings", checked)
+}
+
+// TestScanStringVectorLongRuns checks long strings: escapes and specials
+// at block boundaries, long runs of backslashes, a string longer than the
+// buffer's length but not its capacity.
+func TestScanStringVectorLongRuns(t *testing.T) {
+	requireVector(t)
+	var cases []string
+	for run := 0; run <= 70; run++ {
+		for _, end := range []string{`"`, `x"`, "\x01", `u0041"`, ``} {
+			for lead := 0; lead < 34; lead++ {
+				cases = append(cases, `"`+strings.Repeat("b", lead)+strings.Repeat(`\`, run)+end)
+			}
+		}
+	}
+	for every := 2; every <= 40; every++ {
+		var sb strings.Builder
+		sb.WriteByte('"')
+		for sb.Len() < 4096 {
+			sb.WriteString(strings.Repeat("ü", every/2))
+			sb.WriteString(`\n`)
+		}
+		cases = append(cases, sb.String()+`"`, sb.String()+"\x02", sb.String())
+	}
+	for _, c := range cases {
+		for _, cut := range []int{0, 1, 2, 7, 33} {
+			if cut > len(c)-1 {
+				continue
+			}
+			b := []byte(c)
+			b = b[:len(b)-cut]
+			v, p := scanPaths(b, 0)
+			require.Equal(t, p, v, "%.80q… (len %d of %d): want the vector scanner to agree", c, len(b), cap(b))
+		}
+	}
+}
+
+// FuzzScanStringPaths: on any bytes, cut anywhere, both scanners agree.
+func FuzzScanStringPaths(f *testing.F) {
+	f.Add([]byte(`"abc\"def\\\\\u00e9xyz"`), uint16(0))
+	f.Add(bytes.Repeat([]byte(`\\n`), 40), uint16(7))
+	f.Add([]byte(`"`+strings.Repeat(`aaaaaaaaaaaaaaa\`, 9)+`"`), uint16(60))
+	f.Fuzz(func(t *testing.T, data []byte, cut uint16) {
+		requireVector(t)
+		b := append([]byte{'"'}, data...)
+		n := len(b)
+		if int(cut) < n {
+			n = max(int(cut), 1)
+		}
+		b = b[:n]
+		v, p := scanPaths(b, 0)
+		if v != p {
+			t.Fatalf("%q (cap %d): vector %+v, portable %+v", b, cap(b), v, p)
+		}
+	})
+}
