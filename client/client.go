@@ -270,7 +270,7 @@ func (c *Client) send(ctx context.Context, s *settings, op call) (*http.Response
 			return nil, apiErr
 		}
 		wait := apiErr.RetryAfter
-		if wait == 0 {
+		if !apiErr.hasRetryAfter {
 			wait = backoff(attempt, s.maxRetryWait)
 		}
 		if wait > s.maxRetryWait {

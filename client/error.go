@@ -64,6 +64,8 @@ type APIError struct {
 	RequestID string
 	// Body is the start of the raw body, at most [maxErrorExcerpt] bytes.
 	Body []byte
+
+	hasRetryAfter bool // the Retry-After header was readable, even as 0
 }
 
 // maxErrorBody is how many bytes of an error body are read; maxErrorExcerpt
@@ -135,11 +137,8 @@ func (e *APIError) Is(target error) bool {
 // or understood only leaves fields empty. now is the time an HTTP-date
 // Retry-After is measured from when the response has no Date header.
 func newAPIError(resp *http.Response, now time.Time) *APIError {
-	e := &APIError{
-		StatusCode: resp.StatusCode,
-		RetryAfter: parseRetryAfter(resp.Header, now),
-		RequestID:  requestID(resp.Header),
-	}
+	e := &APIError{StatusCode: resp.StatusCode, RequestID: requestID(resp.Header)}
+	e.RetryAfter, e.hasRetryAfter = parseRetryAfter(resp.Header, now)
 	if req := resp.Request; req != nil {
 		e.Method = req.Method
 		if req.URL != nil {
@@ -167,26 +166,27 @@ func requestID(h http.Header) string {
 }
 
 // parseRetryAfter reads the Retry-After header: delay-seconds, or an HTTP
-// date measured from the response's Date header (or now without one).
-func parseRetryAfter(h http.Header, now time.Time) time.Duration {
+// date measured from the response's Date header (or now without one). It
+// reports false when the header is absent or unreadable.
+func parseRetryAfter(h http.Header, now time.Time) (time.Duration, bool) {
 	v := strings.TrimSpace(h.Get("Retry-After"))
 	if v == "" {
-		return 0
+		return 0, false
 	}
 	if s, err := strconv.ParseFloat(v, 64); err == nil {
-		if !(s > 0 && s <= 1e9) { // also NaN
-			return 0
+		if !(s >= 0 && s <= 1e9) { // also NaN
+			return 0, false
 		}
-		return time.Duration(s * float64(time.Second))
+		return time.Duration(s * float64(time.Second)), true
 	}
 	t, err := http.ParseTime(v)
 	if err != nil {
-		return 0
+		return 0, false
 	}
 	if d, err := http.ParseTime(h.Get("Date")); err == nil {
 		now = d
 	}
-	return max(t.Sub(now), 0)
+	return max(t.Sub(now), 0), true
 }
 
 // readBody fills Code, Message and Param from a body of any shape.
