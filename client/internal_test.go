@@ -1,4 +1,5 @@
 // Tests of unexported helpers; everything else is tested from package client_test.
+
 package client
 
 import (
