@@ -1,0 +1,648 @@
+package client
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/chatwire/chatwire/linestream"
+)
+
+// Sentinel errors an [AssemblyError] wraps, besides [linestream.ErrUnknownCode]
+// and [linestream.ErrShape] (a part the SDK's parser rejects).
+var (
+	// ErrErrorPart means the stream sent an error part ("3"); the SDK's
+	// client throws its text.
+	ErrErrorPart = errors.New("error part")
+	// ErrUnknownToolCall means a tool_result part ("a") or a tool_call_delta
+	// part ("c") names a tool call that the stream has not begun.
+	ErrUnknownToolCall = errors.New("unknown tool call")
+	// ErrTooDeep means a JSON value is nested more than 10,000 deep, past
+	// what the assembly re-serialises (and what JavaScript's JSON.stringify
+	// manages).
+	ErrTooDeep = errors.New("value nested too deep")
+)
+
+// An AssemblyError is where and why the SDK's client stops: a part it
+// throws at. Msg is the SDK's Error.message, for an error part the part's
+// text.
+type AssemblyError struct {
+	Line   int   // the part's 1-based line
+	Offset int64 // byte offset of the line's start in the stream
+	Msg    string
+	Err    error // ErrErrorPart, ErrUnknownToolCall, ErrTooDeep, linestream.ErrUnknownCode or linestream.ErrShape
+}
+
+// Error returns "client: line L: msg".
+func (e *AssemblyError) Error() string { return fmt.Sprintf("client: line %d: %s", e.Line, e.Msg) }
+
+// Unwrap returns the sentinel error.
+func (e *AssemblyError) Unwrap() error { return e.Err }
+
+// An Assembler folds the parts of one stream into the assistant message,
+// exactly as the AI SDK's client does (callChatApi → processChatResponse in
+// @ai-sdk/ui-utils 1.2.11): after every part, [Assembler.Message] equals the
+// message the SDK holds at that point, and [Assembler.Data],
+// [Assembler.FinishReason] and [Assembler.Usage] what it reports beside it.
+//
+// The work per part is proportional to the part, not to the message: text
+// is appended to the parts it extends, and nothing copies the message. The
+// message, its strings and its JSON values are views that the next call to
+// [Assembler.Add] or [Assembler.Reset] may change; [Message.Clone] makes a
+// copy to keep.
+//
+// An Assembler is not safe for concurrent use.
+type Assembler struct {
+	msg          Message
+	data         []json.RawMessage
+	finishReason string
+	usage        Usage
+	err          error
+
+	step          int // the SDK's step: the number of finish_step parts so far
+	textPart      int // index in msg.Parts of the text part being extended, or -1
+	reasoningPart int // index of the reasoning part being extended, or -1
+	detail        int // index in its Details of the text detail being extended, or -1
+
+	// The strings being extended, each the latest value of its field.
+	content, text, reasoning, partReasoning, detailText strings.Builder
+
+	partial   map[string]*partialCall // the SDK's partialToolCalls
+	firstInv  map[string]int          // the first index in msg.ToolInvocations per toolCallId
+	toolParts map[string]int          // the index in msg.Parts of the part per toolCallId
+
+	// undo reverts the signatures set since the SDK's last update, which
+	// its onUpdate has not shown when a later part throws.
+	undo []signatureUndo
+
+	w     jsWriter
+	pp    partialParser
+	arena []byte // the JSON values the message keeps (data, annotations, sources, tool values)
+	buf   []byte // decoded text
+	offs  []int  // element offsets in arena
+}
+
+// partialCall is one entry of the SDK's partialToolCalls.
+type partialCall struct {
+	text   []byte // the args text so far
+	step   int
+	index  int // in msg.ToolInvocations
+	id     string
+	name   string
+	args   []byte  // the args as repaired and re-serialised, reused per delta
+	fields []field // the invocation's members, reused per delta
+}
+
+type signatureUndo struct {
+	part, detail int
+	old          ReasoningDetail
+}
+
+// NewAssembler returns an Assembler at the start of a stream.
+func NewAssembler() *Assembler {
+	a := &Assembler{}
+	a.Reset()
+	return a
+}
+
+// Reset makes a ready for a new stream, keeping its buffers. The views
+// handed out before are no longer valid.
+func (a *Assembler) Reset() {
+	*a = Assembler{
+		w:             a.w,
+		pp:            a.pp,
+		arena:         a.arena[:0],
+		buf:           a.buf[:0],
+		offs:          a.offs[:0],
+		undo:          a.undo[:0],
+		msg:           Message{Role: "assistant", Parts: []Part{}},
+		finishReason:  "unknown",
+		usage:         unknownUsage(),
+		textPart:      -1,
+		reasoningPart: -1,
+		detail:        -1,
+	}
+}
+
+// Message returns the message so far. It is a view: the next call to
+// [Assembler.Add] or [Assembler.Reset] may change it and the slices it
+// holds; use [Message.Clone] to keep it. After an error it is the message
+// the SDK showed last (its last onUpdate). It does no allocation.
+func (a *Assembler) Message() *Message { return &a.msg }
+
+// Data returns the values of the data parts ("2") so far, each element of
+// each part's array in order, in JSON.stringify's form. The slice is
+// borrowed like [Assembler.Message]'s. It does no allocation.
+func (a *Assembler) Data() []json.RawMessage { return a.data }
+
+// FinishReason returns the finishReason of the last finish_message part
+// ("d"), or "unknown" before one, as the SDK reports it.
+func (a *Assembler) FinishReason() string { return a.finishReason }
+
+// Usage returns the usage of the last finish_message part that has one.
+func (a *Assembler) Usage() Usage { return a.usage }
+
+// Err returns the error that stopped the assembly, an [*AssemblyError], or nil.
+func (a *Assembler) Err() error { return a.err }
+
+// Add folds one decoded part into the message. It returns an
+// [*AssemblyError] where the SDK's client throws: at an error part, a tool
+// result or args delta of an unknown tool call, a code other than the
+// SDK's 16 or a value of the wrong shape for its code. After an error, Add
+// changes nothing and returns the same error; the message stays as the SDK
+// showed it last.
+//
+// The part's slices are not kept: Add copies what the message keeps.
+func (a *Assembler) Add(p linestream.Part) error {
+	if a.err != nil {
+		return a.err
+	}
+	msg, sentinel := a.add(p)
+	if sentinel == nil {
+		return nil
+	}
+	for i := len(a.undo) - 1; i >= 0; i-- {
+		u := a.undo[i]
+		a.msg.Parts[u.part].Details[u.detail] = u.old
+	}
+	a.undo = a.undo[:0]
+	a.err = &AssemblyError{Line: p.Line, Offset: p.Offset, Msg: msg, Err: sentinel}
+	return a.err
+}
+
+// add folds p; for a part the SDK throws at it returns the SDK's message and
+// a sentinel error.
+func (a *Assembler) add(p linestream.Part) (string, error) {
+	k := p.Kind()
+	if k == linestream.KindUnknown {
+		return "Failed to parse stream string. Invalid code " + string(p.Code) + ".", linestream.ErrUnknownCode
+	}
+	if err := p.CheckShape(); err != nil {
+		return strings.TrimPrefix(err.Error(), linestream.ErrShape.Error()+": ") + ".", linestream.ErrShape
+	}
+	v := p.Value
+	switch k {
+	case linestream.KindText:
+		a.buf, _ = linestream.AppendString(a.buf[:0], v)
+		if a.textPart < 0 {
+			a.text = strings.Builder{}
+			a.textPart = len(a.msg.Parts)
+			a.msg.Parts = append(a.msg.Parts, Part{Type: PartText})
+		}
+		a.text.Write(a.buf)
+		a.msg.Parts[a.textPart].Text = a.text.String()
+		a.content.Write(a.buf)
+		a.msg.Content = a.content.String()
+	case linestream.KindReasoning:
+		a.addReasoning(v)
+	case linestream.KindReasoningSignature:
+		if a.detail >= 0 {
+			d := &a.msg.Parts[a.reasoningPart].Details[a.detail]
+			a.undo = append(a.undo, signatureUndo{part: a.reasoningPart, detail: a.detail, old: *d})
+			d.Signature, d.signed = a.stringOf(lookup(v, "signature")), true
+		}
+		return "", nil // no update
+	case linestream.KindRedactedReasoning:
+		if a.reasoningPart < 0 {
+			a.partReasoning = strings.Builder{}
+			a.reasoningPart = len(a.msg.Parts)
+			a.msg.Parts = append(a.msg.Parts, Part{Type: PartReasoning, Details: []ReasoningDetail{}})
+		}
+		rp := &a.msg.Parts[a.reasoningPart]
+		rp.Details = append(rp.Details, ReasoningDetail{Type: DetailRedacted, Data: a.stringOf(lookup(v, "data"))})
+		a.detail = -1
+	case linestream.KindFile:
+		a.msg.Parts = append(a.msg.Parts, Part{
+			Type:     PartFile,
+			MimeType: a.stringOf(lookup(v, "mimeType")),
+			Data:     a.stringOf(lookup(v, "data")),
+		})
+	case linestream.KindSource:
+		src, err := a.keep(v)
+		if err != nil {
+			return err.Error(), err
+		}
+		a.msg.Parts = append(a.msg.Parts, Part{Type: PartSource, Source: src})
+	case linestream.KindToolCallStreamingStart:
+		a.startToolCall(a.stringOf(lookup(v, "toolCallId")), a.stringOf(lookup(v, "toolName")))
+	case linestream.KindToolCallDelta:
+		if msg := a.toolCallDelta(a.stringOf(lookup(v, "toolCallId")), lookup(v, "argsTextDelta")); msg != "" {
+			return msg, ErrUnknownToolCall
+		}
+	case linestream.KindToolCall:
+		if err := a.toolCall(v); err != nil {
+			return err.Error(), err
+		}
+	case linestream.KindToolResult:
+		if msg, err := a.toolResult(v); err != nil {
+			return msg, err
+		}
+	case linestream.KindData:
+		start := len(a.data)
+		if err := a.keepElements(v, &a.data); err != nil {
+			a.data = a.data[:start]
+			return err.Error(), err
+		}
+	case linestream.KindMessageAnnotations:
+		start := len(a.msg.Annotations)
+		if err := a.keepElements(v, &a.msg.Annotations); err != nil {
+			a.msg.Annotations = a.msg.Annotations[:start]
+			return err.Error(), err
+		}
+		if len(a.msg.Annotations) > 0 {
+			a.msg.addKey(keyAnnotations)
+		}
+	case linestream.KindFinishStep:
+		a.step++
+		if string(lookup(v, "isContinued")) != "true" {
+			a.textPart = -1
+		}
+		a.reasoningPart, a.detail = -1, -1
+		return "", nil // no update
+	case linestream.KindStartStep:
+		a.msg.ID, a.msg.hasID = a.stringOf(lookup(v, "messageId")), true
+		a.msg.Parts = append(a.msg.Parts, Part{Type: PartStepStart})
+	case linestream.KindFinishMessage:
+		a.finishReason = a.stringOf(lookup(v, "finishReason"))
+		if u := lookup(v, "usage"); len(u) > 0 && u[0] == '{' {
+			prompt, completion := lookup(u, "promptTokens"), lookup(u, "completionTokens")
+			if prompt != nil && completion != nil {
+				a.usage = calculateUsage(number(prompt), number(completion))
+			}
+		}
+		return "", nil // no update
+	case linestream.KindError:
+		a.buf, _ = linestream.AppendString(a.buf[:0], v)
+		return string(a.buf), ErrErrorPart
+	}
+	// The SDK's execUpdate: what it showed is now the message.
+	a.undo = a.undo[:0]
+	return "", nil
+}
+
+// addReasoning is the SDK's onReasoningPart.
+func (a *Assembler) addReasoning(v []byte) {
+	a.buf, _ = linestream.AppendString(a.buf[:0], v)
+	if a.reasoningPart < 0 {
+		a.partReasoning = strings.Builder{}
+		a.detailText = strings.Builder{}
+		a.reasoningPart, a.detail = len(a.msg.Parts), 0
+		a.msg.Parts = append(a.msg.Parts, Part{Type: PartReasoning, Details: []ReasoningDetail{{Type: DetailText}}})
+	} else if a.detail < 0 {
+		a.detailText = strings.Builder{}
+		rp := &a.msg.Parts[a.reasoningPart]
+		a.detail = len(rp.Details)
+		rp.Details = append(rp.Details, ReasoningDetail{Type: DetailText})
+	}
+	rp := &a.msg.Parts[a.reasoningPart]
+	a.detailText.Write(a.buf)
+	rp.Details[a.detail].Text = a.detailText.String()
+	a.partReasoning.Write(a.buf)
+	rp.Reasoning = a.partReasoning.String()
+	a.reasoning.Write(a.buf)
+	a.msg.Reasoning, a.msg.HasReasoning = a.reasoning.String(), true
+	a.msg.addKey(keyReasoning)
+}
+
+// stringOf returns the text of a JSON string value ("" for nil).
+func (a *Assembler) stringOf(v []byte) string {
+	var err error
+	if a.buf, err = linestream.AppendString(a.buf[:0], v); err != nil {
+		return ""
+	}
+	return string(a.buf)
+}
+
+// number returns what the SDK makes of a usage count: the JSON number as a
+// double (±Inf beyond its range), NaN for anything else.
+func number(v []byte) float64 {
+	if len(v) == 0 || (v[0] != '-' && (v[0] < '0' || v[0] > '9')) {
+		return math.NaN()
+	}
+	f, err := strconv.ParseFloat(string(v), 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return math.NaN()
+	}
+	return f
+}
+
+// keep re-serialises the JSON value v into the arena and returns it.
+func (a *Assembler) keep(v []byte) (json.RawMessage, error) {
+	start := len(a.arena)
+	var err error
+	if a.arena, err = a.w.appendValue(a.arena, v); err != nil {
+		a.arena = a.arena[:start]
+		return nil, err
+	}
+	return a.arena[start:len(a.arena):len(a.arena)], nil
+}
+
+// keepElements re-serialises each element of the JSON array v into the
+// arena and appends it to *dst.
+func (a *Assembler) keepElements(v []byte, dst *[]json.RawMessage) error {
+	start := len(a.arena)
+	a.offs = append(a.offs[:0], start)
+	i := skipWS(v, 0)
+	if i >= len(v) || v[i] != '[' {
+		return errBadJSON
+	}
+	i = skipWS(v, i+1)
+	if i < len(v) && v[i] == ']' {
+		return nil
+	}
+	for {
+		var err error
+		if a.arena, i, err = a.w.value(a.arena, v, i, 1); err != nil {
+			a.arena = a.arena[:start]
+			return err
+		}
+		a.offs = append(a.offs, len(a.arena))
+		i = skipWS(v, i)
+		if i >= len(v) || v[i] != ',' {
+			break
+		}
+		i++
+	}
+	for j := 1; j < len(a.offs); j++ {
+		*dst = append(*dst, a.arena[a.offs[j-1]:a.offs[j]:a.offs[j]])
+	}
+	return nil
+}
+
+// Static JSON values of tool invocations; never written to.
+var (
+	jsonPartialCall = []byte(`"partial-call"`)
+	jsonCall        = []byte(`"call"`)
+	jsonResult      = []byte(`"result"`)
+)
+
+// The quoted keys of a tool invocation.
+const (
+	keyState      = `"state"`
+	keyStep       = `"step"`
+	keyToolCallID = `"toolCallId"`
+	keyToolName   = `"toolName"`
+	keyArgs       = `"args"`
+	keyResult     = `"result"`
+)
+
+// startToolCall is the SDK's onToolCallStreamingStartPart.
+func (a *Assembler) startToolCall(id, name string) {
+	if a.msg.ToolInvocations == nil {
+		a.msg.ToolInvocations = []ToolInvocation{}
+		a.msg.addKey(keyToolInvocations)
+	}
+	if a.partial == nil {
+		a.partial = make(map[string]*partialCall)
+	}
+	rec := &partialCall{step: a.step, index: len(a.msg.ToolInvocations), id: id, name: name}
+	rec.fields = []field{
+		{keyState, jsonPartialCall},
+		{keyStep, strconv.AppendInt(nil, int64(rec.step), 10)},
+		{keyToolCallID, linestream.AppendQuoted(nil, id)},
+		{keyToolName, linestream.AppendQuoted(nil, name)},
+		{keyArgs, nil},
+	}
+	a.partial[id] = rec
+	inv := rec.invocation(nil)
+	a.appendInvocation(id, inv)
+	a.setToolPart(id, inv)
+}
+
+// invocation returns the partial-call invocation with the given args,
+// sharing rec.fields.
+func (rec *partialCall) invocation(args []byte) ToolInvocation {
+	rec.fields[4].value = args
+	return ToolInvocation{State: StatePartialCall, Step: rec.step, ToolCallID: rec.id, ToolName: rec.name, Args: args, fields: rec.fields}
+}
+
+// toolCallDelta is the SDK's onToolCallDeltaPart; it returns the SDK's
+// message for a delta of a tool call that has not begun.
+func (a *Assembler) toolCallDelta(id string, delta []byte) string {
+	rec := a.partial[id]
+	if rec == nil {
+		return "Cannot read properties of undefined (reading 'text')"
+	}
+	rec.text, _ = linestream.AppendString(rec.text, delta)
+	args, state := a.pp.appendParsed(rec.args[:0], rec.text)
+	rec.args = args
+	if state == PartialJSONFailed {
+		args = nil
+	}
+	inv := rec.invocation(args)
+	a.msg.ToolInvocations[rec.index] = inv
+	a.setToolPart(id, inv)
+	return ""
+}
+
+// toolCall is the SDK's onToolCallPart (without onToolCall: no client
+// tools run here).
+func (a *Assembler) toolCall(v []byte) error {
+	fields := []field{{keyState, jsonCall}, {keyStep, strconv.AppendInt(nil, int64(a.step), 10)}}
+	fields, err := a.spread(fields, v)
+	if err != nil {
+		return err
+	}
+	inv := ToolInvocation{fields: fields}
+	inv.setTyped()
+	id := a.stringOf(lookup(v, "toolCallId"))
+	if rec := a.partial[id]; rec != nil {
+		a.msg.ToolInvocations[rec.index] = inv
+	} else {
+		if a.msg.ToolInvocations == nil {
+			a.msg.ToolInvocations = []ToolInvocation{}
+			a.msg.addKey(keyToolInvocations)
+		}
+		a.appendInvocation(id, inv)
+	}
+	a.setToolPart(id, inv)
+	return nil
+}
+
+// toolResult is the SDK's onToolResultPart.
+func (a *Assembler) toolResult(v []byte) (string, error) {
+	if a.msg.ToolInvocations == nil {
+		return "tool_result must be preceded by a tool_call", ErrUnknownToolCall
+	}
+	id := a.stringOf(lookup(v, "toolCallId"))
+	i, ok := a.firstInv[id]
+	if !ok {
+		return "tool_result must be preceded by a tool_call with the same toolCallId", ErrUnknownToolCall
+	}
+	prev := &a.msg.ToolInvocations[i]
+	fields := make([]field, 0, len(prev.fields)+2)
+	for _, f := range prev.fields {
+		fields = append(fields, field{f.key, a.keepBytes(f.value)})
+	}
+	fields = setField(fields, keyState, jsonResult)
+	fields, err := a.spread(fields, v)
+	if err != nil {
+		return err.Error(), err
+	}
+	inv := ToolInvocation{fields: fields}
+	inv.setTyped()
+	a.msg.ToolInvocations[i] = inv
+	a.setToolPart(id, inv)
+	return "", nil
+}
+
+// keepBytes copies b into the arena (nil stays nil).
+func (a *Assembler) keepBytes(b []byte) []byte {
+	if b == nil {
+		return nil
+	}
+	start := len(a.arena)
+	a.arena = append(a.arena, b...)
+	return a.arena[start:len(a.arena):len(a.arena)]
+}
+
+// spread sets the members of the JSON object v on fields, as JavaScript's
+// object spread ({...fields, ...v}) does.
+func (a *Assembler) spread(fields []field, v []byte) ([]field, error) {
+	obj, err := a.keep(v)
+	if err != nil {
+		return fields, err
+	}
+	eachMember(obj, func(key, val []byte) {
+		fields = setField(fields, string(key), val)
+	})
+	return fields, nil
+}
+
+// setField sets a member as a JavaScript assignment does: an existing key
+// keeps its place; a new array-index key goes before the other keys, in
+// ascending order; any other new key goes last.
+func setField(fields []field, key string, value []byte) []field {
+	for i := range fields {
+		if fields[i].key == key {
+			fields[i].value = value
+			return fields
+		}
+	}
+	idx := arrayIndex([]byte(key))
+	if idx < 0 {
+		return append(fields, field{key, value})
+	}
+	at := 0
+	for at < len(fields) {
+		j := arrayIndex([]byte(fields[at].key))
+		if j < 0 || j > idx {
+			break
+		}
+		at++
+	}
+	fields = append(fields, field{})
+	copy(fields[at+1:], fields[at:])
+	fields[at] = field{key, value}
+	return fields
+}
+
+// setTyped fills t's typed fields from its members.
+func (t *ToolInvocation) setTyped() {
+	t.State, t.Step, t.ToolCallID, t.ToolName, t.Args, t.Result = "", 0, "", "", nil, nil
+	var buf []byte
+	str := func(v []byte) string {
+		buf, _ = linestream.AppendString(buf[:0], v)
+		return string(buf)
+	}
+	for _, f := range t.fields {
+		switch f.key {
+		case keyState:
+			t.State = str(f.value)
+		case keyStep:
+			if n := number(f.value); !math.IsNaN(n) && n == math.Trunc(n) && math.Abs(n) < 1<<53 {
+				t.Step = int(n)
+			}
+		case keyToolCallID:
+			t.ToolCallID = str(f.value)
+		case keyToolName:
+			t.ToolName = str(f.value)
+		case keyArgs:
+			t.Args = f.value
+		case keyResult:
+			t.Result = f.value
+		}
+	}
+}
+
+// appendInvocation appends an invocation to msg.ToolInvocations.
+func (a *Assembler) appendInvocation(id string, inv ToolInvocation) {
+	if a.firstInv == nil {
+		a.firstInv = make(map[string]int)
+	}
+	if _, ok := a.firstInv[id]; !ok {
+		a.firstInv[id] = len(a.msg.ToolInvocations)
+	}
+	a.msg.ToolInvocations = append(a.msg.ToolInvocations, inv)
+}
+
+// setToolPart is the SDK's updateToolInvocationPart: the first
+// tool-invocation part of the call shows inv; without one, a part is added.
+func (a *Assembler) setToolPart(id string, inv ToolInvocation) {
+	if a.toolParts == nil {
+		a.toolParts = make(map[string]int)
+	}
+	if i, ok := a.toolParts[id]; ok {
+		*a.msg.Parts[i].ToolInvocation = inv
+		return
+	}
+	a.toolParts[id] = len(a.msg.Parts)
+	a.msg.Parts = append(a.msg.Parts, Part{Type: PartToolInvocation, ToolInvocation: &inv})
+}
+
+// A Result is a whole stream assembled: the message with what the SDK
+// reports beside it. It marshals to
+// {"message":…,"data":[…],"finishReason":…,"usage":{…}}.
+type Result struct {
+	Message      *Message
+	Data         []json.RawMessage
+	FinishReason string
+	Usage        Usage
+}
+
+// MarshalJSON writes r as the object above, each value as the SDK's
+// JSON.stringify writes it.
+func (r *Result) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil), nil }
+
+// AppendJSON appends r's JSON (see [Result.MarshalJSON]) to dst.
+func (r *Result) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"message":`...)
+	if r.Message == nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = r.Message.appendJSON(dst)
+	}
+	dst = append(dst, `,"data":`...)
+	dst = appendRawArray(dst, r.Data)
+	dst = append(dst, `,"finishReason":`...)
+	dst = linestream.AppendQuoted(dst, r.FinishReason)
+	dst = append(dst, `,"usage":`...)
+	dst = r.Usage.appendJSON(dst)
+	return append(dst, '}')
+}
+
+// Result returns the assembly so far as a [Result] that borrows the
+// message and data like [Assembler.Message]; clone the message to keep it.
+func (a *Assembler) Result() *Result {
+	return &Result{Message: &a.msg, Data: a.data, FinishReason: a.finishReason, Usage: a.usage}
+}
+
+// Assemble reads a whole stream from r and assembles it. The error is the
+// decoder's [*linestream.SyntaxError] or the assembly's [*AssemblyError];
+// the Result is never nil and holds the message as far as it got (the
+// message the SDK showed last, when the error is the SDK's). The Result is
+// the caller's.
+func Assemble(r io.Reader) (*Result, error) {
+	d := linestream.NewDecoder(r)
+	a := NewAssembler()
+	for d.Next() {
+		if err := a.Add(d.Part()); err != nil {
+			return a.Result(), err
+		}
+	}
+	return a.Result(), d.Err()
+}

@@ -1,0 +1,75 @@
+package client
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/chatwire/chatwire/linestream"
+)
+
+func TestAssemble(t *testing.T) {
+	tests := []struct {
+		name    string
+		stream  string
+		want    string
+		wantErr string
+	}{
+		{
+			name:   "empty",
+			stream: "",
+			want:   `{"message":{"role":"assistant","content":"","parts":[]},"data":[],"finishReason":"unknown","usage":{"completionTokens":null,"promptTokens":null,"totalTokens":null}}`,
+		},
+		{
+			name:   "text extends one part",
+			stream: "2:[{\"chatId\":\"c1\"}]\nf:{\"messageId\":\"m1\"}\n0:\"Hel\"\n0:\"lo\"\ne:{\"finishReason\":\"stop\",\"isContinued\":false}\nd:{\"finishReason\":\"stop\",\"usage\":{\"promptTokens\":3,\"completionTokens\":2}}\n",
+			want:   `{"message":{"id":"m1","role":"assistant","content":"Hello","parts":[{"type":"step-start"},{"type":"text","text":"Hello"}]},"data":[{"chatId":"c1"}],"finishReason":"stop","usage":{"promptTokens":3,"completionTokens":2,"totalTokens":5}}`,
+		},
+		{
+			name:   "continued step extends the text part",
+			stream: "0:\"a\"\ne:{\"finishReason\":\"length\",\"isContinued\":true}\nf:{\"messageId\":\"m2\"}\n0:\"b\"\ne:{\"finishReason\":\"stop\"}\n0:\"c\"\n",
+			want:   `{"message":{"id":"m2","role":"assistant","content":"abc","parts":[{"type":"text","text":"ab"},{"type":"step-start"},{"type":"text","text":"c"}]},"data":[],"finishReason":"unknown","usage":{"completionTokens":null,"promptTokens":null,"totalTokens":null}}`,
+		},
+		{
+			name:    "error part",
+			stream:  "0:\"a\"\n3:\"An error occurred.\"\n0:\"b\"\n",
+			want:    `{"message":{"role":"assistant","content":"a","parts":[{"type":"text","text":"a"}]},"data":[],"finishReason":"unknown","usage":{"completionTokens":null,"promptTokens":null,"totalTokens":null}}`,
+			wantErr: "client: line 2: An error occurred.",
+		},
+		{
+			name:    "tool result without a call",
+			stream:  "a:{\"toolCallId\":\"x\",\"result\":1}\n",
+			want:    `{"message":{"role":"assistant","content":"","parts":[]},"data":[],"finishReason":"unknown","usage":{"completionTokens":null,"promptTokens":null,"totalTokens":null}}`,
+			wantErr: "client: line 1: tool_result must be preceded by a tool_call",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := Assemble(strings.NewReader(tt.stream))
+			if tt.wantErr != "" {
+				require.EqualError(t, err, tt.wantErr, "assembling %q", tt.stream)
+			} else {
+				require.NoError(t, err, "assembling %q", tt.stream)
+			}
+			assert.Equal(t, tt.want, string(res.AppendJSON(nil)), "assembling %q", tt.stream)
+		})
+	}
+}
+
+func TestAssemblerKeepsError(t *testing.T) {
+	a := NewAssembler()
+	d := linestream.NewDecoder(strings.NewReader("0:\"a\"\n3:\"boom\"\n"))
+	require.True(t, d.Next())
+	require.NoError(t, a.Add(d.Part()))
+	require.True(t, d.Next())
+	err := a.Add(d.Part())
+	require.ErrorIs(t, err, ErrErrorPart)
+	assert.Same(t, err, a.Err(), "Err returns the error Add returned")
+	assert.Same(t, err, a.Add(d.Part()), "Add after an error returns the same error")
+	var ae *AssemblyError
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, 2, ae.Line)
+	assert.Equal(t, "boom", ae.Msg)
+}

@@ -1,0 +1,60 @@
+// Package client assembles the assistant message of a POST /api/chat
+// stream exactly as the AI SDK's own client does, and is a Go client of the
+// API built on that assembly.
+//
+// # Assembling the message
+//
+// An [Assembler] folds the parts a [linestream.Decoder] reads into the
+// message the Vercel AI SDK v4 keeps behind useChat: callChatApi and
+// processChatResponse of @ai-sdk/ui-utils 1.2.11, field for field. It works
+// on any reader, without HTTP:
+//
+//	d := linestream.NewDecoder(r)
+//	a := client.NewAssembler()
+//	for d.Next() {
+//		if err := a.Add(d.Part()); err != nil { // *client.AssemblyError: where the SDK throws
+//			break
+//		}
+//		show(a.Message()) // the message so far, as the SDK's onUpdate shows it
+//	}
+//
+// or, for a whole stream, [Assemble]. After every part the message equals
+// the SDK's at the same point: its content and parts (text, reasoning with
+// its details, tool-invocation, source, file, step-start, in the SDK's
+// order), its toolInvocations (partial-call with the args repaired as the
+// SDK's parsePartialJson repairs incomplete JSON, then call, then result,
+// each with its step), reasoning and annotations, the id of the last
+// start_step part; beside it the data values, the finish reason and the
+// usage. Steps marked isContinued go on extending the text part as the SDK
+// does. Where the SDK's client throws (an error part "3", a tool result or
+// args delta of an unknown call, a code or value shape its parser rejects),
+// Add returns an [*AssemblyError] with the SDK's message and the part's
+// line, and the message stays as the SDK showed it last.
+//
+// The SDK copies the whole message on every part, which makes its work
+// grow with the square of the stream; the Assembler appends to the part a
+// line extends and copies nothing, so its work grows with the stream. The
+// message it returns is a view until the next Add; [Message.Clone] keeps
+// one.
+//
+// # JSON
+//
+// [Message] marshals (encoding/json, or its own MarshalJSON) to the same
+// bytes as JSON.stringify of the SDK's message, less createdAt and
+// revisionId: the same keys in the same order, absent fields omitted as the
+// SDK omits them. The values the message passes through from the stream
+// (tool args and results, data, annotations, sources) are kept as
+// JSON.stringify(JSON.parse(value)) writes them, because that is what the
+// SDK holds: whitespace dropped; numbers as JavaScript prints a double
+// (1.0 → 1, 1E2 → 100, 1e21 → 1e+21, -0 → 0, beyond the double range
+// null); strings escaped as JSON.stringify escapes them (linestream's
+// AppendQuoted, no HTML escaping); object keys in JavaScript's property
+// order, integer-like keys ("0" to "4294967294") first in ascending order,
+// then the others as they first appeared, a duplicated key with its last
+// value. Usage counts the stream did not give are NaN, written null.
+//
+// Go strings hold UTF-8, so a lone surrogate escape ("\ud800") in a text,
+// reasoning, id or name becomes U+FFFD in the Message, as linestream's text
+// accessors make it; inside JSON values it stays an escape, as the SDK
+// writes it.
+package client

@@ -1,0 +1,607 @@
+package client
+
+import (
+	"errors"
+	"math"
+	"slices"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/chatwire/chatwire/linestream"
+)
+
+// maxDepth bounds the nesting of the values the assembly re-serialises, so
+// that a line of a million '[' is an error rather than a stack overflow.
+// V8's JSON.stringify gives up (RangeError) well before that depth too.
+const maxDepth = 10000
+
+// errBadJSON is returned for bytes that are not one valid JSON value; the
+// assembly only re-serialises values that were validated before.
+var errBadJSON = errors.New("not a valid JSON value")
+
+// A jsWriter writes a JSON value the way JavaScript's
+// JSON.stringify(JSON.parse(v)) writes it, which is what the SDK's message
+// holds for every value it passes through (tool args and results, data,
+// annotations, sources):
+//   - no whitespace;
+//   - strings as JSON.stringify writes them: '"', '\\' and control
+//     characters escaped (\b \t \n \f \r, others \u00xx), everything else raw
+//     (also '/', '<', U+2028), a lone surrogate escape kept as \udxxx,
+//     invalid UTF-8 (which the SDK's TextDecoder saw) as U+FFFD;
+//   - numbers as JavaScript prints a double (1.0 → 1, 1E2 → 100,
+//     1e21 → 1e+21, 1e-7 → 1e-7, -0 → 0, out of range → null);
+//   - objects with the property order of JavaScript: integer-like keys
+//     (array indices, "0" to "4294967294") first in ascending order, then the
+//     other keys in the order they first appeared; of duplicate keys the
+//     last value counts, at the place of the first, as JSON.parse keeps.
+//
+// Its scratch space is reused, so a jsWriter does no allocation in steady
+// state except for numbers that are not small integers. It is not safe for
+// concurrent use.
+type jsWriter struct {
+	members []memberSpan // the members of the objects being written, innermost last
+	scratch []byte       // where an object's members are reordered
+	text    []byte       // decoded text of a string with invalid UTF-8
+
+	// With secure set, forbidden reports an object secure-json-parse
+	// refuses: one with a "__proto__" key, or with a "constructor" key whose
+	// value is null or has a "prototype" key. hasPrototype tells whether the
+	// object just written has a "prototype" key.
+	secure, forbidden, hasPrototype bool
+}
+
+// memberSpan is one member of an object as written into dst: dst[start:keyEnd]
+// is its quoted key, dst[keyEnd+1:end] its value.
+type memberSpan struct {
+	start, keyEnd, end int
+	index              int64 // the key's array index, or -1
+	dupOf              int   // index (relative to the object) of the first member with this key, or -1
+}
+
+// appendValue appends the JavaScript form of the valid JSON value v to dst.
+func (w *jsWriter) appendValue(dst, v []byte) ([]byte, error) {
+	dst, i, err := w.value(dst, v, 0, 0)
+	if err != nil {
+		return dst, err
+	}
+	if skipWS(v, i) != len(v) {
+		return dst, errBadJSON
+	}
+	return dst, nil
+}
+
+func (w *jsWriter) value(dst, b []byte, i, depth int) ([]byte, int, error) {
+	if depth > maxDepth {
+		return dst, i, ErrTooDeep
+	}
+	i = skipWS(b, i)
+	if i >= len(b) {
+		return dst, i, errBadJSON
+	}
+	switch c := b[i]; c {
+	case '{':
+		return w.object(dst, b, i, depth)
+	case '[':
+		return w.array(dst, b, i, depth)
+	case '"':
+		end := stringEnd(b, i)
+		if end < 0 {
+			return dst, i, errBadJSON
+		}
+		return w.appendString(dst, b[i:end]), end, nil
+	case 't':
+		return appendLiteral(dst, b, i, "true")
+	case 'f':
+		return appendLiteral(dst, b, i, "false")
+	case 'n':
+		return appendLiteral(dst, b, i, "null")
+	default:
+		end := numberEnd(b, i)
+		if end == i {
+			return dst, i, errBadJSON
+		}
+		return appendNumber(dst, b[i:end]), end, nil
+	}
+}
+
+func appendLiteral(dst, b []byte, i int, lit string) ([]byte, int, error) {
+	if len(b)-i < len(lit) || string(b[i:i+len(lit)]) != lit {
+		return dst, i, errBadJSON
+	}
+	return append(dst, lit...), i + len(lit), nil
+}
+
+func (w *jsWriter) array(dst, b []byte, i, depth int) ([]byte, int, error) {
+	dst = append(dst, '[')
+	i = skipWS(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		return append(dst, ']'), i + 1, nil
+	}
+	for n := 0; ; n++ {
+		if n > 0 {
+			dst = append(dst, ',')
+		}
+		var err error
+		if dst, i, err = w.value(dst, b, i, depth+1); err != nil {
+			return dst, i, err
+		}
+		i = skipWS(b, i)
+		if i >= len(b) {
+			return dst, i, errBadJSON
+		}
+		switch b[i] {
+		case ',':
+			i++
+		case ']':
+			return append(dst, ']'), i + 1, nil
+		default:
+			return dst, i, errBadJSON
+		}
+	}
+}
+
+func (w *jsWriter) object(dst, b []byte, i, depth int) ([]byte, int, error) {
+	dst = append(dst, '{')
+	start := len(dst)
+	base := len(w.members)
+	defer func() { w.members = w.members[:base] }()
+	i = skipWS(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return append(dst, '}'), i + 1, nil
+	}
+	var seen map[string]int // first member per key, once the object is large
+	reorder := false
+	badConstructor, hasPrototype := false, false
+	named := false
+	lastIndex := int64(-1)
+	for n := 0; ; n++ {
+		if n > 0 {
+			dst = append(dst, ',')
+		}
+		i = skipWS(b, i)
+		end := -1
+		if i < len(b) && b[i] == '"' {
+			end = stringEnd(b, i)
+		}
+		if end < 0 {
+			return dst, i, errBadJSON
+		}
+		m := memberSpan{start: len(dst), dupOf: -1}
+		dst = w.appendString(dst, b[i:end])
+		m.keyEnd = len(dst)
+		key := dst[m.start:m.keyEnd]
+		m.index = arrayIndex(key)
+		if m.index >= 0 {
+			if named || m.index <= lastIndex {
+				reorder = true
+			}
+			lastIndex = m.index
+		} else {
+			named = true
+		}
+		// Find an earlier member with the same key: the quoted form is
+		// canonical, so equal keys have equal bytes.
+		if seen == nil && n >= 32 {
+			seen = make(map[string]int, 2*n)
+			for j, o := range w.members[base:] {
+				if o.dupOf < 0 {
+					seen[string(dst[o.start:o.keyEnd])] = j
+				}
+			}
+		}
+		if seen != nil {
+			if j, ok := seen[string(key)]; ok {
+				m.dupOf = j
+			} else {
+				seen[string(key)] = n
+			}
+		} else {
+			for j, o := range w.members[base:] {
+				if o.dupOf < 0 && string(dst[o.start:o.keyEnd]) == string(key) {
+					m.dupOf = j
+					break
+				}
+			}
+		}
+		if m.dupOf >= 0 {
+			reorder = true
+		}
+		i = skipWS(b, end)
+		if i >= len(b) || b[i] != ':' {
+			return dst, i, errBadJSON
+		}
+		dst = append(dst, ':')
+		w.hasPrototype = false
+		var err error
+		if dst, i, err = w.value(dst, b, i+1, depth+1); err != nil {
+			return dst, i, err
+		}
+		m.end = len(dst)
+		if w.secure {
+			switch string(dst[m.start:m.keyEnd]) {
+			case `"__proto__"`:
+				w.forbidden = true
+			case `"constructor"`:
+				// The last of duplicate keys counts, as in JSON.parse.
+				badConstructor = (dst[m.keyEnd+1] == '{' && w.hasPrototype) || string(dst[m.keyEnd+1:m.end]) == "null"
+			case `"prototype"`:
+				hasPrototype = true
+			}
+		}
+		w.members = append(w.members, m)
+		i = skipWS(b, i)
+		if i >= len(b) {
+			return dst, i, errBadJSON
+		}
+		if b[i] == ',' {
+			i++
+			continue
+		}
+		if b[i] != '}' {
+			return dst, i, errBadJSON
+		}
+		i++
+		break
+	}
+	if reorder {
+		dst = w.reorder(dst, start, w.members[base:])
+	}
+	if badConstructor {
+		w.forbidden = true
+	}
+	w.hasPrototype = hasPrototype
+	return append(dst, '}'), i, nil
+}
+
+// reorder rewrites the members written at dst[start:] in JavaScript's
+// property order, keeping the last value of a duplicated key at the place
+// of its first occurrence.
+func (w *jsWriter) reorder(dst []byte, start int, ms []memberSpan) []byte {
+	// last[j] is the member whose value counts for first-occurrence member j.
+	last := make([]int, len(ms))
+	for j := range ms {
+		last[j] = j
+		if d := ms[j].dupOf; d >= 0 {
+			last[d] = j
+		}
+	}
+	order := make([]int, 0, len(ms))
+	for j := range ms {
+		if ms[j].dupOf < 0 && ms[j].index >= 0 {
+			order = append(order, j)
+		}
+	}
+	slices.SortFunc(order, func(x, y int) int {
+		if ms[x].index < ms[y].index {
+			return -1
+		}
+		return 1
+	})
+	for j := range ms {
+		if ms[j].dupOf < 0 && ms[j].index < 0 {
+			order = append(order, j)
+		}
+	}
+	s := w.scratch[:0]
+	for n, j := range order {
+		if n > 0 {
+			s = append(s, ',')
+		}
+		v := ms[last[j]]
+		s = append(s, dst[ms[j].start:ms[j].keyEnd]...)
+		s = append(s, dst[v.keyEnd:v.end]...) // ':' and the value
+	}
+	w.scratch = s
+	return append(dst[:start], s...)
+}
+
+// arrayIndex returns the array index a quoted canonical key names
+// ("0" to "4294967294", no leading zero), or -1.
+func arrayIndex(quoted []byte) int64 {
+	k := quoted[1 : len(quoted)-1]
+	if len(k) == 0 || len(k) > 10 || (k[0] == '0' && len(k) > 1) {
+		return -1
+	}
+	var n int64
+	for _, c := range k {
+		if c < '0' || c > '9' {
+			return -1
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if n > math.MaxUint32-1 {
+		return -1
+	}
+	return n
+}
+
+// appendString appends the valid JSON string tok (quotes included) as
+// JSON.stringify writes the string JSON.parse makes of it.
+func (w *jsWriter) appendString(dst, tok []byte) []byte {
+	s := tok[1 : len(tok)-1]
+	if !utf8.Valid(s) {
+		// The SDK's TextDecoder already turned invalid bytes into U+FFFD.
+		// Rare: decode the text (a lone surrogate escape becomes U+FFFD
+		// here, the one loss) and quote it.
+		w.text, _ = linestream.AppendString(w.text[:0], tok)
+		return linestream.AppendQuoted(dst, string(w.text))
+	}
+	dst = append(dst, '"')
+	for i := 0; i < len(s); {
+		if s[i] != '\\' {
+			j := i + 1
+			for j < len(s) && s[j] != '\\' {
+				j++
+			}
+			dst = append(dst, s[i:j]...)
+			i = j
+			continue
+		}
+		if i+1 >= len(s) {
+			break
+		}
+		switch e := s[i+1]; e {
+		case '"', '\\':
+			dst = append(dst, '\\', e)
+		case '/':
+			dst = append(dst, '/')
+		case 'b', 'f', 'n', 'r', 't':
+			dst = append(dst, '\\', e)
+		case 'u':
+			r, ok := hex4(s, i+2)
+			if !ok {
+				return append(dst, '"')
+			}
+			i += 6
+			if utf16.IsSurrogate(r) {
+				if r < 0xDC00 && i+6 <= len(s) && s[i] == '\\' && s[i+1] == 'u' {
+					if r2, ok := hex4(s, i+2); ok && 0xDC00 <= r2 && r2 <= 0xDFFF {
+						dst = utf8.AppendRune(dst, utf16.DecodeRune(r, r2))
+						i += 6
+						continue
+					}
+				}
+				// A lone surrogate: JSON.stringify writes it as an escape.
+				dst = append(dst, '\\', 'u', hexLower[r>>12], hexLower[r>>8&0xF], hexLower[r>>4&0xF], hexLower[r&0xF])
+				continue
+			}
+			dst = appendRune(dst, r)
+			continue
+		}
+		i += 2
+	}
+	return append(dst, '"')
+}
+
+const hexLower = "0123456789abcdef"
+
+// appendRune appends r as JSON.stringify writes it inside a string.
+func appendRune(dst []byte, r rune) []byte {
+	switch r {
+	case '"', '\\':
+		return append(dst, '\\', byte(r))
+	case '\b':
+		return append(dst, '\\', 'b')
+	case '\f':
+		return append(dst, '\\', 'f')
+	case '\n':
+		return append(dst, '\\', 'n')
+	case '\r':
+		return append(dst, '\\', 'r')
+	case '\t':
+		return append(dst, '\\', 't')
+	}
+	if r < 0x20 {
+		return append(dst, '\\', 'u', '0', '0', hexLower[r>>4], hexLower[r&0xF])
+	}
+	return utf8.AppendRune(dst, r)
+}
+
+func hex4(s []byte, i int) (rune, bool) {
+	if i+4 > len(s) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range s[i : i+4] {
+		switch {
+		case '0' <= c && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case 'a' <= c && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case 'A' <= c && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+// appendNumber appends the valid JSON number tok as JavaScript prints the
+// double it parses to (Number.prototype.toString, which JSON.stringify
+// uses; Infinity prints as null).
+func appendNumber(dst, tok []byte) []byte {
+	// Small integers print as they are written (but -0 as 0).
+	if len(tok) <= 15 {
+		digits := tok
+		if digits[0] == '-' {
+			digits = digits[1:]
+		}
+		plain := len(digits) > 0
+		for _, c := range digits {
+			if c < '0' || c > '9' {
+				plain = false
+				break
+			}
+		}
+		if plain {
+			if string(tok) == "-0" {
+				return append(dst, '0')
+			}
+			return append(dst, tok...)
+		}
+	}
+	f, err := strconv.ParseFloat(string(tok), 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return append(dst, "null"...)
+	}
+	return appendFloat(dst, f)
+}
+
+// appendFloat appends f as JavaScript's Number.prototype.toString writes it
+// (the ES6 shortest round-trip form, as encoding/json also uses), with NaN
+// and ±Infinity as null, as JSON.stringify writes them.
+func appendFloat(dst []byte, f float64) []byte {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return append(dst, "null"...)
+	}
+	if f == 0 {
+		return append(dst, '0') // also -0
+	}
+	format := byte('f')
+	if abs := math.Abs(f); abs < 1e-6 || abs >= 1e21 {
+		format = 'e'
+	}
+	dst = strconv.AppendFloat(dst, f, format, -1, 64)
+	if format == 'e' {
+		// 1e-07 → 1e-7, as JavaScript writes exponents without padding.
+		n := len(dst)
+		if n >= 4 && dst[n-4] == 'e' && dst[n-3] == '-' && dst[n-2] == '0' {
+			dst[n-2] = dst[n-1]
+			dst = dst[:n-1]
+		}
+	}
+	return dst
+}
+
+// skipWS skips JSON whitespace.
+func skipWS(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// stringEnd returns the index after the closing quote of the string starting
+// at b[i] == '"', or -1 if it is not closed.
+func stringEnd(b []byte, i int) int {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return -1
+}
+
+// numberEnd returns the index after the number token at b[i].
+func numberEnd(b []byte, i int) int {
+	j := i
+	for j < len(b) {
+		switch c := b[j]; {
+		case '0' <= c && c <= '9', c == '-', c == '+', c == '.', c == 'e', c == 'E':
+			j++
+		default:
+			return j
+		}
+	}
+	return j
+}
+
+// lookup returns the value of the last member named name in the valid JSON
+// object obj (the one JSON.parse keeps), or nil when obj is not an object or
+// has no such member.
+func lookup(obj []byte, name string) []byte {
+	var found []byte
+	eachMember(obj, func(key, val []byte) {
+		if keyIs(key, name) {
+			found = val
+		}
+	})
+	return found
+}
+
+// eachMember calls fn with the quoted key and the value of each member of
+// the valid JSON object obj, in order; it does nothing when obj is not an
+// object.
+func eachMember(obj []byte, fn func(key, val []byte)) {
+	i := skipWS(obj, 0)
+	if i >= len(obj) || obj[i] != '{' {
+		return
+	}
+	i = skipWS(obj, i+1)
+	for i < len(obj) && obj[i] == '"' {
+		kEnd := stringEnd(obj, i)
+		if kEnd < 0 {
+			return
+		}
+		v := skipWS(obj, kEnd)
+		if v >= len(obj) || obj[v] != ':' {
+			return
+		}
+		v = skipWS(obj, v+1)
+		vEnd := valueEnd(obj, v)
+		if vEnd < 0 {
+			return
+		}
+		fn(obj[i:kEnd], obj[v:vEnd])
+		i = skipWS(obj, vEnd)
+		if i >= len(obj) || obj[i] != ',' {
+			return
+		}
+		i = skipWS(obj, i+1)
+	}
+}
+
+// valueEnd returns the index after the valid JSON value at b[i], or -1.
+func valueEnd(b []byte, i int) int {
+	if i >= len(b) {
+		return -1
+	}
+	switch b[i] {
+	case '"':
+		return stringEnd(b, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(b); j++ {
+			switch b[j] {
+			case '"':
+				if j = stringEnd(b, j); j < 0 {
+					return -1
+				}
+				j--
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return -1
+	case 't', 'n':
+		return min(i+4, len(b))
+	case 'f':
+		return min(i+5, len(b))
+	}
+	if j := numberEnd(b, i); j > i {
+		return j
+	}
+	return -1
+}
+
+// keyIs reports whether the quoted JSON key names name.
+func keyIs(key []byte, name string) bool {
+	k := key[1 : len(key)-1]
+	for _, c := range k {
+		if c == '\\' {
+			var buf [64]byte
+			text, err := linestream.AppendString(buf[:0], key)
+			return err == nil && string(text) == name
+		}
+	}
+	return string(k) == name
+}

@@ -1,0 +1,55 @@
+package client
+
+import "math"
+
+// Usage is the token usage the SDK reports beside the message: its
+// calculateLanguageModelUsage of the last finish_message part ("d") that
+// carries usage, with TotalTokens the sum of the other two.
+//
+// A count the stream did not give is NaN: all three are NaN until such a
+// part arrives, and a count that is not a JSON number is NaN, as in the SDK.
+// NaN (and ±Inf, for numbers beyond the double range) marshal as null, as
+// JSON.stringify writes them.
+type Usage struct {
+	PromptTokens     float64
+	CompletionTokens float64
+	TotalTokens      float64
+
+	// reported is set once a finish_message part gave usage; the SDK's
+	// default object lists completionTokens first, calculateLanguageModelUsage
+	// promptTokens, and the JSON keeps each order.
+	reported bool
+}
+
+// unknownUsage returns the SDK's usage before any finish_message part.
+func unknownUsage() Usage {
+	return Usage{PromptTokens: math.NaN(), CompletionTokens: math.NaN(), TotalTokens: math.NaN()}
+}
+
+// calculateUsage is the SDK's calculateLanguageModelUsage.
+func calculateUsage(prompt, completion float64) Usage {
+	return Usage{PromptTokens: prompt, CompletionTokens: completion, TotalTokens: prompt + completion, reported: true}
+}
+
+// Reported reports whether a finish_message part gave the usage.
+func (u Usage) Reported() bool { return u.reported }
+
+// MarshalJSON writes u as JSON.stringify writes the SDK's usage object.
+func (u Usage) MarshalJSON() ([]byte, error) { return u.appendJSON(nil), nil }
+
+func (u Usage) appendJSON(dst []byte) []byte {
+	if u.reported {
+		dst = append(dst, `{"promptTokens":`...)
+		dst = appendFloat(dst, u.PromptTokens)
+		dst = append(dst, `,"completionTokens":`...)
+		dst = appendFloat(dst, u.CompletionTokens)
+	} else {
+		dst = append(dst, `{"completionTokens":`...)
+		dst = appendFloat(dst, u.CompletionTokens)
+		dst = append(dst, `,"promptTokens":`...)
+		dst = appendFloat(dst, u.PromptTokens)
+	}
+	dst = append(dst, `,"totalTokens":`...)
+	dst = appendFloat(dst, u.TotalTokens)
+	return append(dst, '}')
+}
