@@ -123,9 +123,10 @@ func WithMaxRetryWait(d time.Duration) Option {
 	}
 }
 
-// WithStrictStream makes chat streams stop with an error at a line whose
-// code the AI SDK v4 does not know, as the SDK's own client does. By
-// default such a line is delivered by [ChatStream.Next] as a part of
+// WithStrictStream makes chat streams stop with an [*AssemblyError]
+// wrapping [linestream.ErrUnknownCode] at a line whose code the AI SDK v4
+// does not know, as the SDK's own client throws there. By default such a
+// line is delivered by [ChatStream.Next] as a part of
 // [linestream.KindUnknown] and left out of the message, so that a stream
 // that already cost credits survives a part kind added after this client
 // was written.

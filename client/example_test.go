@@ -221,3 +221,61 @@ func ExampleClient_Publish() {
 	// 2:[{"chatId":"chat_7a0bdec265bc2b0b"}]
 	// 0:"Done: your page for “now in dark mode” is ready 🎉\n"
 }
+
+func ExampleChatStream_Wait() {
+	ts := startMock(mock.Options{Lines: 2})
+	defer ts.Close()
+	c, err := client.New(ts.URL, client.WithAPIKey(mock.KeyValid))
+	if err != nil {
+		log.Fatal(err)
+	}
+	s, err := c.CreateChat(context.Background(), client.Request{Content: "a bakery page"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, err := s.Wait() // reads the whole stream
+	if err != nil {
+		log.Fatal(err)
+	}
+	m := res.Message
+	fmt.Printf("%s %q\n", m.ID, m.Content)
+	var types []string
+	for _, p := range m.Parts {
+		types = append(types, p.Type)
+	}
+	fmt.Println(strings.Join(types, " "))
+	fmt.Println(m.ToolInvocations[0].ToolName, m.ToolInvocations[0].State)
+	fmt.Println(res.FinishReason, res.Usage.TotalTokens)
+	// Output:
+	// msg_7d9f3971143f41e6 "Reading your request: “a bakery page”\nDone: your page for “a bakery page” is ready 🎉\n"
+	// step-start text tool-invocation step-start text
+	// writeFile result
+	// stop 205
+}
+
+func ExampleChatStream_Message() {
+	ts := startMock(mock.Options{SpecPartsOnly: true, Lines: 3})
+	defer ts.Close()
+	c, err := client.New(ts.URL, client.WithAPIKey(mock.KeyValid))
+	if err != nil {
+		log.Fatal(err)
+	}
+	s, err := c.CreateChat(context.Background(), client.Request{Content: "a bakery page"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer s.Close()
+	for s.Next() {
+		// The message as the AI SDK's onUpdate shows it after this part.
+		m := s.Message()
+		fmt.Printf("line %d: %d part(s), content %d bytes\n", s.Part().Line, len(m.Parts), len(m.Content))
+	}
+	if err := s.Err(); err != nil {
+		log.Fatal(err)
+	}
+	// Output:
+	// line 1: 0 part(s), content 0 bytes
+	// line 2: 1 part(s), content 42 bytes
+	// line 3: 1 part(s), content 97 bytes
+	// line 4: 1 part(s), content 151 bytes
+}

@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"mime"
@@ -27,6 +28,12 @@ import (
 //	}
 //	if err := s.Err(); err != nil { … }
 //
+// Beside the parts, an [Assembler] folds them into the assistant message
+// as the AI SDK's useChat holds it: [ChatStream.Message] at any moment,
+// [ChatStream.Wait] at the end:
+//
+//	res, err := s.Wait() // reads the rest; res.Message is the final message
+//
 // The stream reads its response body until the end, an error, [ChatStream.Close]
 // or the end of the context the stream was opened with. A ChatStream is not
 // safe for concurrent use, except that Close may be called from another
@@ -36,6 +43,8 @@ type ChatStream struct {
 	chatID string
 	resp   *http.Response
 	dec    *linestream.Decoder
+	asm    *Assembler
+	strict bool // unknown codes go to the assembler, which stops at them as the SDK does
 	held   bool // the first part was read by open and is not yet delivered
 	part   linestream.Part
 	err    error
@@ -77,8 +86,7 @@ func (c *Client) openStream(ctx context.Context, s *settings, op string, cl call
 	if err != nil {
 		return nil, err
 	}
-	st := &ChatStream{op: op, resp: resp, dec: linestream.NewDecoder(resp.Body)}
-	st.dec.SetStrict(s.strict)
+	st := &ChatStream{op: op, resp: resp, dec: linestream.NewDecoder(resp.Body), asm: NewAssembler(), strict: s.strict}
 	if err := st.first(); err != nil {
 		resp.Body.Close()
 		return nil, fmt.Errorf("chatwire: %s: %w", op, err)
@@ -111,6 +119,9 @@ func (s *ChatStream) first() error {
 	if len(id) == 0 {
 		return unexpected("line %d: the first line has an empty chatId: %q", p.Line, excerpt(p.Raw, 100))
 	}
+	if err := s.asm.Add(p); err != nil { // cannot fail for a data part; checked all the same
+		return err
+	}
 	s.chatID = string(id)
 	s.held = true
 	return nil
@@ -122,11 +133,16 @@ func (s *ChatStream) ChatID() string { return s.chatID }
 // Header returns the response's header, such as its X-Request-Id.
 func (s *ChatStream) Header() http.Header { return s.resp.Header }
 
-// Next advances to the next part and reports whether there is one. The
-// first call delivers the 2:[{"chatId":…}] part. Next returns false at the
-// end of the stream, after [ChatStream.Close], and at the first error,
-// which [ChatStream.Err] then returns; every part before the error has been
-// delivered.
+// Next advances to the next part, folds it into the message, and reports
+// whether there is one. The first call delivers the 2:[{"chatId":…}] part.
+// Next returns false at the end of the stream, after [ChatStream.Close],
+// and at the first error, which [ChatStream.Err] then returns; every part
+// before the error has been delivered and folded into the message.
+//
+// A part whose code the AI SDK v4 does not know is delivered but left out
+// of the message (unless [WithStrictStream]); a part the SDK's client
+// throws at (an error part "3", a value of the wrong shape, a tool result
+// of an unknown call) ends the stream with an [*AssemblyError].
 func (s *ChatStream) Next() bool {
 	if s.done {
 		return false
@@ -145,10 +161,9 @@ func (s *ChatStream) Next() bool {
 		return false
 	}
 	p := s.dec.Part()
-	if p.Kind() != linestream.KindUnknown {
-		if err := p.CheckShape(); err != nil {
-			s.finish(&linestream.SyntaxError{Line: p.Line, Col: len(p.Code) + 2,
-				Offset: p.Offset + int64(len(p.Code)) + 1, Msg: err.Error(), Err: linestream.ErrShape})
+	if s.strict || p.Kind() != linestream.KindUnknown {
+		if err := s.asm.Add(p); err != nil {
+			s.finish(err)
 			return false
 		}
 	}
@@ -163,7 +178,8 @@ func (s *ChatStream) finish(err error) {
 	s.part = linestream.Part{}
 	if err != nil && !s.closed.Load() {
 		var se *linestream.SyntaxError
-		if errors.As(err, &se) {
+		var ae *AssemblyError
+		if errors.As(err, &se) || errors.As(err, &ae) {
 			s.err = fmt.Errorf("chatwire: %s: stream of chat %s: %w", s.op, s.chatID, err)
 		} else {
 			s.err = fmt.Errorf("chatwire: %s: stream of chat %s: after line %d: %w", s.op, s.chatID, s.dec.Line(), err)
@@ -179,7 +195,9 @@ func (s *ChatStream) Part() linestream.Part { return s.part }
 
 // Err returns the error that ended the stream, or nil at its clean end or
 // after Close. A line that is not a part is a [*linestream.SyntaxError]
-// (with its line, column and byte offset); a connection that fails is the
+// (with its line, column and byte offset); a part the SDK's client throws
+// at is an [*AssemblyError] (with its line; an error part sent by the
+// server wraps [ErrErrorPart]); a connection that fails is the
 // transport's error (such as [io.ErrUnexpectedEOF]) with the last line
 // read; a cancelled context is the context's error.
 func (s *ChatStream) Err() error { return s.err }
@@ -191,4 +209,33 @@ func (s *ChatStream) Close() error {
 	s.closed.Store(true)
 	s.resp.Body.Close()
 	return nil
+}
+
+// Message returns the assistant message assembled from the parts so far,
+// equal to the AI SDK's at the same point. After an error it is the
+// message the SDK showed last. It is a view, valid until the next call to
+// Next; use [Message.Clone] to keep it. It does no allocation.
+func (s *ChatStream) Message() *Message { return s.asm.Message() }
+
+// Data returns the values of the data parts ("2") so far, the first being
+// {"chatId":…}; borrowed like [ChatStream.Message].
+func (s *ChatStream) Data() []json.RawMessage { return s.asm.Data() }
+
+// FinishReason returns the finish reason of the last finish_message part,
+// or "unknown" before one, as the SDK reports it.
+func (s *ChatStream) FinishReason() string { return s.asm.FinishReason() }
+
+// Usage returns the token usage of the last finish_message part that has
+// one (NaN counts before it, as in the SDK).
+func (s *ChatStream) Usage() Usage { return s.asm.Usage() }
+
+// Wait reads the rest of the stream, closes it, and returns the assembly:
+// the final message, the data, the finish reason and the usage. The
+// error is that of [ChatStream.Err]; the Result is never nil and holds the
+// message as far as it got. The Result is the caller's: the stream no
+// longer changes it.
+func (s *ChatStream) Wait() (*Result, error) {
+	for s.Next() {
+	}
+	return s.asm.Result(), s.err
 }

@@ -3,6 +3,7 @@ package client_test
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net"
@@ -136,7 +137,9 @@ func TestFaults(t *testing.T) {
 		}
 	}
 	// lineError: the stream opens, delivers its first part, then stops at
-	// line 2 with a syntax error wrapping sentinel (nil: none).
+	// line 2 with an error that wraps sentinel (nil: none) and ends in msg:
+	// a *linestream.SyntaxError for a line that is not a part, an
+	// *client.AssemblyError for a part the SDK's client throws at.
 	lineError := func(strict bool, sentinel error, msg string) func(*testing.T, *httptest.Server) {
 		return func(t *testing.T, ts *httptest.Server) {
 			s, err := newClient(t, ts.URL, mock.KeyValid, client.WithStrictStream(strict)).
@@ -146,13 +149,20 @@ func TestFaults(t *testing.T) {
 			codes, err := readAll(s)
 			assert.Equal(t, []string{"2"}, codes, "the part before the bad line is delivered")
 			var se *linestream.SyntaxError
-			require.ErrorAs(t, err, &se)
-			assert.Equal(t, 2, se.Line)
+			var ae *client.AssemblyError
+			switch {
+			case errors.As(err, &se):
+				assert.Equal(t, 2, se.Line)
+			case errors.As(err, &ae):
+				assert.Equal(t, 2, ae.Line)
+			default:
+				t.Fatalf("want a SyntaxError or an AssemblyError, got %v", err)
+			}
 			if sentinel != nil {
 				assert.ErrorIs(t, err, sentinel)
 			}
-			assert.Contains(t, err.Error(), "chatwire: create chat: stream of chat "+s.ChatID()+": linestream: line 2:")
-			assert.Contains(t, err.Error(), msg)
+			assert.Equal(t, "chatwire: create chat: stream of chat "+s.ChatID()+": "+msg, err.Error())
+			assert.JSONEq(t, `[{"chatId":"`+s.ChatID()+`"}]`, string(must(json.Marshal(s.Data()))), "the data so far")
 		}
 	}
 	works := func(key string, r client.Request) func(*testing.T, *httptest.Server) {
@@ -181,15 +191,15 @@ func TestFaults(t *testing.T) {
 		"first-line-not-2":   firstLineError(`line 1: the first line is not the chat id part 2:[{"chatId":"…"}]: got "0:\"Reading your request`),
 		"chat-id-missing":    firstLineError(`line 1: the first line has no string chatId in its first object, as in 2:[{"chatId":"…"}]: got "2:[{\"chat_id\":\"chat_`),
 		"chat-id-not-string": firstLineError(`got "2:[{\"chatId\":1001}]"`),
-		"malformed-line":     lineError(false, nil, "line 2:3: "),
-		"bad-shape":          lineError(false, linestream.ErrShape, "line 2:3: "),
+		"malformed-line":     lineError(false, nil, "linestream: line 2:3: invalid character looking for the beginning of a JSON value: 'T'"),
+		"bad-shape":          lineError(false, linestream.ErrShape, `client: line 2: "text" parts expect a string value.`),
 		"unknown-code": func(t *testing.T, ts *httptest.Server) {
 			s, err := create(t, ts, mock.KeyValid, x)
 			require.NoError(t, err)
 			codes, err := readAll(s)
 			require.NoError(t, err, "by default an unknown code is delivered")
 			assert.Equal(t, []string{"2", "x", "f"}, codes[:3])
-			lineError(true, linestream.ErrUnknownCode, "line 2:1: ")(t, ts)
+			lineError(true, linestream.ErrUnknownCode, "client: line 2: Failed to parse stream string. Invalid code x.")(t, ts)
 		},
 		"chat-id-spaced": func(t *testing.T, ts *httptest.Server) {
 			s, err := create(t, ts, mock.KeyValid, x)
@@ -343,4 +353,91 @@ func TestBadServers(t *testing.T) {
 			}
 		})
 	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// TestStreamMessage compares the stream's assembly with client.Assemble of
+// the same bytes, fetched from a twin mock without the client.
+func TestStreamMessage(t *testing.T) {
+	opts := mock.Options{Seed: 3}
+	req := client.Request{Content: "a landing page", ReasoningEffort: client.ReasoningEffortMedium}
+	s, err := newClient(t, newMock(t, opts).URL, mock.KeyValid).CreateChat(t.Context(), req)
+	require.NoError(t, err)
+	assert.Empty(t, s.Message().Content, "before any text part")
+	assert.Equal(t, "unknown", s.FinishReason())
+	var contents []string
+	for s.Next() {
+		if string(s.Part().Code) == "0" {
+			contents = append(contents, s.Message().Content)
+		}
+	}
+	require.NoError(t, s.Err())
+	require.Len(t, contents, mock.DefaultLines)
+	for i := 1; i < len(contents); i++ {
+		assert.True(t, strings.HasPrefix(contents[i], contents[i-1]), "the content grows part by part")
+	}
+	res, err := s.Wait()
+	require.NoError(t, err, "Wait after the end")
+
+	twin := newMock(t, opts)
+	body, _ := json.Marshal(req)
+	body = append(body[:len(body)-1], `,"stream":true}`...)
+	hreq, err := http.NewRequestWithContext(t.Context(), "POST", twin.URL+"/api/chat", strings.NewReader(string(body)))
+	require.NoError(t, err)
+	hreq.Header.Set("Authorization", "Bearer "+mock.KeyValid)
+	hreq.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(hreq)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	want, err := client.Assemble(resp.Body)
+	require.NoError(t, err)
+
+	assert.Equal(t, string(must(json.Marshal(want))), string(must(json.Marshal(res))))
+	assert.Equal(t, "stop", res.FinishReason)
+	assert.True(t, res.Usage.Reported())
+	assert.Regexp(t, `^msg_`, res.Message.ID)
+	assert.Len(t, res.Message.ToolInvocations, 1)
+	assert.Equal(t, contents[len(contents)-1], res.Message.Content)
+}
+
+// TestStreamErrorPart: an error part ends the stream as the SDK's client
+// throws it; the message keeps what came before.
+func TestStreamErrorPart(t *testing.T) {
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `2:[{"chatId":"chat_1"}]`+"\n"+`0:"half a page"`+"\n"+`3:"the agent crashed"`+"\n"+`0:"never read"`+"\n")
+	}))
+	defer ts.Close()
+	s, err := newClient(t, ts.URL, "k").CreateChat(t.Context(), client.Request{Content: "x"})
+	require.NoError(t, err)
+	res, err := s.Wait()
+	require.ErrorIs(t, err, client.ErrErrorPart)
+	var ae *client.AssemblyError
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, 3, ae.Line)
+	assert.Equal(t, "the agent crashed", ae.Msg)
+	assert.Equal(t, "chatwire: create chat: stream of chat chat_1: client: line 3: the agent crashed", err.Error())
+	assert.Equal(t, "half a page", res.Message.Content)
+	assert.Equal(t, "half a page", s.Message().Content)
+	assert.False(t, s.Next())
+}
+
+// TestStreamUnknownCodeMessage: by default an unknown part is delivered and
+// the message goes on without it.
+func TestStreamUnknownCodeMessage(t *testing.T) {
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `2:[{"chatId":"chat_1"}]`+"\n"+`0:"a"`+"\n"+`aui-state:{"x":1}`+"\n"+`0:"b"`+"\n")
+	}))
+	defer ts.Close()
+	s, err := newClient(t, ts.URL, "k").CreateChat(t.Context(), client.Request{Content: "x"})
+	require.NoError(t, err)
+	codes, err := readAll(s)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"2", "0", "aui-state", "0"}, codes)
+	assert.Equal(t, "ab", s.Message().Content)
 }
