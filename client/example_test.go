@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"time"
 
 	"github.com/chatwire/chatwire/client"
 	"github.com/chatwire/chatwire/conformance/mock"
+	"github.com/chatwire/chatwire/linestream"
 )
 
 // startMock starts the chatwire mock for an example, as `chatwire serve`
@@ -278,4 +280,95 @@ func ExampleChatStream_Message() {
 	// line 2: 1 part(s), content 42 bytes
 	// line 3: 1 part(s), content 97 bytes
 	// line 4: 1 part(s), content 151 bytes
+}
+
+func ExampleClient_PublishJSON() {
+	ts := startMock(mock.Options{})
+	defer ts.Close()
+	c, err := client.New(ts.URL, client.WithAPIKey(mock.KeyValid))
+	if err != nil {
+		log.Fatal(err)
+	}
+	chat, err := c.CreateChatJSON(context.Background(), client.Request{Content: "a gallery", Backend: "workflow"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	next, err := c.PublishJSON(context.Background(), chat.ChatID, client.Request{Content: "add a contact form"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(next.ChatID == chat.ChatID, next.AssistantMessageID != chat.AssistantMessageID)
+	// Output:
+	// true true
+}
+
+func ExampleWithHeader() {
+	ts := startMock(mock.Options{})
+	defer ts.Close()
+	// The mock reads the team a request acts for from X-Team (the spec does
+	// not show how a team is named); this key belongs to team "a".
+	c, err := client.New(ts.URL, client.WithAPIKey(mock.KeyTeamA), client.WithHeader("X-Team", "b"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, err = c.CreateChatJSON(context.Background(), client.Request{Content: "x"})
+	fmt.Println(errors.Is(err, client.ErrForbidden))
+
+	// Options apply to one call too, on top of the client's.
+	_, err = c.CreateChatJSON(context.Background(), client.Request{Content: "x"}, client.WithHeader(mock.HeaderScenario, "500"))
+	fmt.Println(errors.Is(err, client.ErrForbidden), errors.Is(err, client.ErrServerError))
+	// Output:
+	// true
+	// true false
+}
+
+func ExampleWithHTTPClient() {
+	ts := startMock(mock.Options{})
+	defer ts.Close()
+	// No Timeout: it would cut long streams. Bound calls with a context.
+	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}}
+	c, err := client.New(ts.URL, client.WithAPIKey(mock.KeyValid), client.WithHTTPClient(hc))
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	chat, err := c.CreateChatJSON(ctx, client.Request{Content: "x"})
+	fmt.Println(chat.ChatID, err)
+	// Output:
+	// chat_7a0bdec265bc2b0b <nil>
+}
+
+func ExampleWithStrictStream() {
+	ts := startMock(mock.Options{Fault: "unknown-code"}) // its second line is x:1
+	defer ts.Close()
+	for _, strict := range []bool{false, true} {
+		c, err := client.New(ts.URL, client.WithAPIKey(mock.KeyValid), client.WithStrictStream(strict))
+		if err != nil {
+			log.Fatal(err)
+		}
+		s, err := c.CreateChat(context.Background(), client.Request{Content: "x"})
+		if err != nil {
+			log.Fatal(err)
+		}
+		_, err = s.Wait()
+		fmt.Printf("strict %v: %v\n", strict, errors.Is(err, linestream.ErrUnknownCode))
+	}
+	// Output:
+	// strict false: false
+	// strict true: true
+}
+
+func ExampleCurrentModels() {
+	fmt.Println(client.CurrentModels())
+	// Output:
+	// [alpha-5.6-terra alpha-6.1-sol alpha-6-luna beta-4-6 gamma-k3 delta-5-5 epsilon-5-5 zeta-5-3 zeta-5-3-flash]
+}
+
+func ExampleVersion() {
+	// A test binary of the module itself has no version; a program that
+	// requires github.com/chatwire/chatwire v0.3.0 gets "v0.3.0".
+	fmt.Println(client.Version())
+	// Output:
+	// devel
 }

@@ -441,3 +441,23 @@ func TestStreamUnknownCodeMessage(t *testing.T) {
 	assert.Equal(t, []string{"2", "0", "aui-state", "0"}, codes)
 	assert.Equal(t, "ab", s.Message().Content)
 }
+
+// TestStreamAccessorsDoNotAllocate guards the "does no allocation" of
+// ChatStream.Message and its neighbours.
+func TestStreamAccessorsDoNotAllocate(t *testing.T) {
+	s, err := newClient(t, newMock(t, mock.Options{}).URL, mock.KeyValid).CreateChat(t.Context(), client.Request{Content: "x"})
+	require.NoError(t, err)
+	defer s.Close()
+	for range 5 {
+		require.True(t, s.Next())
+	}
+	allocs := testing.AllocsPerRun(100, func() {
+		_ = s.Message()
+		_ = s.Data()
+		_ = s.FinishReason()
+		_ = s.Usage()
+		_ = s.Part()
+		_ = s.ChatID()
+	})
+	assert.Zero(t, allocs, "allocations per call of the accessors")
+}
