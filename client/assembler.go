@@ -69,7 +69,7 @@ type Assembler struct {
 	detail        int // index in its Details of the text detail being extended, or -1
 
 	// The strings being extended, each the latest value of its field.
-	content, text, reasoning, partReasoning, detailText strings.Builder
+	content, text, reasoning, partReasoning, detailText jsString
 
 	partial   map[string]*partialCall // the SDK's partialToolCalls
 	firstInv  map[string]int          // the first index in msg.ToolInvocations per toolCallId
@@ -146,7 +146,8 @@ func (a *Assembler) FinishReason() string { return a.finishReason }
 // Usage returns the usage of the last finish_message part that has one.
 func (a *Assembler) Usage() Usage { return a.usage }
 
-// Err returns the error that stopped the assembly, an [*AssemblyError], or nil.
+// Err returns the error that stopped the assembly (an [*AssemblyError], or
+// what [Assembler.Fail] was given), or nil.
 func (a *Assembler) Err() error { return a.err }
 
 // Add folds one decoded part into the message. It returns an
@@ -165,13 +166,26 @@ func (a *Assembler) Add(p linestream.Part) error {
 	if sentinel == nil {
 		return nil
 	}
+	a.Fail(&AssemblyError{Line: p.Line, Offset: p.Offset, Msg: msg, Err: sentinel})
+	return a.err
+}
+
+// Fail stops the assembly with err, for a stream that fails outside the
+// assembly: a decoder's [*linestream.SyntaxError] or a read error. As in
+// the SDK, the message goes back to what it showed last (a signature that
+// arrived after its last update is dropped), and [Assembler.Add] and
+// [Assembler.Err] return err from then on. Fail does nothing when the
+// assembly has already stopped or err is nil.
+func (a *Assembler) Fail(err error) {
+	if a.err != nil || err == nil {
+		return
+	}
 	for i := len(a.undo) - 1; i >= 0; i-- {
 		u := a.undo[i]
 		a.msg.Parts[u.part].Details[u.detail] = u.old
 	}
 	a.undo = a.undo[:0]
-	a.err = &AssemblyError{Line: p.Line, Offset: p.Offset, Msg: msg, Err: sentinel}
-	return a.err
+	a.err = err
 }
 
 // add folds p; for a part the SDK throws at it returns the SDK's message and
@@ -187,16 +201,14 @@ func (a *Assembler) add(p linestream.Part) (string, error) {
 	v := p.Value
 	switch k {
 	case linestream.KindText:
-		a.buf, _ = linestream.AppendString(a.buf[:0], v)
+		a.buf = appendJSText(a.buf[:0], v)
 		if a.textPart < 0 {
-			a.text = strings.Builder{}
+			a.text.reset()
 			a.textPart = len(a.msg.Parts)
 			a.msg.Parts = append(a.msg.Parts, Part{Type: PartText})
 		}
-		a.text.Write(a.buf)
-		a.msg.Parts[a.textPart].Text = a.text.String()
-		a.content.Write(a.buf)
-		a.msg.Content = a.content.String()
+		a.msg.Parts[a.textPart].Text = a.text.add(a.buf)
+		a.msg.Content = a.content.add(a.buf)
 	case linestream.KindReasoning:
 		a.addReasoning(v)
 	case linestream.KindReasoningSignature:
@@ -208,7 +220,7 @@ func (a *Assembler) add(p linestream.Part) (string, error) {
 		return "", nil // no update
 	case linestream.KindRedactedReasoning:
 		if a.reasoningPart < 0 {
-			a.partReasoning = strings.Builder{}
+			a.partReasoning.reset()
 			a.reasoningPart = len(a.msg.Parts)
 			a.msg.Parts = append(a.msg.Parts, Part{Type: PartReasoning, Details: []ReasoningDetail{}})
 		}
@@ -276,7 +288,7 @@ func (a *Assembler) add(p linestream.Part) (string, error) {
 		}
 		return "", nil // no update
 	case linestream.KindError:
-		a.buf, _ = linestream.AppendString(a.buf[:0], v)
+		a.buf = appendJSText(a.buf[:0], v)
 		return string(a.buf), ErrErrorPart
 	}
 	// The SDK's execUpdate: what it showed is now the message.
@@ -286,34 +298,31 @@ func (a *Assembler) add(p linestream.Part) (string, error) {
 
 // addReasoning is the SDK's onReasoningPart.
 func (a *Assembler) addReasoning(v []byte) {
-	a.buf, _ = linestream.AppendString(a.buf[:0], v)
+	a.buf = appendJSText(a.buf[:0], v)
 	if a.reasoningPart < 0 {
-		a.partReasoning = strings.Builder{}
-		a.detailText = strings.Builder{}
+		a.partReasoning.reset()
+		a.detailText.reset()
 		a.reasoningPart, a.detail = len(a.msg.Parts), 0
 		a.msg.Parts = append(a.msg.Parts, Part{Type: PartReasoning, Details: []ReasoningDetail{{Type: DetailText}}})
 	} else if a.detail < 0 {
-		a.detailText = strings.Builder{}
+		a.detailText.reset()
 		rp := &a.msg.Parts[a.reasoningPart]
 		a.detail = len(rp.Details)
 		rp.Details = append(rp.Details, ReasoningDetail{Type: DetailText})
 	}
 	rp := &a.msg.Parts[a.reasoningPart]
-	a.detailText.Write(a.buf)
-	rp.Details[a.detail].Text = a.detailText.String()
-	a.partReasoning.Write(a.buf)
-	rp.Reasoning = a.partReasoning.String()
-	a.reasoning.Write(a.buf)
-	a.msg.Reasoning, a.msg.HasReasoning = a.reasoning.String(), true
+	rp.Details[a.detail].Text = a.detailText.add(a.buf)
+	rp.Reasoning = a.partReasoning.add(a.buf)
+	a.msg.Reasoning, a.msg.HasReasoning = a.reasoning.add(a.buf), true
 	a.msg.addKey(keyReasoning)
 }
 
 // stringOf returns the text of a JSON string value ("" for nil).
 func (a *Assembler) stringOf(v []byte) string {
-	var err error
-	if a.buf, err = linestream.AppendString(a.buf[:0], v); err != nil {
+	if len(v) == 0 || v[0] != '"' {
 		return ""
 	}
+	a.buf = appendJSText(a.buf[:0], v)
 	return string(a.buf)
 }
 
@@ -403,8 +412,8 @@ func (a *Assembler) startToolCall(id, name string) {
 	rec.fields = []field{
 		{keyState, jsonPartialCall},
 		{keyStep, strconv.AppendInt(nil, int64(rec.step), 10)},
-		{keyToolCallID, linestream.AppendQuoted(nil, id)},
-		{keyToolName, linestream.AppendQuoted(nil, name)},
+		{keyToolCallID, appendJSQuoted(nil, id)},
+		{keyToolName, appendJSQuoted(nil, name)},
 		{keyArgs, nil},
 	}
 	a.partial[id] = rec
@@ -427,7 +436,8 @@ func (a *Assembler) toolCallDelta(id string, delta []byte) string {
 	if rec == nil {
 		return "Cannot read properties of undefined (reading 'text')"
 	}
-	rec.text, _ = linestream.AppendString(rec.text, delta)
+	a.buf = appendJSText(a.buf[:0], delta)
+	rec.text = appendJoined(rec.text, a.buf)
 	args, state := a.pp.appendParsed(rec.args[:0], rec.text)
 	rec.args = args
 	if state == PartialJSONFailed {
@@ -546,7 +556,10 @@ func (t *ToolInvocation) setTyped() {
 	t.State, t.Step, t.ToolCallID, t.ToolName, t.Args, t.Result = "", 0, "", "", nil, nil
 	var buf []byte
 	str := func(v []byte) string {
-		buf, _ = linestream.AppendString(buf[:0], v)
+		if len(v) == 0 || v[0] != '"' {
+			return ""
+		}
+		buf = appendJSText(buf[:0], v)
 		return string(buf)
 	}
 	for _, f := range t.fields {
@@ -619,7 +632,7 @@ func (r *Result) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `,"data":`...)
 	dst = appendRawArray(dst, r.Data)
 	dst = append(dst, `,"finishReason":`...)
-	dst = linestream.AppendQuoted(dst, r.FinishReason)
+	dst = appendJSQuoted(dst, r.FinishReason)
 	dst = append(dst, `,"usage":`...)
 	dst = r.Usage.appendJSON(dst)
 	return append(dst, '}')
@@ -644,5 +657,6 @@ func Assemble(r io.Reader) (*Result, error) {
 			return a.Result(), err
 		}
 	}
+	a.Fail(d.Err())
 	return a.Result(), d.Err()
 }

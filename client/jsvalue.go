@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"errors"
 	"math"
 	"slices"
@@ -320,7 +321,7 @@ func arrayIndex(quoted []byte) int64 {
 // JSON.stringify writes the string JSON.parse makes of it.
 func (w *jsWriter) appendString(dst, tok []byte) []byte {
 	s := tok[1 : len(tok)-1]
-	if !utf8.Valid(s) {
+	if !utf8.Valid(s) && !w.secure {
 		// The SDK's TextDecoder already turned invalid bytes into U+FFFD.
 		// Rare: decode the text (a lone surrogate escape becomes U+FFFD
 		// here, the one loss) and quote it.
@@ -334,7 +335,13 @@ func (w *jsWriter) appendString(dst, tok []byte) []byte {
 			for j < len(s) && s[j] != '\\' {
 				j++
 			}
-			dst = append(dst, s[i:j]...)
+			if w.secure && bytes.IndexByte(s[i:j], 0xED) >= 0 {
+				// Text the assembly decoded (partial tool args) is WTF-8: a
+				// lone surrogate it holds is written as an escape.
+				dst = appendUnquotedWTF8(dst, s[i:j])
+			} else {
+				dst = append(dst, s[i:j]...)
+			}
 			i = j
 			continue
 		}

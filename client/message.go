@@ -2,8 +2,6 @@ package client
 
 import (
 	"encoding/json"
-
-	"github.com/chatwire/chatwire/linestream"
 )
 
 // The types of the message's parts ([Part.Type]), the SDK's UIMessage part
@@ -136,7 +134,7 @@ func (m *Message) appendJSON(dst []byte) []byte {
 	dst = append(dst, '{')
 	if m.hasID || m.ID != "" {
 		dst = append(dst, `"id":`...)
-		dst = linestream.AppendQuoted(dst, m.ID)
+		dst = appendJSQuoted(dst, m.ID)
 		dst = append(dst, ',')
 	}
 	role := m.Role
@@ -144,9 +142,9 @@ func (m *Message) appendJSON(dst []byte) []byte {
 		role = "assistant"
 	}
 	dst = append(dst, `"role":`...)
-	dst = linestream.AppendQuoted(dst, role)
+	dst = appendJSQuoted(dst, role)
 	dst = append(dst, `,"content":`...)
-	dst = linestream.AppendQuoted(dst, m.Content)
+	dst = appendJSQuoted(dst, m.Content)
 	dst = append(dst, `,"parts":[`...)
 	for i := range m.Parts {
 		if i > 0 {
@@ -174,7 +172,7 @@ func (m *Message) appendKey(dst []byte, k byte) []byte {
 	case keyReasoning:
 		if m.HasReasoning || m.Reasoning != "" {
 			dst = append(dst, `,"reasoning":`...)
-			dst = linestream.AppendQuoted(dst, m.Reasoning)
+			dst = appendJSQuoted(dst, m.Reasoning)
 		}
 	case keyToolInvocations:
 		if m.ToolInvocations != nil {
@@ -223,14 +221,14 @@ func (p *Part) MarshalJSON() ([]byte, error) { return p.appendJSON(nil), nil }
 
 func (p *Part) appendJSON(dst []byte) []byte {
 	dst = append(dst, `{"type":`...)
-	dst = linestream.AppendQuoted(dst, p.Type)
+	dst = appendJSQuoted(dst, p.Type)
 	switch p.Type {
 	case PartText:
 		dst = append(dst, `,"text":`...)
-		dst = linestream.AppendQuoted(dst, p.Text)
+		dst = appendJSQuoted(dst, p.Text)
 	case PartReasoning:
 		dst = append(dst, `,"reasoning":`...)
-		dst = linestream.AppendQuoted(dst, p.Reasoning)
+		dst = appendJSQuoted(dst, p.Reasoning)
 		dst = append(dst, `,"details":[`...)
 		for i, d := range p.Details {
 			if i > 0 {
@@ -251,9 +249,9 @@ func (p *Part) appendJSON(dst []byte) []byte {
 		dst = appendRaw(dst, p.Source)
 	case PartFile:
 		dst = append(dst, `,"mimeType":`...)
-		dst = linestream.AppendQuoted(dst, p.MimeType)
+		dst = appendJSQuoted(dst, p.MimeType)
 		dst = append(dst, `,"data":`...)
-		dst = linestream.AppendQuoted(dst, p.Data)
+		dst = appendJSQuoted(dst, p.Data)
 	}
 	return append(dst, '}')
 }
@@ -270,17 +268,17 @@ func (d ReasoningDetail) MarshalJSON() ([]byte, error) { return d.appendJSON(nil
 
 func (d ReasoningDetail) appendJSON(dst []byte) []byte {
 	dst = append(dst, `{"type":`...)
-	dst = linestream.AppendQuoted(dst, d.Type)
+	dst = appendJSQuoted(dst, d.Type)
 	if d.Type == DetailRedacted {
 		dst = append(dst, `,"data":`...)
-		dst = linestream.AppendQuoted(dst, d.Data)
+		dst = appendJSQuoted(dst, d.Data)
 		return append(dst, '}')
 	}
 	dst = append(dst, `,"text":`...)
-	dst = linestream.AppendQuoted(dst, d.Text)
+	dst = appendJSQuoted(dst, d.Text)
 	if d.Signed() {
 		dst = append(dst, `,"signature":`...)
-		dst = linestream.AppendQuoted(dst, d.Signature)
+		dst = appendJSQuoted(dst, d.Signature)
 	}
 	return append(dst, '}')
 }
@@ -307,13 +305,13 @@ func (t *ToolInvocation) appendJSON(dst []byte) []byte {
 		return append(dst, '}')
 	}
 	dst = append(dst, `"state":`...)
-	dst = linestream.AppendQuoted(dst, t.State)
+	dst = appendJSQuoted(dst, t.State)
 	dst = append(dst, `,"step":`...)
 	dst = appendFloat(dst, float64(t.Step))
 	dst = append(dst, `,"toolCallId":`...)
-	dst = linestream.AppendQuoted(dst, t.ToolCallID)
+	dst = appendJSQuoted(dst, t.ToolCallID)
 	dst = append(dst, `,"toolName":`...)
-	dst = linestream.AppendQuoted(dst, t.ToolName)
+	dst = appendJSQuoted(dst, t.ToolName)
 	if t.Args != nil {
 		dst = append(dst, `,"args":`...)
 		dst = append(dst, t.Args...)

@@ -201,7 +201,7 @@ func (f *fixer) appendFixed(dst []byte, s []byte) []byte {
 				pop()
 			}
 		case fxInsideLiteral:
-			if isLiteralPrefix(s[literalStart:last+1]) {
+			if isLiteralPrefix(s[literalStart : last+1]) {
 				lastValid = last
 				break
 			}

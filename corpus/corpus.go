@@ -51,7 +51,12 @@ func Classes() []string { return []string{Valid, Accepted, Invalid} }
 const (
 	StreamSuffix   = ".stream"
 	ExpectedSuffix = ".expected.jsonl"
-	ManifestPath   = "streams/MANIFEST.json"
+	AssemblySuffix = ".assembly.jsonl"
+	// PartialJSONPath holds the SDK's parsePartialJson of every prefix of a
+	// set of texts: one line {"text":…,"state":…,"value":…} each, value
+	// absent when the state is "failed-parse".
+	PartialJSONPath = "streams/partial-json.jsonl"
+	ManifestPath    = "streams/MANIFEST.json"
 )
 
 // FS returns the corpus files: streams/CLASS/NAME.stream,

@@ -13,8 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestFilesPaired checks that every stream has its expected reading and
-// every expected reading its stream, and that nothing else sits beside them.
+// TestFilesPaired checks that every stream has its expected reading and its
+// assembly, each of those its stream, and that nothing else sits beside them.
 func TestFilesPaired(t *testing.T) {
 	for _, class := range Classes() {
 		t.Run(class, func(t *testing.T) {
@@ -30,12 +30,17 @@ func TestFilesPaired(t *testing.T) {
 				case strings.HasSuffix(name, ExpectedSuffix):
 					stream := strings.TrimSuffix(name, ExpectedSuffix) + StreamSuffix
 					assert.True(t, present[stream], "streams/%s/%s has no stream %s", class, name, stream)
+				case strings.HasSuffix(name, AssemblySuffix):
+					stream := strings.TrimSuffix(name, AssemblySuffix) + StreamSuffix
+					assert.True(t, present[stream], "streams/%s/%s has no stream %s", class, name, stream)
 				case strings.HasSuffix(name, StreamSuffix):
 					streams++
 					expected := strings.TrimSuffix(name, StreamSuffix) + ExpectedSuffix
 					assert.True(t, present[expected], "streams/%s/%s has no expected reading %s", class, name, expected)
+					assembly := strings.TrimSuffix(name, StreamSuffix) + AssemblySuffix
+					assert.True(t, present[assembly], "streams/%s/%s has no assembly %s", class, name, assembly)
 				default:
-					t.Errorf("streams/%s/%s is neither a stream nor an expected reading", class, name)
+					t.Errorf("streams/%s/%s is neither a stream, an expected reading nor an assembly", class, name)
 				}
 			}
 			assert.NotZero(t, streams, "streams/%s holds no stream", class)

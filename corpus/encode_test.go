@@ -34,10 +34,19 @@ var loneSurrogateStreams = map[string]string{
 	"valid/llm-mix-100k-lines":                             "argsTextDelta chunks cut by UTF-16 code units split emoji",
 }
 
+// untypedStreams lists the valid streams whose values carry what the typed
+// Append…Part functions do not take, with the reason.
+var untypedStreams = map[string]string{
+	"valid/assembly-tool-call-object-order": "tool_call and tool_result values with extra keys, for the message assembly; the typed encoders write only the SDK writers' keys",
+}
+
 func TestEncoderRoundTrip(t *testing.T) {
 	changed := map[string]bool{}
 	for _, s := range loadClass(t, corpus.Valid) {
 		t.Run(s.ID(), func(t *testing.T) {
+			if why, ok := untypedStreams[s.ID()]; ok {
+				t.Skip(why)
+			}
 			parts, err := decodeAll(s.Data, true)
 			require.NoError(t, err, "%s decodes in strict mode", s.ID())
 			var got []byte

@@ -23,7 +23,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 
-import { parseDataStreamPart, processDataStream } from '@ai-sdk/ui-utils';
+import { callChatApi, parseDataStreamPart, parsePartialJson, processDataStream } from '@ai-sdk/ui-utils';
 import {
   createDataStream,
   createDataStreamResponse,
@@ -717,6 +717,163 @@ valid('llm-mix-100k-lines', 'Exactly 100,000 lines of an LLM-like mix: ~80% shor
   if (count !== LINES) throw new Error(`llm-mix wrote ${count} lines, want ${LINES}`);
 }));
 
+// --- valid: what the message assembly must get right -------------------------
+// Streams for the assembled message (NAME.assembly.jsonl): how callChatApi
+// folds parts into useChat's message, including where it throws.
+
+valid('assembly-interleaved-tool-calls', 'Two streamed tool calls whose starts, deltas, calls and results interleave, results in the reverse order.', FMT, () => viaFormat([
+  ['start_step', { messageId: 'msg-il' }],
+  ['tool_call_streaming_start', { toolCallId: 'call_1', toolName: 'search' }],
+  ['tool_call_streaming_start', { toolCallId: 'call_2', toolName: 'writeFile' }],
+  ['tool_call_delta', { toolCallId: 'call_1', argsTextDelta: '{"que' }],
+  ['tool_call_delta', { toolCallId: 'call_2', argsTextDelta: '{"path":"a.ts","content":"line 1\\n' }],
+  ['tool_call_delta', { toolCallId: 'call_1', argsTextDelta: 'ry":"next' }],
+  ['tool_call_delta', { toolCallId: 'call_2', argsTextDelta: 'line \\"2\\" \\u00e9' }],
+  ['text', 'Working on both.'],
+  ['tool_call_delta', { toolCallId: 'call_1', argsTextDelta: '.js", "limit": 1' }],
+  ['tool_call_delta', { toolCallId: 'call_2', argsTextDelta: ' 😀", "mode": tr' }],
+  ['tool_call_delta', { toolCallId: 'call_1', argsTextDelta: '0, "tags": [1, 2.5, -' }],
+  ['tool_call_delta', { toolCallId: 'call_2', argsTextDelta: 'ue}' }],
+  ['tool_call', { toolCallId: 'call_2', toolName: 'writeFile', args: { path: 'a.ts', content: 'line 1\nline "2" é 😀', mode: true } }],
+  ['tool_call_delta', { toolCallId: 'call_1', argsTextDelta: '3e1], "x": nul' }],
+  ['tool_call_delta', { toolCallId: 'call_1', argsTextDelta: 'l}' }],
+  ['tool_call', { toolCallId: 'call_1', toolName: 'search', args: { query: 'next.js', limit: 10, tags: [1, 2.5, -30], x: null } }],
+  ['tool_result', { toolCallId: 'call_2', result: { ok: true, bytes: 23 } }],
+  ['tool_result', { toolCallId: 'call_1', result: { hits: [] } }],
+  ['finish_step', { finishReason: 'tool-calls', usage: { promptTokens: 10, completionTokens: 20 }, isContinued: false }],
+  ['start_step', { messageId: 'msg-il' }],
+  ['text', 'Both done.'],
+  ['finish_step', { finishReason: 'stop', usage: { promptTokens: 30, completionTokens: 5 }, isContinued: false }],
+  ['finish_message', { finishReason: 'stop', usage: { promptTokens: 40, completionTokens: 25 } }],
+]));
+valid('assembly-partial-args-repair', 'One tool call whose args arrive a few characters at a time through every state of fixJson: strings with escapes, numbers, literals, nesting, a BOM-free unicode key.', FMT, () => {
+  const args = '{"a":"x\\"y\\\\z\\u00e9","n":-12.5e-3,"t":true,"f":false,"z":null,"arr":[[],{},[1,[2,{"k":"v"}]]],"ü":"😀","e":1E+2}';
+  const parts = [['tool_call_streaming_start', { toolCallId: 'c', toolName: 'tool' }]];
+  for (let at = 0; at < args.length; at += 3) parts.push(['tool_call_delta', { toolCallId: 'c', argsTextDelta: args.slice(at, at + 3) }]);
+  parts.push(['tool_call', { toolCallId: 'c', toolName: 'tool', args: JSON.parse(args) }]);
+  return viaFormat(parts);
+});
+valid('assembly-partial-args-never-parse', 'Args deltas that fixJson cannot repair (garbage, a forbidden __proto__ key, a constructor.prototype), so args stays undefined until they parse.', FMT, () => viaFormat([
+  ['tool_call_streaming_start', { toolCallId: 'g', toolName: 'garbage' }],
+  ['tool_call_delta', { toolCallId: 'g', argsTextDelta: 'not json' }],
+  ['tool_call_delta', { toolCallId: 'g', argsTextDelta: ' {"a":1}' }],
+  ['tool_call_streaming_start', { toolCallId: 'p', toolName: 'proto' }],
+  ['tool_call_delta', { toolCallId: 'p', argsTextDelta: '{"x":{"__proto__":' }],
+  ['tool_call_delta', { toolCallId: 'p', argsTextDelta: '{"polluted":true}}}' }],
+  ['tool_call_streaming_start', { toolCallId: 'k', toolName: 'ctor' }],
+  ['tool_call_delta', { toolCallId: 'k', argsTextDelta: '{"constructor":{"prototype":{}}}' }],
+  ['tool_call_streaming_start', { toolCallId: 'n', toolName: 'ctor-null' }],
+  ['tool_call_delta', { toolCallId: 'n', argsTextDelta: '{"constructor":null}' }],
+  ['tool_call_streaming_start', { toolCallId: 's', toolName: 'ctor-string' }],
+  ['tool_call_delta', { toolCallId: 's', argsTextDelta: '{"constructor":"ok","b":[' }],
+  ['tool_call_delta', { toolCallId: 's', argsTextDelta: '-' }],
+  ['tool_call_delta', { toolCallId: 's', argsTextDelta: '1' }],
+]));
+valid('assembly-tool-call-object-order', 'Tool call and result values with extra keys, integer-like keys, a "state" and a "step" key: the SDK spreads them into the invocation in JavaScript property order.', FMT, () => viaFormat([
+  ['tool_call', { toolCallId: 'c1', toolName: 't', args: { b: 1, 2: 'two', a: 0, 1: 'one' }, 10: 'ten', extra: { z: 1, 0: 0 }, step: 'custom' }],
+  ['tool_result', { toolCallId: 'c1', result: { 1.5: 'x', 7: 'seven' }, state: 'overridden', more: [1.0, 1e2] }],
+  ['tool_call', { toolCallId: 'c2', toolName: 't', args: [] }],
+  ['tool_call', { toolCallId: 'c3', toolName: 't', args: null }],
+  ['tool_result', { toolCallId: 'c3', result: null }],
+]));
+valid('assembly-tool-call-repeated', 'The same toolCallId started twice, then called, resulted and streamed again: the SDK keeps both invocations but one part.', FMT, () => viaFormat([
+  ['tool_call_streaming_start', { toolCallId: 'dup', toolName: 'first' }],
+  ['tool_call_delta', { toolCallId: 'dup', argsTextDelta: '{"v":1' }],
+  ['tool_call_streaming_start', { toolCallId: 'dup', toolName: 'second' }],
+  ['tool_call_delta', { toolCallId: 'dup', argsTextDelta: '{"v":2' }],
+  ['tool_result', { toolCallId: 'dup', result: 'first result' }],
+  ['tool_call', { toolCallId: 'dup', toolName: 'second', args: { v: 2 } }],
+  ['tool_result', { toolCallId: 'dup', result: 'again' }],
+  ['tool_call_delta', { toolCallId: 'dup', argsTextDelta: '}' }],
+]));
+valid('assembly-tool-result-unknown-call', 'A tool result whose toolCallId no call has: callChatApi throws "tool_result must be preceded by a tool_call with the same toolCallId".', FMT, () => viaFormat([
+  ['text', 'Calling.'],
+  ['tool_call', { toolCallId: 'known', toolName: 't', args: {} }],
+  ['tool_result', { toolCallId: 'unknown', result: 1 }],
+  ['text', 'never shown'],
+]));
+valid('assembly-tool-result-before-any-call', 'A tool result before any tool call: callChatApi throws "tool_result must be preceded by a tool_call".', FMT, () => viaFormat([
+  ['data', [{ chatId: 'chat-r' }]],
+  ['tool_result', { toolCallId: 'x', result: { ok: true } }],
+]));
+valid('assembly-tool-delta-unknown-call', 'An args delta for a call that never started: the SDK fails with a TypeError.', FMT, () => viaFormat([
+  ['text', 'x'],
+  ['tool_call_delta', { toolCallId: 'nobody', argsTextDelta: '{' }],
+]));
+valid('assembly-reasoning-redacted-then-resumed', 'Reasoning, a signature, redacted reasoning, then reasoning again in the same part and a new part after the step ends.', FMT, () => viaFormat([
+  ['start_step', { messageId: 'msg-r1' }],
+  ['reasoning', 'First '],
+  ['reasoning', 'thought.'],
+  ['reasoning_signature', { signature: 'sig-1' }],
+  ['redacted_reasoning', { data: 'cmVkYWN0ZWQ=' }],
+  ['reasoning', 'Resumed'],
+  ['reasoning', ' thought.'],
+  ['redacted_reasoning', { data: 'c2Vjb25k' }],
+  ['redacted_reasoning', { data: 'dGhpcmQ=' }],
+  ['reasoning_signature', { signature: 'ignored: no text detail' }],
+  ['text', 'Answer.'],
+  ['reasoning', 'After the text, same step.'],
+  ['reasoning_signature', { signature: 'sig-2' }],
+  ['finish_step', { finishReason: 'stop', isContinued: false }],
+  ['start_step', { messageId: 'msg-r2' }],
+  ['redacted_reasoning', { data: 'b25seSByZWRhY3RlZA==' }],
+  ['reasoning', 'New step.'],
+  ['reasoning_signature', { signature: '' }],
+  ['finish_message', { finishReason: 'stop' }],
+]));
+valid('assembly-signature-then-error', 'A reasoning signature and then an error part: the signature never reaches onUpdate, so the message at the error has none.', FMT, () => viaFormat([
+  ['reasoning', 'Thinking.'],
+  ['reasoning_signature', { signature: 'sig-lost' }],
+  ['finish_step', { finishReason: 'stop', isContinued: false }],
+  ['error', 'An error occurred.'],
+]));
+valid('assembly-sources-files-between-steps', 'Sources and files before, between and after steps, with text around them.', FMT, () => viaFormat([
+  ['source', { sourceType: 'url', id: 's0', url: 'https://example.com/0' }],
+  ['start_step', { messageId: 'msg-s1' }],
+  ['text', 'Step one.'],
+  ['source', { sourceType: 'url', id: 's1', url: 'https://example.com/1', title: 'One', providerMetadata: { p: { rank: 1 } } }],
+  ['text', ' Still step one.'],
+  ['finish_step', { finishReason: 'tool-calls', isContinued: false }],
+  ['file', { mimeType: 'image/png', data: 'iVBORw0KGgo=' }],
+  ['source', { sourceType: 'url', id: 's2', url: 'https://example.com/2' }],
+  ['start_step', { messageId: 'msg-s2' }],
+  ['file', { mimeType: 'text/plain', data: 'aGk=' }],
+  ['text', 'Step two.'],
+  ['finish_step', { finishReason: 'stop', isContinued: false }],
+  ['source', { sourceType: 'url', id: 's3', url: 'https://example.com/3' }],
+  ['finish_message', { finishReason: 'stop', usage: { promptTokens: 1, completionTokens: 2 } }],
+]));
+valid('assembly-continued-steps', 'Steps with isContinued true keep extending the text part across step-start parts, also after a tool call; a step without it starts a new one.', FMT, () => viaFormat([
+  ['start_step', { messageId: 'msg-c' }],
+  ['text', 'This is cut '],
+  ['finish_step', { finishReason: 'length', isContinued: true }],
+  ['start_step', { messageId: 'msg-c' }],
+  ['text', 'and continued '],
+  ['tool_call', { toolCallId: 'c', toolName: 't', args: {} }],
+  ['finish_step', { finishReason: 'length', isContinued: true }],
+  ['start_step', { messageId: 'msg-c' }],
+  ['text', 'twice.'],
+  ['finish_step', { finishReason: 'stop', isContinued: false }],
+  ['start_step', { messageId: 'msg-c2' }],
+  ['text', 'New step, new part.'],
+  ['finish_step', { finishReason: 'stop', isContinued: false }],
+  ['finish_message', { finishReason: 'stop' }],
+]));
+valid('assembly-annotations-before-text', 'Message annotations before any text, an empty annotations part first, and data between them.', CDS('writeMessageAnnotation, writeData, write(formatDataStreamPart)'), () => viaDataStream((w) => {
+  w.write(formatDataStreamPart('message_annotations', []));
+  w.writeData({ chatId: 'chat-ann' });
+  w.writeMessageAnnotation({ type: 'model', model: 'v0-1.5-md' });
+  w.writeMessageAnnotation({ 2: 'b', 1: 'a', z: [1.0, 2e0] });
+  w.write(formatDataStreamPart('text', 'Text after annotations.'));
+  w.write(formatDataStreamPart('message_annotations', ['plain', null, 3]));
+  w.writeData(null);
+}));
+valid('assembly-finish-without-usage', 'finish_message parts with and without usage: the last usage counts and a later part without usage keeps it.', FMT, () => viaFormat([
+  ['text', 'a'],
+  ['finish_message', { finishReason: 'length', usage: { promptTokens: 15, completionTokens: 2 } }],
+  ['finish_message', { finishReason: 'stop' }],
+]));
+
 // --- accepted: odd inputs the SDK parser accepts ----------------------------------
 
 accepted('crlf-line-endings', 'Every line ends in \\r\\n; the trailing \\r is JSON whitespace.', bytes('2:[{"chatId":"chat-crlf"}]\r\n0:"a"\r\n0:"b"\r\nd:{"finishReason":"stop"}\r\n'));
@@ -948,6 +1105,163 @@ function compare(reading, run) {
 }
 
 // ---------------------------------------------------------------------------
+// The assembled message: what callChatApi (processChatResponse inside) makes
+// of a stream, for every line prefix of it.
+
+// GENERATED_ID is the id the SDK's generateId gives the message (and each
+// revisionId); NAME.assembly.jsonl drops it, as chatwire keeps only the id
+// of an f part.
+const GENERATED_ID = 'generated-id';
+// An assembly entry carries the whole result inline up to this many bytes.
+const INLINE_RESULT_MAX = 64 << 10;
+
+// lineChunks cuts buf after every \n: one chunk per physical line, as a
+// server that flushes every part sends it. processDataStream handles each
+// chunk (each ends in \n) as its own batch, so the callbacks run line by
+// line and a bad line loses nothing before it.
+function lineChunks(buf) {
+  const chunks = [];
+  let start = 0;
+  for (let i = 0; i < buf.length; i++) {
+    if (buf[i] === 0x0a) {
+      chunks.push(buf.subarray(start, i + 1));
+      start = i + 1;
+    }
+  }
+  if (start < buf.length) chunks.push(buf.subarray(start));
+  return chunks;
+}
+
+// shown is the SDK's message as chatwire reports it: without createdAt and
+// revisionId, and without the generated id. Before the first onUpdate it is
+// the message processChatResponse starts from.
+function shown(message) {
+  if (message == null) return { role: 'assistant', content: '', parts: [] };
+  const out = {};
+  for (const [key, value] of Object.entries(message)) {
+    if (key === 'createdAt' || key === 'revisionId' || (key === 'id' && value === GENERATED_ID)) continue;
+    out[key] = value;
+  }
+  return out;
+}
+
+// viaCallChatApi runs the real callChatApi on the chunks, with a fetch that
+// answers 200 with them as the body. Without an error the result is
+// onFinish's message, finishReason and usage with the data of the last
+// onUpdate; when callChatApi throws, it is the last onUpdate (message and
+// data) and the error's message.
+async function viaCallChatApi(chunks) {
+  let update = null;
+  let finish = null;
+  let at = 0;
+  const body = new ReadableStream({
+    pull(controller) {
+      if (at >= chunks.length) {
+        controller.close();
+        return;
+      }
+      controller.enqueue(new Uint8Array(chunks[at++]));
+    },
+  }, { highWaterMark: 0 });
+  try {
+    await callChatApi({
+      api: 'http://127.0.0.1/api/chat',
+      body: { messages: [] },
+      streamProtocol: 'data',
+      fetch: async () => new Response(body, { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8' } }),
+      restoreMessagesOnFailure: () => {},
+      onUpdate: ({ message, data }) => { update = { message, data }; },
+      onFinish: (message, { usage, finishReason }) => { finish = { message, usage, finishReason }; },
+      generateId: () => GENERATED_ID,
+    });
+  } catch (err) {
+    return {
+      error: err.message,
+      json: JSON.stringify({ message: shown(update && update.message), data: update ? update.data : [] }),
+    };
+  }
+  return {
+    error: null,
+    json: JSON.stringify({ message: shown(finish.message), data: update ? update.data : [], finishReason: finish.finishReason, usage: finish.usage }),
+  };
+}
+
+// assembly returns NAME.assembly.jsonl: one line per prefix of the stream
+// cut after line k (k = 0 is the empty prefix), up to the first prefix at
+// which callChatApi throws (every longer prefix throws the same there).
+async function assembly(buf) {
+  const chunks = lineChunks(buf);
+  const out = [];
+  for (let k = 0; k <= chunks.length; k++) {
+    const r = await viaCallChatApi(chunks.slice(0, k));
+    const last = r.error !== null || k === chunks.length;
+    let line = `{"line":${k}`;
+    if (r.error !== null) line += `,"error":${JSON.stringify(r.error)}`;
+    line += `,"sha256":"${sha256(Buffer.from(r.json, 'utf8'))}"`;
+    if (last && r.json.length <= INLINE_RESULT_MAX) line += `,"result":${r.json}`;
+    out.push(`${line}}\n`);
+    if (r.error !== null) break;
+  }
+  return out.join('');
+}
+
+// PARTIAL_JSON_TEXTS are args texts whose every prefix (cut between code
+// points) goes through the SDK's parsePartialJson for streams/partial-json.jsonl.
+const PARTIAL_JSON_TEXTS = [
+  '{"a":"x\\"y\\\\z\\u00e9\\/","n":-12.5e-3,"t":true,"f":false,"z":null,"arr":[[],{},[1,[2,{"k":"v"}]]],"ü":"😀","e":1E+2}',
+  '[1, -2.5e+10, "é😀中", {"k": [true, false, null]}, 0, -0, 0.5]',
+  ' { "spaced" : [ 1 , 2 ] , "s" : "a b" } ',
+  '{"1":"a","0":"b","x":1,"x":2,"4294967295":3,"-1":4}',
+  '{"a":"\\ud83d\\ude00","b":"\\ud800","c":"\\u0000\\u001f\\u2028"}',
+  '[0.1, 1e21, 1e-7, 5e-324, 1.7976931348623157e308, 1e400, 123456789012345678901]',
+  '"a string with a \\n newline and a \\" quote"',
+  '123.456e-7',
+  'true',
+  'null',
+  '{"__proto__":{"x":1}}',
+  '{"a":{"constructor":{"prototype":1}}}',
+  '{"constructor":null}',
+  '{"constructor":[],"b":{"constructor":"x"}}',
+  '{"constructor":{"x":{"prototype":1}}}',
+  '[{"__proto__":1}]',
+  '\uFEFF{"bom":1}',
+  '{"a":1}}',
+  '[1,,2]',
+  '{"a" 1}',
+  '01',
+  '[tru]',
+  '{"a":tx}',
+  '[1.]',
+  '[-]',
+  '{"a":-}',
+  '[1e]',
+  '[1é]',
+  '{"a":1é}',
+  '[nullx, 2]',
+  '{"k":[1,{"x":"y"},[true,[null]]]}',
+  'garbage',
+  '{"open": [1, "two", {"three": 3',
+  '[[[[[[[[[[1]]]]]]]]]]',
+];
+
+// partialJsonCases runs parsePartialJson on every prefix of every text.
+function partialJsonCases() {
+  const out = [];
+  const seen = new Set();
+  for (const text of PARTIAL_JSON_TEXTS) {
+    const points = Array.from(text);
+    for (let n = 0; n <= points.length; n++) {
+      const prefix = points.slice(0, n).join('');
+      if (seen.has(prefix)) continue;
+      seen.add(prefix);
+      const r = parsePartialJson(prefix);
+      out.push(`${JSON.stringify({ text: prefix, state: r.state, value: r.value })}\n`);
+    }
+  }
+  return out.join('');
+}
+
+// ---------------------------------------------------------------------------
 // Main.
 
 function sha256(buf) {
@@ -992,6 +1306,7 @@ async function main() {
     const rel = `${c.cls}/${c.name}.stream`;
     writeFileSync(join(STREAMS, rel), buf);
     writeFileSync(join(STREAMS, c.cls, `${c.name}.expected.jsonl`), expected);
+    writeFileSync(join(STREAMS, c.cls, `${c.name}.assembly.jsonl`), await assembly(buf));
 
     const oneChunk = compare(reading, await viaProcessDataStream(buf, 0));
     const chunked = compare(reading, await viaProcessDataStream(buf, CROSS_CHECK_CHUNK));
@@ -1029,6 +1344,7 @@ async function main() {
     files,
   };
   writeFileSync(join(STREAMS, 'MANIFEST.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  writeFileSync(join(STREAMS, 'partial-json.jsonl'), partialJsonCases());
 
   const counts = CLASSES.map((cls) => `${cls} ${manifest.counts[cls]}`).join(', ');
   console.log(`wrote ${sorted.length} streams (${counts}) to corpus/streams/`);

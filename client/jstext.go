@@ -1,0 +1,189 @@
+package client
+
+import (
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/chatwire/chatwire/linestream"
+)
+
+// The text of the message is held as JavaScript holds it, a string of UTF-16
+// code units, in the one form a Go string can hold every such string in:
+// WTF-8, which is UTF-8 except that a lone surrogate (a "\ud83d" escape
+// without its other half) is the 3-byte sequence ED A0–BF 80–BF that UTF-8
+// forbids. Text without lone surrogates, which is nearly all text, is plain
+// UTF-8. When a text ending in a lone high surrogate is extended by one
+// starting with its low surrogate, the two become one character, as when
+// JavaScript concatenates strings: a model that splits an emoji between two
+// deltas gives the emoji.
+
+// appendJSText appends the text of the valid JSON string token v to dst in
+// WTF-8: escapes decoded, a lone surrogate escape kept as a surrogate,
+// invalid UTF-8 (which the SDK's TextDecoder saw as U+FFFD) as U+FFFD.
+func appendJSText(dst, v []byte) []byte {
+	if len(v) < 2 {
+		return dst
+	}
+	s := v[1 : len(v)-1]
+	if !utf8.Valid(s) {
+		// Rare: linestream's decoding has the TextDecoder's U+FFFD rules
+		// (a lone surrogate escape in such a string becomes U+FFFD too).
+		dst, _ = linestream.AppendString(dst, v)
+		return dst
+	}
+	for i := 0; i < len(s); {
+		if s[i] != '\\' {
+			j := i + 1
+			for j < len(s) && s[j] != '\\' {
+				j++
+			}
+			dst = append(dst, s[i:j]...)
+			i = j
+			continue
+		}
+		if i+1 >= len(s) {
+			break
+		}
+		e := s[i+1]
+		i += 2
+		switch e {
+		case 'b':
+			dst = append(dst, '\b')
+		case 'f':
+			dst = append(dst, '\f')
+		case 'n':
+			dst = append(dst, '\n')
+		case 'r':
+			dst = append(dst, '\r')
+		case 't':
+			dst = append(dst, '\t')
+		case 'u':
+			r, ok := hex4(s, i)
+			if !ok {
+				return dst
+			}
+			i += 4
+			if utf16.IsSurrogate(r) && r < 0xDC00 && i+6 <= len(s) && s[i] == '\\' && s[i+1] == 'u' {
+				if r2, ok := hex4(s, i+2); ok && 0xDC00 <= r2 && r2 <= 0xDFFF {
+					dst = utf8.AppendRune(dst, utf16.DecodeRune(r, r2))
+					i += 6
+					continue
+				}
+			}
+			dst = appendWTF8(dst, r)
+		default: // '"', '\\', '/'
+			dst = append(dst, e)
+		}
+	}
+	return dst
+}
+
+// appendWTF8 appends r in WTF-8: UTF-8, or a surrogate's 3-byte form.
+func appendWTF8(dst []byte, r rune) []byte {
+	if utf16.IsSurrogate(r) {
+		return append(dst, 0xE0|byte(r>>12), 0x80|byte(r>>6)&0x3F, 0x80|byte(r)&0x3F)
+	}
+	return utf8.AppendRune(dst, r)
+}
+
+// surrogateAt returns the surrogate whose WTF-8 form starts at s[i], or 0.
+func surrogateAt[T ~string | ~[]byte](s T, i int) rune {
+	if i+3 <= len(s) && s[i] == 0xED && s[i+1] >= 0xA0 && s[i+1] <= 0xBF && s[i+2] >= 0x80 && s[i+2] <= 0xBF {
+		return 0xD000 | rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F)
+	}
+	return 0
+}
+
+// joinPair reports whether text ending in a lone high surrogate meets more
+// text starting with a low one, and returns the character they make.
+func joinPair[T ~string | ~[]byte](text T, more []byte) (rune, bool) {
+	if len(text) < 3 {
+		return 0, false
+	}
+	hi, lo := surrogateAt(text, len(text)-3), surrogateAt(more, 0)
+	if hi < 0xD800 || hi > 0xDBFF || lo < 0xDC00 {
+		return 0, false
+	}
+	return utf16.DecodeRune(hi, lo), true
+}
+
+// appendJoined appends the WTF-8 text more to text as JavaScript's string
+// concatenation does.
+func appendJoined(text, more []byte) []byte {
+	if r, ok := joinPair(text, more); ok {
+		text = utf8.AppendRune(text[:len(text)-3], r)
+		more = more[3:]
+	}
+	return append(text, more...)
+}
+
+// A jsString is a string being extended, as the SDK's `text += value`
+// extends one. Its String is shared with the strings handed out before,
+// which never change; extending it copies nothing but the new text, except
+// when it joins the halves of a surrogate pair, which copies it once.
+type jsString struct {
+	b *strings.Builder
+}
+
+// reset starts a new string; the old one stays as it was.
+func (s *jsString) reset() { s.b = nil }
+
+// add appends the WTF-8 text more and returns the whole string.
+func (s *jsString) add(more []byte) string {
+	if s.b == nil {
+		s.b = new(strings.Builder)
+	}
+	if cur := s.b.String(); len(more) >= 3 {
+		if r, ok := joinPair(cur, more); ok {
+			nb := new(strings.Builder)
+			nb.Grow(len(cur) + len(more) + 1)
+			nb.WriteString(cur[:len(cur)-3])
+			nb.WriteRune(r)
+			more = more[3:]
+			s.b = nb
+		}
+	}
+	s.b.Write(more)
+	return s.b.String()
+}
+
+// appendJSQuoted appends the WTF-8 string s as JSON.stringify writes the
+// JavaScript string it stands for: as [linestream.AppendQuoted] does, with a
+// lone surrogate written as an escape (\udxxx).
+func appendJSQuoted(dst []byte, s string) []byte {
+	if strings.IndexByte(s, 0xED) < 0 {
+		return linestream.AppendQuoted(dst, s)
+	}
+	dst = append(dst, '"')
+	dst = appendUnquotedWTF8(dst, s)
+	return append(dst, '"')
+}
+
+// appendUnquotedWTF8 is appendJSQuoted without the quotes.
+func appendUnquotedWTF8[T ~string | ~[]byte](dst []byte, s T) []byte {
+	start := 0
+	for i := 0; i < len(s); i++ {
+		r := surrogateAt(s, i)
+		if r == 0 {
+			continue
+		}
+		dst = appendUnquoted(dst, string(s[start:i]))
+		dst = append(dst, '\\', 'u', hexLower[r>>12], hexLower[r>>8&0xF], hexLower[r>>4&0xF], hexLower[r&0xF])
+		i += 2
+		start = i + 1
+	}
+	return appendUnquoted(dst, string(s[start:]))
+}
+
+// appendUnquoted appends s as linestream.AppendQuoted escapes it, without
+// the quotes.
+func appendUnquoted(dst []byte, s string) []byte {
+	if s == "" {
+		return dst
+	}
+	n := len(dst)
+	dst = linestream.AppendQuoted(dst, s)
+	copy(dst[n:], dst[n+1:len(dst)-1])
+	return dst[:len(dst)-2]
+}

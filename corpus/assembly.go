@@ -1,0 +1,79 @@
+package corpus
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"path"
+)
+
+// An AssemblyStep is what the SDK's client (callChatApi, @ai-sdk/ui-utils
+// 1.2.11) assembles from a stream cut after line Line (0: nothing read),
+// one line of NAME.assembly.jsonl.
+//
+// Without an error the result is
+// {"message":…,"data":[…],"finishReason":…,"usage":{…}}: onFinish's
+// message, finish reason and usage, and the data of the last onUpdate. When
+// callChatApi throws at line Line, Error is its message and the result is
+// {"message":…,"data":[…]}, the last onUpdate (the SDK reports no finish
+// reason or usage then); the steps end there, as every longer prefix throws
+// the same. The message is the SDK's without createdAt and revisionId, and
+// without the id its generateId made up (only an f part's id stays).
+//
+// SHA256 is the hex SHA-256 of the result's JSON, JSON.stringify's bytes.
+// Result holds those bytes for the last step when they are at most 64 KiB.
+type AssemblyStep struct {
+	Line   int             `json:"line"`
+	Error  *string         `json:"error"`
+	SHA256 string          `json:"sha256"`
+	Result json.RawMessage `json:"result"`
+}
+
+// Assembly returns the SDK's assembly of every line prefix of the stream,
+// read from streams/CLASS/NAME.assembly.jsonl.
+func (s Stream) Assembly() ([]AssemblyStep, error) {
+	p := path.Join("streams", s.Class, s.Name+AssemblySuffix)
+	b, err := fs.ReadFile(files, p)
+	if err != nil {
+		return nil, fmt.Errorf("corpus: %w", err)
+	}
+	var steps []AssemblyStep
+	for i, line := range bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n")) {
+		var st AssemblyStep
+		if err := json.Unmarshal(line, &st); err != nil {
+			return nil, fmt.Errorf("corpus: %s:%d: %w", p, i+1, err)
+		}
+		if st.Line != i {
+			return nil, fmt.Errorf("corpus: %s:%d: step for line %d, want %d", p, i+1, st.Line, i)
+		}
+		steps = append(steps, st)
+	}
+	return steps, nil
+}
+
+// A PartialJSONCase is one line of streams/partial-json.jsonl: the SDK's
+// parsePartialJson of Text. Value is JSON.stringify of the value, nil when
+// State is "failed-parse".
+type PartialJSONCase struct {
+	Text  string          `json:"text"`
+	State string          `json:"state"`
+	Value json.RawMessage `json:"value"`
+}
+
+// PartialJSONCases returns the cases of [PartialJSONPath].
+func PartialJSONCases() ([]PartialJSONCase, error) {
+	b, err := fs.ReadFile(files, PartialJSONPath)
+	if err != nil {
+		return nil, fmt.Errorf("corpus: %w", err)
+	}
+	var cases []PartialJSONCase
+	for i, line := range bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n")) {
+		var c PartialJSONCase
+		if err := json.Unmarshal(line, &c); err != nil {
+			return nil, fmt.Errorf("corpus: %s:%d: %w", PartialJSONPath, i+1, err)
+		}
+		cases = append(cases, c)
+	}
+	return cases, nil
+}
