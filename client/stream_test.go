@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -311,6 +312,10 @@ func TestBadServers(t *testing.T) {
 			nil, "chatwire: create chat: unexpected response: the stream ended before its first line", client.ErrUnexpectedResponse},
 		{"garbage first line", func(c net.Conn) { io.WriteString(c, chunkedHead+chunk("hello world\n")+"0\r\n\r\n") },
 			nil, "chatwire: create chat: read first line: linestream: line 1:1: ", nil},
+		{"empty chat id", func(c net.Conn) { io.WriteString(c, chunkedHead+chunk(`2:[{"chatId":""}]`+"\n")+"0\r\n\r\n") },
+			nil, `chatwire: create chat: unexpected response: line 1: the first line has an empty chatId: "2:[{\"chatId\":\"\"}]"`, client.ErrUnexpectedResponse},
+		{"empty data array", func(c net.Conn) { io.WriteString(c, chunkedHead+chunk("\n\n2:[]\n")+"0\r\n\r\n") },
+			nil, `chatwire: create chat: unexpected response: line 3: the first line has no string chatId in its first object`, client.ErrUnexpectedResponse},
 		{"JSON instead of a stream", func(c net.Conn) {
 			io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 18\r\n\r\n"+`{"chatId":"chat_1"}`[:18])
 		}, nil, "read first line (the response is JSON, Content-Type application/json, not a text stream): linestream: line 1:1: ", nil},
@@ -460,4 +465,19 @@ func TestStreamAccessorsDoNotAllocate(t *testing.T) {
 		_ = s.ChatID()
 	})
 	assert.Zero(t, allocs, "allocations per call of the accessors")
+}
+
+func TestUnreachable(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := ln.Addr().String()
+	ln.Close() // nothing listens there now
+	c := newClient(t, "http://"+addr, "k")
+	for _, op := range operations {
+		err := op.run(t.Context(), c, "chat_1")
+		require.Error(t, err, op.name)
+		assert.Regexp(t, `^chatwire: (Post|Get) "http://`+regexp.QuoteMeta(addr)+`/api/chat[^"]*": dial tcp .*connection refused$`, err.Error())
+		var apiErr *client.APIError
+		assert.False(t, errors.As(err, &apiErr), "no response, no APIError")
+	}
 }
