@@ -157,17 +157,31 @@ func (c *Client) CreateChatJSON(ctx context.Context, r Request, opts ...Option) 
 	return c.postJSON(ctx, "create chat", "/api/chat", &r, opts)
 }
 
-// postJSON posts a request with stream false to path and reads the Chat.
-func (c *Client) postJSON(ctx context.Context, op, path string, r *Request, opts []Option) (*Chat, error) {
+// post prepares the POST of a request to path with the given stream value:
+// the call's settings and the call.
+func (c *Client) post(op, path string, r *Request, stream bool, opts []Option) (settings, call, error) {
 	s, err := c.settingsFor(opts)
 	if err != nil {
-		return nil, fmt.Errorf("chatwire: %s: %w", op, err)
+		return s, call{}, fmt.Errorf("chatwire: %s: %w", op, err)
 	}
-	body, err := r.body(false)
+	body, err := r.body(stream)
+	if err != nil {
+		return s, call{}, err
+	}
+	cl := call{method: http.MethodPost, path: path, body: body}
+	if !stream {
+		cl.accept = "application/json"
+	}
+	return s, cl, nil
+}
+
+// postJSON posts a request with stream false to path and reads the Chat.
+func (c *Client) postJSON(ctx context.Context, op, path string, r *Request, opts []Option) (*Chat, error) {
+	s, cl, err := c.post(op, path, r, false, opts)
 	if err != nil {
 		return nil, err
 	}
-	resp, err := c.send(ctx, &s, call{method: http.MethodPost, path: path, body: body, accept: "application/json"})
+	resp, err := c.send(ctx, &s, cl)
 	if err != nil {
 		return nil, err
 	}

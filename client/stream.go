@@ -68,15 +68,11 @@ func (c *Client) CreateChat(ctx context.Context, r Request, opts ...Option) (*Ch
 
 // postStream posts a request with stream true to path and opens its stream.
 func (c *Client) postStream(ctx context.Context, op, path string, r *Request, opts []Option) (*ChatStream, error) {
-	s, err := c.settingsFor(opts)
-	if err != nil {
-		return nil, fmt.Errorf("chatwire: %s: %w", op, err)
-	}
-	body, err := r.body(true)
+	s, cl, err := c.post(op, path, r, true, opts)
 	if err != nil {
 		return nil, err
 	}
-	return c.openStream(ctx, &s, op, call{method: http.MethodPost, path: path, body: body})
+	return c.openStream(ctx, &s, op, cl)
 }
 
 // openStream sends a request whose response is a line stream and reads the
