@@ -288,8 +288,10 @@ func isText(b []byte) bool {
 }
 
 // clip shortens s to at most n bytes on a rune boundary, marking the cut
-// with "…".
+// with "…", and replaces invalid UTF-8 (such as a lone surrogate escape in
+// a JSON string) with U+FFFD, so that error text is always UTF-8.
 func clip(s string, n int) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
 	if len(s) <= n {
 		return s
 	}

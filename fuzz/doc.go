@@ -10,6 +10,8 @@
 //	FuzzRoundTrip         random parts → Append…Part → decoder → the same parts
 //	FuzzChunking          the same result whatever sizes the reader returns
 //	FuzzChatID            ChatIDPrefix and AppendChatID agree with encoding/json
+//	FuzzResponse          the client on any status, headers and body: no panic, bounded
+//	                      APIErrors, the stream's parts those of linestream and the Assembler
 //
 // `go test ./fuzz` runs every target over its seeds (the corpus and
 // testdata/fuzz/<Target>/, where crashers found are kept). To fuzz, one
