@@ -165,6 +165,7 @@ func TestErrorBodies(t *testing.T) {
 		{"JSON array", "application/json", `[1,2,3]`, "", "", ""},
 		{"JSON number", "application/json", `42`, "", "", ""},
 		{"wrong types", "application/json", `{"error":{"code":{},"message":[1]}}`, "", "", ""},
+		{"lone surrogate", "application/json", `{"error":{"message":"bad \ud800 half"}}`, "", `bad \ud800 half`, ""}, // fastjson keeps the escape
 		{"error null", "application/json", `{"error":null,"message":"m"}`, "", "m", ""},
 		{"bad JSON", "application/json", `{"error":{"code":`, "", `{"error":{"code":`, ""},
 		{"plain text", "text/plain", "upstream connect error\nreset reason: overflow\n", "", "upstream connect error", ""},
@@ -173,6 +174,7 @@ func TestErrorBodies(t *testing.T) {
 		{"empty", "", "", "", "", ""},
 		{"binary", "application/octet-stream", "\x00\x01\x02\xff", "", "", ""},
 		{"invalid UTF-8 text", "text/plain", "bad \xff byte", "", "", ""},
+		{"invalid UTF-8 in JSON", "application/json", "{\"message\":\"bad \xff byte\"}", "", "bad \uFFFD byte", ""},
 		{"huge", "text/plain", huge, "", strings.Repeat("x", 1024) + "…", ""},
 		{"huge JSON", "application/json", `{"error":{"message":"` + huge + `"}}`, "", `{"error":{"message":"` + strings.Repeat("x", 1024-len(`{"error":{"message":"`)) + "…", ""},
 	}
