@@ -103,6 +103,7 @@ func TestCreateChatJSON(t *testing.T) {
 	require.NoError(t, err)
 	assert.Regexp(t, `^chat_[0-9a-f]{16}$`, chat.ChatID)
 	assert.Equal(t, ts.URL+"/chat/"+chat.ChatID, chat.URL)
+	assert.JSONEq(t, `{"chatId":"`+chat.ChatID+`","url":"`+chat.URL+`"}`, string(chat.Raw))
 	assert.Empty(t, chat.StreamID, "the default backend is not a workflow backend")
 	assert.Empty(t, chat.AssistantMessageID)
 

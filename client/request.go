@@ -139,6 +139,8 @@ type Chat struct {
 	// StreamID and AssistantMessageID are set by workflow backends only.
 	StreamID           string
 	AssistantMessageID string
+	// Raw is the whole JSON object, for fields the spec does not show.
+	Raw json.RawMessage
 }
 
 // maxJSONBody is how much of a JSON response the client reads.
@@ -225,7 +227,7 @@ func readJSON(resp *http.Response) (*fastjson.Value, []byte, error) {
 
 // readChat reads the fields of a Chat from a JSON object.
 func (c *Client) readChat(v *fastjson.Value, raw []byte) (*Chat, error) {
-	var chat Chat
+	chat := Chat{Raw: raw}
 	for _, f := range []struct {
 		key      string
 		dst      *string
