@@ -66,10 +66,12 @@ type Assembler struct {
 	step          int // the SDK's step: the number of finish_step parts so far
 	textPart      int // index in msg.Parts of the text part being extended, or -1
 	reasoningPart int // index of the reasoning part being extended, or -1
-	detail        int // index in its Details of the text detail being extended, or -1
+	detailIdx     int // index in its Details of the text detail being extended, or -1
 
-	// The strings being extended, each the latest value of its field.
-	content, text, reasoning, partReasoning, detailText jsString
+	// The strings being extended: the message's content and reasoning, and
+	// the text part, reasoning part and detail being extended as their tails.
+	content, reasoning          jsString
+	text, partReasoning, detail tail
 
 	partial   map[string]*partialCall // the SDK's partialToolCalls
 	firstInv  map[string]int          // the first index in msg.ToolInvocations per toolCallId
@@ -112,6 +114,7 @@ func NewAssembler() *Assembler {
 // Reset makes a ready for a new stream, keeping its buffers. The views
 // handed out before are no longer valid.
 func (a *Assembler) Reset() {
+	contentHint, reasoningHint := a.content.len(), a.reasoning.len()
 	*a = Assembler{
 		w:             a.w,
 		pp:            a.pp,
@@ -124,8 +127,10 @@ func (a *Assembler) Reset() {
 		usage:         unknownUsage(),
 		textPart:      -1,
 		reasoningPart: -1,
-		detail:        -1,
+		detailIdx:     -1,
 	}
+	a.content.reset(contentHint)
+	a.reasoning.reset(reasoningHint)
 }
 
 // Message returns the message so far. It is a view: the next call to
@@ -195,38 +200,42 @@ func (a *Assembler) add(p linestream.Part) (string, error) {
 	if k == linestream.KindUnknown {
 		return "Failed to parse stream string. Invalid code " + string(p.Code) + ".", linestream.ErrUnknownCode
 	}
-	if err := p.CheckShape(); err != nil {
-		return strings.TrimPrefix(err.Error(), linestream.ErrShape.Error()+": ") + ".", linestream.ErrShape
+	// The SDK's shape checks (a text or reasoning part only needs a string).
+	if !isString(k, p.Value) {
+		if err := p.CheckShape(); err != nil {
+			return strings.TrimPrefix(err.Error(), linestream.ErrShape.Error()+": ") + ".", linestream.ErrShape
+		}
 	}
 	v := p.Value
 	switch k {
 	case linestream.KindText:
 		a.buf = appendJSText(a.buf[:0], v)
 		if a.textPart < 0 {
-			a.text.reset()
+			a.text.begin(&a.content)
 			a.textPart = len(a.msg.Parts)
 			a.msg.Parts = append(a.msg.Parts, Part{Type: PartText})
 		}
-		a.msg.Parts[a.textPart].Text = a.text.add(a.buf)
+		a.text.prepare(&a.content, a.buf)
 		a.msg.Content = a.content.add(a.buf)
+		a.msg.Parts[a.textPart].Text = a.text.value(a.msg.Content, a.buf)
 	case linestream.KindReasoning:
 		a.addReasoning(v)
 	case linestream.KindReasoningSignature:
-		if a.detail >= 0 {
-			d := &a.msg.Parts[a.reasoningPart].Details[a.detail]
-			a.undo = append(a.undo, signatureUndo{part: a.reasoningPart, detail: a.detail, old: *d})
+		if a.detailIdx >= 0 {
+			d := &a.msg.Parts[a.reasoningPart].Details[a.detailIdx]
+			a.undo = append(a.undo, signatureUndo{part: a.reasoningPart, detail: a.detailIdx, old: *d})
 			d.Signature, d.signed = a.stringOf(lookup(v, "signature")), true
 		}
 		return "", nil // no update
 	case linestream.KindRedactedReasoning:
 		if a.reasoningPart < 0 {
-			a.partReasoning.reset()
+			a.partReasoning.begin(&a.reasoning)
 			a.reasoningPart = len(a.msg.Parts)
 			a.msg.Parts = append(a.msg.Parts, Part{Type: PartReasoning, Details: []ReasoningDetail{}})
 		}
 		rp := &a.msg.Parts[a.reasoningPart]
 		rp.Details = append(rp.Details, ReasoningDetail{Type: DetailRedacted, Data: a.stringOf(lookup(v, "data"))})
-		a.detail = -1
+		a.detailIdx = -1
 	case linestream.KindFile:
 		a.msg.Parts = append(a.msg.Parts, Part{
 			Type:     PartFile,
@@ -242,7 +251,7 @@ func (a *Assembler) add(p linestream.Part) (string, error) {
 	case linestream.KindToolCallStreamingStart:
 		a.startToolCall(a.stringOf(lookup(v, "toolCallId")), a.stringOf(lookup(v, "toolName")))
 	case linestream.KindToolCallDelta:
-		if msg := a.toolCallDelta(a.stringOf(lookup(v, "toolCallId")), lookup(v, "argsTextDelta")); msg != "" {
+		if msg := a.toolCallDelta(lookup(v, "toolCallId"), lookup(v, "argsTextDelta")); msg != "" {
 			return msg, ErrUnknownToolCall
 		}
 	case linestream.KindToolCall:
@@ -273,7 +282,7 @@ func (a *Assembler) add(p linestream.Part) (string, error) {
 		if string(lookup(v, "isContinued")) != "true" {
 			a.textPart = -1
 		}
-		a.reasoningPart, a.detail = -1, -1
+		a.reasoningPart, a.detailIdx = -1, -1
 		return "", nil // no update
 	case linestream.KindStartStep:
 		a.msg.ID, a.msg.hasID = a.stringOf(lookup(v, "messageId")), true
@@ -296,24 +305,33 @@ func (a *Assembler) add(p linestream.Part) (string, error) {
 	return "", nil
 }
 
+// isString reports whether p is a text or reasoning part whose value is a
+// string, which is all the SDK checks of them.
+func isString(k linestream.Kind, v []byte) bool {
+	return (k == linestream.KindText || k == linestream.KindReasoning) && len(v) > 0 && v[0] == '"'
+}
+
 // addReasoning is the SDK's onReasoningPart.
 func (a *Assembler) addReasoning(v []byte) {
 	a.buf = appendJSText(a.buf[:0], v)
 	if a.reasoningPart < 0 {
-		a.partReasoning.reset()
-		a.detailText.reset()
-		a.reasoningPart, a.detail = len(a.msg.Parts), 0
+		a.partReasoning.begin(&a.reasoning)
+		a.detail.begin(&a.reasoning)
+		a.reasoningPart, a.detailIdx = len(a.msg.Parts), 0
 		a.msg.Parts = append(a.msg.Parts, Part{Type: PartReasoning, Details: []ReasoningDetail{{Type: DetailText}}})
-	} else if a.detail < 0 {
-		a.detailText.reset()
+	} else if a.detailIdx < 0 {
+		a.detail.begin(&a.reasoning)
 		rp := &a.msg.Parts[a.reasoningPart]
-		a.detail = len(rp.Details)
+		a.detailIdx = len(rp.Details)
 		rp.Details = append(rp.Details, ReasoningDetail{Type: DetailText})
 	}
+	a.partReasoning.prepare(&a.reasoning, a.buf)
+	a.detail.prepare(&a.reasoning, a.buf)
+	whole := a.reasoning.add(a.buf)
 	rp := &a.msg.Parts[a.reasoningPart]
-	rp.Details[a.detail].Text = a.detailText.add(a.buf)
-	rp.Reasoning = a.partReasoning.add(a.buf)
-	a.msg.Reasoning, a.msg.HasReasoning = a.reasoning.add(a.buf), true
+	rp.Details[a.detailIdx].Text = a.detail.value(whole, a.buf)
+	rp.Reasoning = a.partReasoning.value(whole, a.buf)
+	a.msg.Reasoning, a.msg.HasReasoning = whole, true
 	a.msg.addKey(keyReasoning)
 }
 
@@ -431,8 +449,9 @@ func (rec *partialCall) invocation(args []byte) ToolInvocation {
 
 // toolCallDelta is the SDK's onToolCallDeltaPart; it returns the SDK's
 // message for a delta of a tool call that has not begun.
-func (a *Assembler) toolCallDelta(id string, delta []byte) string {
-	rec := a.partial[id]
+func (a *Assembler) toolCallDelta(rawID, delta []byte) string {
+	a.buf = appendJSText(a.buf[:0], rawID)
+	rec := a.partial[string(a.buf)] // no allocation: the id stays in the record
 	if rec == nil {
 		return "Cannot read properties of undefined (reading 'text')"
 	}
@@ -445,7 +464,7 @@ func (a *Assembler) toolCallDelta(id string, delta []byte) string {
 	}
 	inv := rec.invocation(args)
 	a.msg.ToolInvocations[rec.index] = inv
-	a.setToolPart(id, inv)
+	a.setToolPart(rec.id, inv)
 	return ""
 }
 
@@ -604,7 +623,9 @@ func (a *Assembler) setToolPart(id string, inv ToolInvocation) {
 		return
 	}
 	a.toolParts[id] = len(a.msg.Parts)
-	a.msg.Parts = append(a.msg.Parts, Part{Type: PartToolInvocation, ToolInvocation: &inv})
+	t := new(ToolInvocation)
+	*t = inv
+	a.msg.Parts = append(a.msg.Parts, Part{Type: PartToolInvocation, ToolInvocation: t})
 }
 
 // A Result is a whole stream assembled: the message with what the SDK

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -34,12 +35,12 @@ func appendJSText(dst, v []byte) []byte {
 	}
 	for i := 0; i < len(s); {
 		if s[i] != '\\' {
-			j := i + 1
-			for j < len(s) && s[j] != '\\' {
-				j++
+			j := bytes.IndexByte(s[i:], '\\')
+			if j < 0 {
+				return append(dst, s[i:]...)
 			}
-			dst = append(dst, s[i:j]...)
-			i = j
+			dst = append(dst, s[i:i+j]...)
+			i += j
 			continue
 		}
 		if i+1 >= len(s) {
@@ -126,8 +127,70 @@ type jsString struct {
 	b *strings.Builder
 }
 
-// reset starts a new string; the old one stays as it was.
-func (s *jsString) reset() { s.b = nil }
+// reset starts a new string with room for about hint bytes; the old one
+// stays as it was.
+func (s *jsString) reset(hint int) {
+	s.b = nil
+	if hint > 0 {
+		s.b = new(strings.Builder)
+		s.b.Grow(hint)
+	}
+}
+
+// len returns the length of the string so far.
+func (s *jsString) len() int {
+	if s.b == nil {
+		return 0
+	}
+	return s.b.Len()
+}
+
+// joins reports whether appending more joins a surrogate pair across the
+// string's end.
+func (s *jsString) joins(more []byte) bool {
+	if s.b == nil {
+		return false
+	}
+	_, ok := joinPair(s.b.String(), more)
+	return ok
+}
+
+// A tail is a string that is the part of a jsString from start on: the
+// text of a text part is the tail of the message's content from where the
+// part began, as all text goes to the part being extended; likewise a
+// reasoning part and a reasoning detail of the message's reasoning. So the
+// text is stored once. Should the string's first text join a surrogate pair
+// with the text before start (which the message's whole string joins, but
+// the part alone does not), the tail is detached and keeps its own string.
+type tail struct {
+	start    int
+	detached bool
+	own      jsString
+}
+
+// begin starts the tail at the end of base.
+func (t *tail) begin(base *jsString) {
+	t.start, t.detached = base.len(), false
+	t.own.reset(0)
+}
+
+// prepare is called before more is appended to base: it detaches the tail
+// when more joins a pair across its start.
+func (t *tail) prepare(base *jsString, more []byte) {
+	if !t.detached && base.len() == t.start && base.joins(more) {
+		t.detached = true
+		t.own.reset(0)
+	}
+}
+
+// value returns the tail after more was appended to base, whose string is
+// now whole. It is called once per append.
+func (t *tail) value(whole string, more []byte) string {
+	if t.detached {
+		return t.own.add(more)
+	}
+	return whole[t.start:]
+}
 
 // add appends the WTF-8 text more and returns the whole string.
 func (s *jsString) add(more []byte) string {

@@ -1,0 +1,118 @@
+package bench
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/chatwire/chatwire/client"
+	"github.com/chatwire/chatwire/corpus"
+	"github.com/chatwire/chatwire/linestream"
+)
+
+// assembleLines are the sizes of the assembly inputs: the SDK's figures are
+// taken at 5k and 20k lines (its work grows with the square of the stream,
+// so 100k lines take it minutes); the goal against decoding is set at 100k.
+var assembleLines = []int{5_000, 20_000, 100_000}
+
+// assembleStream returns the first n lines of the corpus's 100,000-line LLM
+// mix without its error parts ("3"), at which the SDK's client (and the
+// Assembler) would stop: 99,960 lines when n is 100,000.
+// bench/sdk/call-chat-api.mjs makes the same input.
+func assembleStream(tb testing.TB, n int) []byte {
+	tb.Helper()
+	s, err := corpus.Load(corpus.Valid, "llm-mix-100k-lines")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var out []byte
+	lines := 0
+	for line := range bytes.Lines(s.Data) {
+		if lines == n {
+			break
+		}
+		lines++
+		if !bytes.HasPrefix(line, []byte("3:")) {
+			out = append(out, line...)
+		}
+	}
+	return out
+}
+
+// BenchmarkAssemble reads each input twice per round, interleaved: decoding
+// it alone (impl=decode, the linestream decoder) and decoding it into the
+// assembled message (impl=assemble, the decoder feeding a client.Assembler).
+// Both reuse their buffers from run to run (Decoder.Reset, Assembler.Reset).
+func BenchmarkAssemble(b *testing.B) {
+	for _, n := range assembleLines {
+		data := assembleStream(b, n)
+		lines := bytes.Count(data, []byte{'\n'})
+		name := fmt.Sprintf("input=sdk-llm-mix-%dk", n/1000)
+		b.Run(name+"/impl=decode", func(b *testing.B) {
+			d := linestream.NewDecoder(nil)
+			r := bytes.NewReader(data)
+			b.ReportAllocs()
+			b.SetBytes(int64(len(data)))
+			parts := 0
+			for b.Loop() {
+				r.Reset(data)
+				d.Reset(r)
+				parts = 0
+				for d.Next() {
+					parts++
+				}
+			}
+			if d.Err() != nil || parts != lines {
+				b.Fatalf("decoded %d parts of %d, error %v", parts, lines, d.Err())
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(lines), "ns/line")
+		})
+		b.Run(name+"/impl=assemble", func(b *testing.B) {
+			d := linestream.NewDecoder(nil)
+			a := client.NewAssembler()
+			r := bytes.NewReader(data)
+			b.ReportAllocs()
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				r.Reset(data)
+				d.Reset(r)
+				a.Reset()
+				for d.Next() {
+					if a.Add(d.Part()) != nil {
+						break
+					}
+				}
+			}
+			if d.Err() != nil || a.Err() != nil || len(a.Message().Parts) == 0 {
+				b.Fatalf("assembly: decoder error %v, assembly error %v", d.Err(), a.Err())
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(lines), "ns/line")
+		})
+	}
+}
+
+// TestAssembleInputs checks that the assembly inputs assemble without an
+// error, so the benchmark times the whole stream, and that reusing the
+// Assembler gives the same message as a fresh one.
+func TestAssembleInputs(t *testing.T) {
+	for _, n := range assembleLines {
+		data := assembleStream(t, n)
+		res, err := client.Assemble(bytes.NewReader(data))
+		require.NoError(t, err, "assembling the first %d lines", n)
+		want := res.AppendJSON(nil)
+		a := client.NewAssembler()
+		for range 2 {
+			a.Reset()
+			d := linestream.NewDecoder(bytes.NewReader(data))
+			for d.Next() {
+				require.NoError(t, a.Add(d.Part()))
+			}
+			require.NoError(t, d.Err())
+			assert.Equal(t, string(want), string(a.Result().AppendJSON(nil)), "a reused Assembler on the first %d lines", n)
+		}
+	}
+	assert.Equal(t, 99_960, bytes.Count(assembleStream(t, 100_000), []byte{'\n'}), "lines of the 100k input")
+}
