@@ -143,14 +143,14 @@ func (s *ChatStream) Next() bool {
 	if s.done {
 		return false
 	}
+	if s.closed.Load() {
+		s.finish(nil)
+		return false
+	}
 	if s.held {
 		s.held = false
 		s.part = s.dec.Part()
 		return true
-	}
-	if s.closed.Load() {
-		s.finish(nil)
-		return false
 	}
 	if !s.dec.Next() {
 		s.finish(s.dec.Err())

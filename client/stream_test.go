@@ -74,6 +74,12 @@ func TestCloseEarly(t *testing.T) {
 	require.NoError(t, s.Close())
 	assert.False(t, s.Next(), "Next after Close")
 	assert.NoError(t, s.Err(), "closing on purpose is not an error")
+
+	s, err = newClient(t, ts.URL, mock.KeyValid).CreateChat(t.Context(), client.Request{Content: "x"})
+	require.NoError(t, err)
+	require.NoError(t, s.Close())
+	assert.False(t, s.Next(), "Next after a Close before the first Next")
+	assert.NotEmpty(t, s.ChatID(), "the chat id stays known")
 }
 
 func TestCloseFromAnotherGoroutine(t *testing.T) {
