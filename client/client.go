@@ -66,8 +66,8 @@ func WithHTTPClient(c *http.Client) Option {
 	return func(s *settings) { s.httpClient = c }
 }
 
-// WithHeader adds a header to every request, such as the mock's X-Team or
-// X-Mock-Scenario. The headers the client sets itself (Authorization,
+// WithHeader sets a header on every request, such as the mock's X-Team or
+// X-Mock-Scenario; given to one call, it replaces the client's value. The headers the client sets itself (Authorization,
 // Content-Type, User-Agent) cannot be set this way: use [WithAPIKey] and
 // [WithUserAgent].
 func WithHeader(key, value string) Option {
@@ -82,7 +82,7 @@ func WithHeader(key, value string) Option {
 		if s.header == nil {
 			s.header = http.Header{}
 		}
-		s.header.Add(k, value)
+		s.header.Set(k, value)
 	}
 }
 
@@ -162,7 +162,7 @@ func New(baseURL string, opts ...Option) (*Client, error) {
 		c.cfg.apiKey = os.Getenv(EnvAPIKey)
 	}
 	if err := checkKey(c.cfg.apiKey); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("chatwire: %w", err)
 	}
 	return c, nil
 }
@@ -193,11 +193,11 @@ func parseBaseURL(s string) (*url.URL, error) {
 // checkKey rejects a missing key and one that cannot be sent in a header.
 func checkKey(key string) error {
 	if key == "" {
-		return fmt.Errorf("chatwire: no API key: set %s or pass WithAPIKey", EnvAPIKey)
+		return fmt.Errorf("no API key: set %s or pass WithAPIKey", EnvAPIKey)
 	}
 	for i := 0; i < len(key); i++ {
 		if c := key[i]; c <= ' ' || c == 0x7f {
-			return fmt.Errorf("chatwire: the API key holds a space or control character at byte %d", i)
+			return fmt.Errorf("the API key holds a space or control character at byte %d", i)
 		}
 	}
 	return nil

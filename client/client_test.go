@@ -264,3 +264,21 @@ func TestNoKeyInOutput(t *testing.T) {
 	require.NoError(t, jerr)
 	assert.NotContains(t, string(b), "topsecret", "the APIError's fields")
 }
+
+func TestCallOptions(t *testing.T) {
+	ts, rec := newRecordedMock(t, mock.Options{})
+	c := newClient(t, ts.URL, mock.KeyValid, client.WithHeader("X-Team", "default"))
+	_, err := c.CreateChatJSON(t.Context(), client.Request{Content: "x"}, client.WithHeader("x-team", "b"))
+	require.ErrorIs(t, err, client.ErrForbidden, "the call's X-Team replaces the client's")
+	assert.Equal(t, []string{"b"}, rec.requests()[0].Header.Values("X-Team"))
+
+	_, err = c.CreateChatJSON(t.Context(), client.Request{Content: "x"})
+	require.NoError(t, err, "the client's own options are unchanged")
+	assert.Equal(t, []string{"default"}, rec.requests()[1].Header.Values("X-Team"))
+
+	_, err = c.CreateChat(t.Context(), client.Request{Content: "x"}, client.WithAPIKey(""))
+	require.EqualError(t, err, "chatwire: create chat: no API key: set CHATWIRE_API_KEY or pass WithAPIKey")
+	_, err = c.Status(t.Context(), "chat_1", client.WithRetry(-2))
+	require.EqualError(t, err, "chatwire: chat status: WithRetry(-2): the number of retries must not be negative")
+	assert.Len(t, rec.requests(), 2, "a call with a bad option sends nothing")
+}
