@@ -1,7 +1,6 @@
 package client
 
 import (
-	"bytes"
 	"errors"
 	"math"
 	"slices"
@@ -335,7 +334,7 @@ func (w *jsWriter) appendString(dst, tok []byte) []byte {
 			for j < len(s) && s[j] != '\\' {
 				j++
 			}
-			if w.secure && bytes.IndexByte(s[i:j], 0xED) >= 0 {
+			if w.secure && !utf8.Valid(s[i:j]) {
 				// Text the assembly decoded (partial tool args) is WTF-8: a
 				// lone surrogate it holds is written as an escape.
 				dst = appendUnquotedWTF8(dst, s[i:j])

@@ -1,5 +1,7 @@
 package client
 
+import "unicode/utf8"
+
 // The repair of incomplete JSON, as the SDK's parsePartialJson and fixJson
 // (@ai-sdk/ui-utils 1.2.11, src/fix-json.ts) do it for the args text of a
 // tool call that is still streaming.
@@ -220,9 +222,8 @@ func (f *fixer) appendFixed(dst []byte, s []byte) []byte {
 			i++
 			continue
 		}
-		n := utf8Len(s[i:])
-		step(0x80, i, i+n-1)
-		if n == 4 { // outside the BMP: a surrogate pair, two units
+		n, units := charUnits(s[i:])
+		for range units {
 			step(0x80, i, i+n-1)
 		}
 		i += n
@@ -262,19 +263,19 @@ func isLiteralPrefix(p []byte) bool {
 	return false
 }
 
-// utf8Len returns the length of the UTF-8 sequence at s[0] (a non-ASCII
-// byte), at least 1. The text the assembly holds is valid UTF-8.
-func utf8Len(s []byte) int {
-	n := 1
-	switch c := s[0]; {
-	case c >= 0xF0:
-		n = 4
-	case c >= 0xE0:
-		n = 3
-	case c >= 0xC0:
-		n = 2
+// charUnits returns the length of the character at s[0] (a non-ASCII
+// byte) and how many UTF-16 code units JavaScript holds it in: two outside
+// the BMP, else one (a WTF-8 surrogate, or an invalid byte, which the SDK's
+// TextDecoder made U+FFFD, are one).
+func charUnits(s []byte) (n, units int) {
+	if surrogateAt(s, 0) != 0 {
+		return 3, 1
 	}
-	return min(n, len(s))
+	r, n := utf8.DecodeRune(s)
+	if r > 0xFFFF {
+		return n, 2
+	}
+	return n, 1
 }
 
 // A PartialJSONState says how [ParsePartialJSON] read its text, with the

@@ -1,5 +1,5 @@
-// Package fuzz holds the native Go fuzz targets that keep linestream
-// correct, and what they need: a slow reference decoder written plainly on
+// Package fuzz holds the native Go fuzz targets that keep linestream (and
+// the client's assembly) correct, and what they need: a slow reference decoder written plainly on
 // encoding/json ([Reference]) and a generator that turns fuzz bytes into
 // structured streams with github.com/google/gofuzz ([GenStream]).
 //
@@ -10,6 +10,12 @@
 //	FuzzRoundTrip         random parts → Append…Part → decoder → the same parts
 //	FuzzChunking          the same result whatever sizes the reader returns
 //	FuzzChatID            ChatIDPrefix and AppendChatID agree with encoding/json
+//	FuzzPartialJSON       client's fixJson and parsePartialJson: no panic, a kept
+//	                      prefix plus closers, valid JSON that parses back to itself,
+//	                      every prefix of complete JSON repaired (where fixJson can),
+//	                      complete JSON read as itself
+//	FuzzAssemble          client.Assembler on any part sequence: no panic, valid
+//	                      JSON, Clone, errors at their line, Assemble, Reset
 //	FuzzResponse          the client on any status, headers and body: no panic, bounded
 //	                      APIErrors, the stream's parts those of linestream and the Assembler
 //

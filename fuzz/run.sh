@@ -20,7 +20,7 @@ cd "$(dirname "$0")/.."
 time=${1:-10s}
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-for target in FuzzDecode FuzzAgainstReference FuzzRoundTrip FuzzChunking FuzzChatID FuzzResponse; do
+for target in FuzzDecode FuzzAgainstReference FuzzRoundTrip FuzzChunking FuzzChatID FuzzPartialJSON FuzzAssemble FuzzResponse; do
 	echo "fuzz: $target for $time"
 	if go test ./fuzz -run '^$' -fuzz "^$target\$" -fuzztime "$time" -fuzzminimizetime 10s >"$out" 2>&1; then
 		tail -n 2 "$out"
