@@ -15,4 +15,11 @@
 // Another checks that the decoder reads every corpus stream the same whole and
 // one byte at a time. RESULTS.md records the figures and run.sh reproduces
 // them: go test -run '^$' -bench '^BenchmarkDecode$' ./bench is the short way.
+//
+// The assembly benchmark (assemble_test.go, BenchmarkAssemble) reads the
+// first 5k, 20k and 100k lines of the corpus's LLM mix, without its error
+// parts, twice per round: decoding alone and decoding into
+// client.Assembler. assemble.sh runs it in rounds beside the AI SDK's own
+// assembly (bench/sdk/call-chat-api.mjs: callChatApi on the same inputs)
+// and prints the benchstat table and the goals; RESULTS.md has the figures.
 package bench

@@ -63,10 +63,11 @@ type Assembler struct {
 	usage        Usage
 	err          error
 
-	step          int // the SDK's step: the number of finish_step parts so far
-	textPart      int // index in msg.Parts of the text part being extended, or -1
-	reasoningPart int // index of the reasoning part being extended, or -1
-	detailIdx     int // index in its Details of the text detail being extended, or -1
+	step          int    // the SDK's step: the number of finish_step parts so far
+	stepJSON      []byte // step as JSON, made once per step
+	textPart      int    // index in msg.Parts of the text part being extended, or -1
+	reasoningPart int    // index of the reasoning part being extended, or -1
+	detailIdx     int    // index in its Details of the text detail being extended, or -1
 
 	// The strings being extended: the message's content and reasoning, and
 	// the text part, reasoning part and detail being extended as their tails.
@@ -91,6 +92,7 @@ type Assembler struct {
 // partialCall is one entry of the SDK's partialToolCalls.
 type partialCall struct {
 	text   []byte // the args text so far
+	fix    fixer  // fixJson's walk of text
 	step   int
 	index  int // in msg.ToolInvocations
 	id     string
@@ -200,15 +202,15 @@ func (a *Assembler) add(p linestream.Part) (string, error) {
 	if k == linestream.KindUnknown {
 		return "Failed to parse stream string. Invalid code " + string(p.Code) + ".", linestream.ErrUnknownCode
 	}
-	// The SDK's shape checks (a text or reasoning part only needs a string).
-	if !isString(k, p.Value) {
-		if err := p.CheckShape(); err != nil {
-			return strings.TrimPrefix(err.Error(), linestream.ErrShape.Error()+": ") + ".", linestream.ErrShape
-		}
-	}
+	// Each kind checks the shape the SDK's parser checks as it reads the
+	// members it needs, in one pass; the SDK's message comes from
+	// linestream's Part.CheckShape, which checks the same.
 	v := p.Value
 	switch k {
 	case linestream.KindText:
+		if !isStr(v) {
+			return shapeError(p)
+		}
 		a.buf = appendJSText(a.buf[:0], v)
 		if a.textPart < 0 {
 			a.text.begin(&a.content)
@@ -219,56 +221,92 @@ func (a *Assembler) add(p linestream.Part) (string, error) {
 		a.msg.Content = a.content.add(a.buf)
 		a.msg.Parts[a.textPart].Text = a.text.value(a.msg.Content, a.buf)
 	case linestream.KindReasoning:
+		if !isStr(v) {
+			return shapeError(p)
+		}
 		a.addReasoning(v)
 	case linestream.KindReasoningSignature:
+		sig := lookup(v, "signature")
+		if !isStr(sig) {
+			return shapeError(p)
+		}
 		if a.detailIdx >= 0 {
 			d := &a.msg.Parts[a.reasoningPart].Details[a.detailIdx]
 			a.undo = append(a.undo, signatureUndo{part: a.reasoningPart, detail: a.detailIdx, old: *d})
-			d.Signature, d.signed = a.stringOf(lookup(v, "signature")), true
+			d.Signature, d.signed = a.stringOf(sig), true
 		}
 		return "", nil // no update
 	case linestream.KindRedactedReasoning:
+		data := lookup(v, "data")
+		if !isStr(data) {
+			return shapeError(p)
+		}
 		if a.reasoningPart < 0 {
 			a.partReasoning.begin(&a.reasoning)
 			a.reasoningPart = len(a.msg.Parts)
 			a.msg.Parts = append(a.msg.Parts, Part{Type: PartReasoning, Details: []ReasoningDetail{}})
 		}
 		rp := &a.msg.Parts[a.reasoningPart]
-		rp.Details = append(rp.Details, ReasoningDetail{Type: DetailRedacted, Data: a.stringOf(lookup(v, "data"))})
+		rp.Details = append(rp.Details, ReasoningDetail{Type: DetailRedacted, Data: a.stringOf(data)})
 		a.detailIdx = -1
 	case linestream.KindFile:
-		a.msg.Parts = append(a.msg.Parts, Part{
-			Type:     PartFile,
-			MimeType: a.stringOf(lookup(v, "mimeType")),
-			Data:     a.stringOf(lookup(v, "data")),
-		})
+		data, mimeType := lookup2(v, "data", "mimeType")
+		if !isStr(data) || !isStr(mimeType) {
+			return shapeError(p)
+		}
+		a.msg.Parts = append(a.msg.Parts, Part{Type: PartFile, MimeType: a.stringOf(mimeType), Data: a.stringOf(data)})
 	case linestream.KindSource:
+		if len(v) == 0 || (v[0] != '{' && v[0] != '[') {
+			return shapeError(p)
+		}
 		src, err := a.keep(v)
 		if err != nil {
 			return err.Error(), err
 		}
 		a.msg.Parts = append(a.msg.Parts, Part{Type: PartSource, Source: src})
 	case linestream.KindToolCallStreamingStart:
-		a.startToolCall(a.stringOf(lookup(v, "toolCallId")), a.stringOf(lookup(v, "toolName")))
+		id, name := lookup2(v, "toolCallId", "toolName")
+		if !isStr(id) || !isStr(name) {
+			return shapeError(p)
+		}
+		a.startToolCall(a.stringOf(id), a.stringOf(name))
 	case linestream.KindToolCallDelta:
-		if msg := a.toolCallDelta(lookup(v, "toolCallId"), lookup(v, "argsTextDelta")); msg != "" {
+		id, delta := lookup2(v, "toolCallId", "argsTextDelta")
+		if !isStr(id) || !isStr(delta) {
+			return shapeError(p)
+		}
+		if msg := a.toolCallDelta(id, delta); msg != "" {
 			return msg, ErrUnknownToolCall
 		}
 	case linestream.KindToolCall:
-		if err := a.toolCall(v); err != nil {
+		id, name := lookup2(v, "toolCallId", "toolName")
+		if args := lookup(v, "args"); !isStr(id) || !isStr(name) || len(args) == 0 || (args[0] != '{' && args[0] != '[' && args[0] != 'n') {
+			return shapeError(p)
+		}
+		if err := a.toolCall(v, id); err != nil {
 			return err.Error(), err
 		}
 	case linestream.KindToolResult:
-		if msg, err := a.toolResult(v); err != nil {
+		id, result := lookup2(v, "toolCallId", "result")
+		if !isStr(id) || result == nil {
+			return shapeError(p)
+		}
+		if msg, err := a.toolResult(v, id); err != nil {
 			return msg, err
 		}
 	case linestream.KindData:
+		if len(v) == 0 || v[0] != '[' {
+			return shapeError(p)
+		}
 		start := len(a.data)
 		if err := a.keepElements(v, &a.data); err != nil {
 			a.data = a.data[:start]
 			return err.Error(), err
 		}
 	case linestream.KindMessageAnnotations:
+		if len(v) == 0 || v[0] != '[' {
+			return shapeError(p)
+		}
 		start := len(a.msg.Annotations)
 		if err := a.keepElements(v, &a.msg.Annotations); err != nil {
 			a.msg.Annotations = a.msg.Annotations[:start]
@@ -278,25 +316,41 @@ func (a *Assembler) add(p linestream.Part) (string, error) {
 			a.msg.addKey(keyAnnotations)
 		}
 	case linestream.KindFinishStep:
+		reason, continued := lookup2(v, "finishReason", "isContinued")
+		if !isStr(reason) {
+			return shapeError(p)
+		}
 		a.step++
-		if string(lookup(v, "isContinued")) != "true" {
+		a.stepJSON = nil
+		if string(continued) != "true" {
 			a.textPart = -1
 		}
 		a.reasoningPart, a.detailIdx = -1, -1
 		return "", nil // no update
 	case linestream.KindStartStep:
-		a.msg.ID, a.msg.hasID = a.stringOf(lookup(v, "messageId")), true
+		id := lookup(v, "messageId")
+		if !isStr(id) {
+			return shapeError(p)
+		}
+		a.msg.ID, a.msg.hasID = a.stringOf(id), true
 		a.msg.Parts = append(a.msg.Parts, Part{Type: PartStepStart})
 	case linestream.KindFinishMessage:
-		a.finishReason = a.stringOf(lookup(v, "finishReason"))
-		if u := lookup(v, "usage"); len(u) > 0 && u[0] == '{' {
-			prompt, completion := lookup(u, "promptTokens"), lookup(u, "completionTokens")
+		reason, u := lookup2(v, "finishReason", "usage")
+		if !isStr(reason) {
+			return shapeError(p)
+		}
+		a.finishReason = a.stringOf(reason)
+		if len(u) > 0 && u[0] == '{' {
+			prompt, completion := lookup2(u, "promptTokens", "completionTokens")
 			if prompt != nil && completion != nil {
 				a.usage = calculateUsage(number(prompt), number(completion))
 			}
 		}
 		return "", nil // no update
 	case linestream.KindError:
+		if !isStr(v) {
+			return shapeError(p)
+		}
 		a.buf = appendJSText(a.buf[:0], v)
 		return string(a.buf), ErrErrorPart
 	}
@@ -305,10 +359,16 @@ func (a *Assembler) add(p linestream.Part) (string, error) {
 	return "", nil
 }
 
-// isString reports whether p is a text or reasoning part whose value is a
-// string, which is all the SDK checks of them.
-func isString(k linestream.Kind, v []byte) bool {
-	return (k == linestream.KindText || k == linestream.KindReasoning) && len(v) > 0 && v[0] == '"'
+// isStr reports whether the JSON value v is a string.
+func isStr(v []byte) bool { return len(v) > 0 && v[0] == '"' }
+
+// shapeError returns the SDK's message for a part whose value has the wrong
+// shape for its kind.
+func shapeError(p linestream.Part) (string, error) {
+	if err := p.CheckShape(); err != nil {
+		return strings.TrimPrefix(err.Error(), linestream.ErrShape.Error()+": ") + ".", linestream.ErrShape
+	}
+	return "the value has the wrong shape for its code", linestream.ErrShape // not reached: the checks agree
 }
 
 // addReasoning is the SDK's onReasoningPart.
@@ -417,6 +477,15 @@ const (
 	keyResult     = `"result"`
 )
 
+// stepValue returns the JSON of the current step, shared by the
+// invocations of the step (never written to).
+func (a *Assembler) stepValue() []byte {
+	if a.stepJSON == nil {
+		a.stepJSON = strconv.AppendInt(nil, int64(a.step), 10)
+	}
+	return a.stepJSON
+}
+
 // startToolCall is the SDK's onToolCallStreamingStartPart.
 func (a *Assembler) startToolCall(id, name string) {
 	if a.msg.ToolInvocations == nil {
@@ -427,9 +496,10 @@ func (a *Assembler) startToolCall(id, name string) {
 		a.partial = make(map[string]*partialCall)
 	}
 	rec := &partialCall{step: a.step, index: len(a.msg.ToolInvocations), id: id, name: name}
+	rec.fix.reset()
 	rec.fields = []field{
 		{keyState, jsonPartialCall},
-		{keyStep, strconv.AppendInt(nil, int64(rec.step), 10)},
+		{keyStep, a.stepValue()},
 		{keyToolCallID, appendJSQuoted(nil, id)},
 		{keyToolName, appendJSQuoted(nil, name)},
 		{keyArgs, nil},
@@ -456,8 +526,16 @@ func (a *Assembler) toolCallDelta(rawID, delta []byte) string {
 		return "Cannot read properties of undefined (reading 'text')"
 	}
 	a.buf = appendJSText(a.buf[:0], delta)
+	joinAt := -1
+	if _, ok := joinPair(rec.text, a.buf); ok {
+		joinAt = len(rec.text) - 3
+	}
 	rec.text = appendJoined(rec.text, a.buf)
-	args, state := a.pp.appendParsed(rec.args[:0], rec.text)
+	if joinAt >= 0 {
+		rec.fix.joined(rec.text, joinAt)
+	}
+	rec.fix.feed(rec.text)
+	args, state := a.pp.appendFed(rec.args[:0], rec.text, &rec.fix)
 	rec.args = args
 	if state == PartialJSONFailed {
 		args = nil
@@ -470,15 +548,16 @@ func (a *Assembler) toolCallDelta(rawID, delta []byte) string {
 
 // toolCall is the SDK's onToolCallPart (without onToolCall: no client
 // tools run here).
-func (a *Assembler) toolCall(v []byte) error {
-	fields := []field{{keyState, jsonCall}, {keyStep, strconv.AppendInt(nil, int64(a.step), 10)}}
+func (a *Assembler) toolCall(v, rawID []byte) error {
+	fields := make([]field, 2, 8)
+	fields[0], fields[1] = field{keyState, jsonCall}, field{keyStep, a.stepValue()}
 	fields, err := a.spread(fields, v)
 	if err != nil {
 		return err
 	}
 	inv := ToolInvocation{fields: fields}
 	inv.setTyped()
-	id := a.stringOf(lookup(v, "toolCallId"))
+	id := a.stringOf(rawID)
 	if rec := a.partial[id]; rec != nil {
 		a.msg.ToolInvocations[rec.index] = inv
 	} else {
@@ -493,11 +572,11 @@ func (a *Assembler) toolCall(v []byte) error {
 }
 
 // toolResult is the SDK's onToolResultPart.
-func (a *Assembler) toolResult(v []byte) (string, error) {
+func (a *Assembler) toolResult(v, rawID []byte) (string, error) {
 	if a.msg.ToolInvocations == nil {
 		return "tool_result must be preceded by a tool_call", ErrUnknownToolCall
 	}
-	id := a.stringOf(lookup(v, "toolCallId"))
+	id := a.stringOf(rawID)
 	i, ok := a.firstInv[id]
 	if !ok {
 		return "tool_result must be preceded by a tool_call with the same toolCallId", ErrUnknownToolCall
@@ -584,7 +663,16 @@ func (t *ToolInvocation) setTyped() {
 	for _, f := range t.fields {
 		switch f.key {
 		case keyState:
-			t.State = str(f.value)
+			switch string(f.value) {
+			case `"partial-call"`:
+				t.State = StatePartialCall
+			case `"call"`:
+				t.State = StateCall
+			case `"result"`:
+				t.State = StateResult
+			default:
+				t.State = str(f.value)
+			}
 		case keyStep:
 			if n := number(f.value); !math.IsNaN(n) && n == math.Trunc(n) && math.Abs(n) < 1<<53 {
 				t.Step = int(n)

@@ -39,8 +39,10 @@
 //
 // # JSON
 //
-// [Message] marshals (encoding/json, or its own MarshalJSON) to the same
-// bytes as JSON.stringify of the SDK's message, less createdAt and
+// [Message] marshals (its MarshalJSON, [Result.AppendJSON], or
+// encoding/json with an Encoder set to SetEscapeHTML(false): json.Marshal
+// writes <, > and & as \u003c escapes, still the same JSON value) to the
+// same bytes as JSON.stringify of the SDK's message, less createdAt and
 // revisionId: the same keys in the same order, absent fields omitted as the
 // SDK omits them. The values the message passes through from the stream
 // (tool args and results, data, annotations, sources) are kept as
@@ -53,10 +55,38 @@
 // then the others as they first appeared, a duplicated key with its last
 // value. Usage counts the stream did not give are NaN, written null.
 //
-// Go strings hold UTF-8, so a lone surrogate escape ("\ud800") in a text,
-// reasoning, id or name becomes U+FFFD in the Message, as linestream's text
-// accessors make it; inside JSON values it stays an escape, as the SDK
-// writes it.
+// The values are read with the package's own scanner over the bytes
+// linestream has validated, not with fastjson, the module's JSON library:
+// fastjson refuses nesting deeper than 300 (the SDK, and the corpus, take
+// 500 and more), keeps a lone surrogate escape as the six characters "\ud800"
+// (indistinguishable from an escaped backslash), and would build a tree
+// of each value only for it to be walked once. The scanner reads members in
+// place and copies only what the message keeps.
+//
+// The message's strings hold the JavaScript strings of the SDK's message.
+// Nearly always that is plain UTF-8; a lone surrogate (an escape such as
+// "\ud83d" without its other half) is kept in WTF-8 form (its 3-byte
+// encoding, which UTF-8 forbids) and written back as the escape, and when a
+// later part brings the other half, the two join into one character, as
+// JavaScript's string concatenation joins them: a model that splits an emoji
+// between two deltas gives the emoji. Invalid UTF-8 in the stream is U+FFFD,
+// one per invalid sequence, as the SDK's TextDecoder makes it.
+//
+// One deliberate difference: the SDK keeps its streamed tool calls in a
+// plain JavaScript object keyed by toolCallId, so ids that name members of
+// Object.prototype ("toString", "constructor", "__proto__", …) make it
+// misbehave (a delta for such an id without a start finds an inherited
+// function rather than nothing); the Assembler treats every id alike.
+//
+// # Cost
+//
+// Text and reasoning are stored once: a part's text is a slice of the
+// message's content (or reasoning), so a text line costs the copy of its
+// text and no allocation once the buffers have grown (AllocsPerRun tests
+// hold this). A tool call's args are repaired and re-serialised on every
+// delta, as the SDK does, but fixJson walks each delta only once. Parts that
+// add to the message (a tool call, a file, a step's id) allocate what it
+// keeps.
 //
 // # The API client
 //

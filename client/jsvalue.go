@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"errors"
 	"math"
 	"slices"
@@ -86,7 +87,7 @@ func (w *jsWriter) value(dst, b []byte, i, depth int) ([]byte, int, error) {
 		return w.array(dst, b, i, depth)
 	case '"':
 		end := stringEnd(b, i)
-		if end < 0 {
+		if end < 0 || (w.secure && validString(b, i) != end) {
 			return dst, i, errBadJSON
 		}
 		return w.appendString(dst, b[i:end]), end, nil
@@ -98,7 +99,7 @@ func (w *jsWriter) value(dst, b []byte, i, depth int) ([]byte, int, error) {
 		return appendLiteral(dst, b, i, "null")
 	default:
 		end := numberEnd(b, i)
-		if end == i {
+		if end == i || (w.secure && validNumber(b, i) != end) {
 			return dst, i, errBadJSON
 		}
 		return appendNumber(dst, b[i:end]), end, nil
@@ -164,7 +165,7 @@ func (w *jsWriter) object(dst, b []byte, i, depth int) ([]byte, int, error) {
 		if i < len(b) && b[i] == '"' {
 			end = stringEnd(b, i)
 		}
-		if end < 0 {
+		if end < 0 || (w.secure && validString(b, i) != end) {
 			return dst, i, errBadJSON
 		}
 		m := memberSpan{start: len(dst), dupOf: -1}
@@ -330,9 +331,9 @@ func (w *jsWriter) appendString(dst, tok []byte) []byte {
 	dst = append(dst, '"')
 	for i := 0; i < len(s); {
 		if s[i] != '\\' {
-			j := i + 1
-			for j < len(s) && s[j] != '\\' {
-				j++
+			j := len(s)
+			if k := bytes.IndexByte(s[i:], '\\'); k >= 0 {
+				j = i + k
 			}
 			if w.secure && !utf8.Valid(s[i:j]) {
 				// Text the assembly decoded (partial tool args) is WTF-8: a
@@ -521,13 +522,44 @@ func numberEnd(b []byte, i int) int {
 // object obj (the one JSON.parse keeps), or nil when obj is not an object or
 // has no such member.
 func lookup(obj []byte, name string) []byte {
-	var found []byte
-	eachMember(obj, func(key, val []byte) {
-		if keyIs(key, name) {
-			found = val
+	v, _ := lookup2(obj, name, "")
+	return v
+}
+
+// lookup2 is lookup of two names in one pass over obj ("" matches none).
+func lookup2(obj []byte, name1, name2 string) (v1, v2 []byte) {
+	i := skipWS(obj, 0)
+	if i >= len(obj) || obj[i] != '{' {
+		return nil, nil
+	}
+	i = skipWS(obj, i+1)
+	for i < len(obj) && obj[i] == '"' {
+		kEnd := stringEnd(obj, i)
+		if kEnd < 0 {
+			return v1, v2
 		}
-	})
-	return found
+		v := skipWS(obj, kEnd)
+		if v >= len(obj) || obj[v] != ':' {
+			return v1, v2
+		}
+		v = skipWS(obj, v+1)
+		vEnd := valueEnd(obj, v)
+		if vEnd < 0 {
+			return v1, v2
+		}
+		key := obj[i:kEnd]
+		if name1 != "" && keyIs(key, name1) {
+			v1 = obj[v:vEnd]
+		} else if name2 != "" && keyIs(key, name2) {
+			v2 = obj[v:vEnd]
+		}
+		i = skipWS(obj, vEnd)
+		if i >= len(obj) || obj[i] != ',' {
+			return v1, v2
+		}
+		i = skipWS(obj, i+1)
+	}
+	return v1, v2
 }
 
 // eachMember calls fn with the quoted key and the value of each member of

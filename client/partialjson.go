@@ -25,17 +25,24 @@ const (
 	fxInsideArrayAfterComma
 )
 
-// A fixer holds fixJSON's reusable stack.
+// A fixer is the SDK's fixJson as a state machine that can be fed more
+// text: it keeps fixJson's stack, lastValidIndex and literalStart between
+// calls, so that the args text of a streamed tool call is walked once, not
+// once per delta. Positions are byte offsets; lastValid is the offset of the
+// last byte of the last code unit fixJson counts as valid.
 type fixer struct {
-	stack []byte
+	stack        []byte
+	lastValid    int
+	literalStart int
+	n            int // the bytes of the text walked so far
 }
 
 // AppendFixedJSON appends to dst what the SDK's fixJson makes of the
 // incomplete JSON text s: the longest prefix it keeps, closed with the quotes,
 // brackets, braces and literal tails that are still open. For complete JSON
 // it appends s unchanged (less trailing bytes that cannot end a value).
-// The result is not always valid JSON ("{\"a\":" becomes "{\"a\":}"), just as
-// the SDK's is not; [ParsePartialJSON] tells. It does no allocation when dst
+// The result is not always valid JSON ("[-" becomes "[-]"), just as the
+// SDK's is not; [ParsePartialJSON] tells. It does no allocation when dst
 // has room, apart from its own small state stack.
 //
 // It walks s as the SDK walks a JavaScript string, one UTF-16 code unit at a
@@ -43,194 +50,51 @@ type fixer struct {
 // never as its UTF-8 bytes.
 func AppendFixedJSON(dst []byte, s []byte) []byte {
 	var f fixer
+	f.reset()
+	f.feed(s)
 	return f.appendFixed(dst, s)
 }
 
-func (f *fixer) appendFixed(dst []byte, s []byte) []byte {
-	st := append(f.stack[:0], fxRoot)
-	lastValid := -1 // byte index of the last byte of the last valid unit
-	literalStart := 0
-	top := func() byte { return st[len(st)-1] }
-	pop := func() { st = st[:len(st)-1] }
-	push := func(x byte) { st = append(st, x) }
-	valueStart := func(c byte, i int, swap byte) {
-		switch {
-		case c == '"':
-			lastValid = i
-			pop()
-			push(swap)
-			push(fxInsideString)
-		case c == 'f' || c == 't' || c == 'n':
-			lastValid = i
-			literalStart = i
-			pop()
-			push(swap)
-			push(fxInsideLiteral)
-		case c == '-':
-			pop()
-			push(swap)
-			push(fxInsideNumber)
-		case '0' <= c && c <= '9':
-			lastValid = i
-			pop()
-			push(swap)
-			push(fxInsideNumber)
-		case c == '{':
-			lastValid = i
-			pop()
-			push(swap)
-			push(fxInsideObjectStart)
-		case c == '[':
-			lastValid = i
-			pop()
-			push(swap)
-			push(fxInsideArrayStart)
-		}
-	}
-	afterObjectValue := func(c byte, i int) {
-		switch c {
-		case ',':
-			pop()
-			push(fxInsideObjectAfterComma)
-		case '}':
-			lastValid = i
-			pop()
-		}
-	}
-	afterArrayValue := func(c byte, i int) {
-		switch c {
-		case ',':
-			pop()
-			push(fxInsideArrayAfterComma)
-		case ']':
-			lastValid = i
-			pop()
-		}
-	}
-	// step runs one code unit c; a non-ASCII unit is passed as 0x80. i is the
-	// byte index of the unit's first byte, last of its last byte (its end
-	// for "lastValidIndex").
-	step := func(c byte, i, last int) {
-		switch top() {
-		case fxRoot:
-			valueStart(c, last, fxFinish)
-		case fxInsideObjectStart:
-			switch c {
-			case '"':
-				pop()
-				push(fxInsideObjectKey)
-			case '}':
-				lastValid = last
-				pop()
-			}
-		case fxInsideObjectAfterComma:
-			if c == '"' {
-				pop()
-				push(fxInsideObjectKey)
-			}
-		case fxInsideObjectKey:
-			if c == '"' {
-				pop()
-				push(fxInsideObjectAfterKey)
-			}
-		case fxInsideObjectAfterKey:
-			if c == ':' {
-				pop()
-				push(fxInsideObjectBeforeValue)
-			}
-		case fxInsideObjectBeforeValue:
-			valueStart(c, last, fxInsideObjectAfterValue)
-		case fxInsideObjectAfterValue:
-			afterObjectValue(c, last)
-		case fxInsideString:
-			switch c {
-			case '"':
-				pop()
-				lastValid = last
-			case '\\':
-				push(fxInsideStringEscape)
-			default:
-				lastValid = last
-			}
-		case fxInsideArrayStart:
-			if c == ']' {
-				lastValid = last
-				pop()
-			} else {
-				lastValid = last
-				valueStart(c, last, fxInsideArrayAfterValue)
-			}
-		case fxInsideArrayAfterValue:
-			switch c {
-			case ',':
-				pop()
-				push(fxInsideArrayAfterComma)
-			case ']':
-				lastValid = last
-				pop()
-			default:
-				lastValid = last
-			}
-		case fxInsideArrayAfterComma:
-			valueStart(c, last, fxInsideArrayAfterValue)
-		case fxInsideStringEscape:
-			pop()
-			lastValid = last
-		case fxInsideNumber:
-			switch {
-			case '0' <= c && c <= '9':
-				lastValid = last
-			case c == 'e' || c == 'E' || c == '-' || c == '.':
-			case c == ',':
-				pop()
-				if top() == fxInsideArrayAfterValue {
-					afterArrayValue(c, last)
-				}
-				if top() == fxInsideObjectAfterValue {
-					afterObjectValue(c, last)
-				}
-			case c == '}':
-				pop()
-				if top() == fxInsideObjectAfterValue {
-					afterObjectValue(c, last)
-				}
-			case c == ']':
-				pop()
-				if top() == fxInsideArrayAfterValue {
-					afterArrayValue(c, last)
-				}
-			default:
-				pop()
-			}
-		case fxInsideLiteral:
-			if isLiteralPrefix(s[literalStart : last+1]) {
-				lastValid = last
-				break
-			}
-			pop()
-			if top() == fxInsideObjectAfterValue {
-				afterObjectValue(c, last)
-			} else if top() == fxInsideArrayAfterValue {
-				afterArrayValue(c, last)
-			}
-		}
-	}
-	for i := 0; i < len(s); {
+// reset starts a new text.
+func (f *fixer) reset() {
+	f.stack = append(f.stack[:0], fxRoot)
+	f.lastValid, f.literalStart, f.n = -1, 0, 0
+}
+
+// feed walks s[f.n:]; s must extend the text fed before.
+func (f *fixer) feed(s []byte) {
+	for i := f.n; i < len(s); {
 		c := s[i]
 		if c < 0x80 {
-			step(c, i, i)
+			f.step(s, c, i)
 			i++
 			continue
 		}
 		n, units := charUnits(s[i:])
 		for range units {
-			step(0x80, i, i+n-1)
+			f.step(s, 0x80, i+n-1)
 		}
 		i += n
 	}
-	dst = append(dst, s[:lastValid+1]...)
-	for k := len(st) - 1; k >= 0; k-- {
-		switch st[k] {
+	f.n = len(s)
+}
+
+// joined tells the fixer that the lone high surrogate it walked at
+// s[at:at+3] became, with the low surrogate that followed, the 4-byte
+// character s[at:at+4]: it walks the low surrogate, the second code unit.
+func (f *fixer) joined(s []byte, at int) {
+	if f.lastValid == at+2 {
+		f.lastValid = at + 3
+	}
+	f.step(s, 0x80, at+3)
+	f.n = at + 4
+}
+
+// appendFixed appends fixJson's result for the text s fed so far.
+func (f *fixer) appendFixed(dst, s []byte) []byte {
+	dst = append(dst, s[:f.lastValid+1]...)
+	for k := len(f.stack) - 1; k >= 0; k-- {
+		switch f.stack[k] {
 		case fxInsideString:
 			dst = append(dst, '"')
 		case fxInsideObjectKey, fxInsideObjectAfterKey, fxInsideObjectAfterComma,
@@ -239,7 +103,7 @@ func (f *fixer) appendFixed(dst []byte, s []byte) []byte {
 		case fxInsideArrayStart, fxInsideArrayAfterComma, fxInsideArrayAfterValue:
 			dst = append(dst, ']')
 		case fxInsideLiteral:
-			partial := s[literalStart:]
+			partial := s[f.literalStart:]
 			for _, lit := range [...]string{"true", "false", "null"} {
 				if len(partial) <= len(lit) && string(partial) == lit[:len(partial)] {
 					dst = append(dst, lit[len(partial):]...)
@@ -248,8 +112,167 @@ func (f *fixer) appendFixed(dst []byte, s []byte) []byte {
 			}
 		}
 	}
-	f.stack = st
 	return dst
+}
+
+func (f *fixer) top() byte      { return f.stack[len(f.stack)-1] }
+func (f *fixer) swap(x byte)    { f.stack[len(f.stack)-1] = x }
+func (f *fixer) push(x byte)    { f.stack = append(f.stack, x) }
+func (f *fixer) pop()           { f.stack = f.stack[:len(f.stack)-1] }
+func (f *fixer) valid(last int) { f.lastValid = last }
+
+// valueStart is fixJson's processValueStart.
+func (f *fixer) valueStart(c byte, last int, swap byte) {
+	switch {
+	case c == '"':
+		f.valid(last)
+		f.swap(swap)
+		f.push(fxInsideString)
+	case c == 'f' || c == 't' || c == 'n':
+		f.valid(last)
+		f.literalStart = last
+		f.swap(swap)
+		f.push(fxInsideLiteral)
+	case c == '-':
+		f.swap(swap)
+		f.push(fxInsideNumber)
+	case '0' <= c && c <= '9':
+		f.valid(last)
+		f.swap(swap)
+		f.push(fxInsideNumber)
+	case c == '{':
+		f.valid(last)
+		f.swap(swap)
+		f.push(fxInsideObjectStart)
+	case c == '[':
+		f.valid(last)
+		f.swap(swap)
+		f.push(fxInsideArrayStart)
+	}
+}
+
+// afterObjectValue is fixJson's processAfterObjectValue.
+func (f *fixer) afterObjectValue(c byte, last int) {
+	switch c {
+	case ',':
+		f.swap(fxInsideObjectAfterComma)
+	case '}':
+		f.valid(last)
+		f.pop()
+	}
+}
+
+// afterArrayValue is fixJson's processAfterArrayValue.
+func (f *fixer) afterArrayValue(c byte, last int) {
+	switch c {
+	case ',':
+		f.swap(fxInsideArrayAfterComma)
+	case ']':
+		f.valid(last)
+		f.pop()
+	}
+}
+
+// step walks one code unit c (a non-ASCII unit is 0x80) whose last byte is
+// s[last].
+func (f *fixer) step(s []byte, c byte, last int) {
+	switch f.top() {
+	case fxRoot:
+		f.valueStart(c, last, fxFinish)
+	case fxInsideObjectStart:
+		switch c {
+		case '"':
+			f.swap(fxInsideObjectKey)
+		case '}':
+			f.valid(last)
+			f.pop()
+		}
+	case fxInsideObjectAfterComma:
+		if c == '"' {
+			f.swap(fxInsideObjectKey)
+		}
+	case fxInsideObjectKey:
+		if c == '"' {
+			f.swap(fxInsideObjectAfterKey)
+		}
+	case fxInsideObjectAfterKey:
+		if c == ':' {
+			f.swap(fxInsideObjectBeforeValue)
+		}
+	case fxInsideObjectBeforeValue:
+		f.valueStart(c, last, fxInsideObjectAfterValue)
+	case fxInsideObjectAfterValue:
+		f.afterObjectValue(c, last)
+	case fxInsideString:
+		switch c {
+		case '"':
+			f.pop()
+			f.valid(last)
+		case '\\':
+			f.push(fxInsideStringEscape)
+		default:
+			f.valid(last)
+		}
+	case fxInsideArrayStart:
+		f.valid(last)
+		if c == ']' {
+			f.pop()
+		} else {
+			f.valueStart(c, last, fxInsideArrayAfterValue)
+		}
+	case fxInsideArrayAfterValue:
+		switch c {
+		case ',':
+			f.swap(fxInsideArrayAfterComma)
+		case ']':
+			f.valid(last)
+			f.pop()
+		default:
+			f.valid(last)
+		}
+	case fxInsideArrayAfterComma:
+		f.valueStart(c, last, fxInsideArrayAfterValue)
+	case fxInsideStringEscape:
+		f.pop()
+		f.valid(last)
+	case fxInsideNumber:
+		switch {
+		case '0' <= c && c <= '9':
+			f.valid(last)
+		case c == 'e' || c == 'E' || c == '-' || c == '.':
+		case c == ',':
+			f.pop()
+			if f.top() == fxInsideArrayAfterValue {
+				f.afterArrayValue(c, last)
+			}
+			if f.top() == fxInsideObjectAfterValue {
+				f.afterObjectValue(c, last)
+			}
+		case c == '}':
+			f.pop()
+			if f.top() == fxInsideObjectAfterValue {
+				f.afterObjectValue(c, last)
+			}
+		case c == ']':
+			f.pop()
+			if f.top() == fxInsideArrayAfterValue {
+				f.afterArrayValue(c, last)
+			}
+		default:
+			f.pop()
+		}
+	case fxInsideLiteral:
+		if isLiteralPrefix(s[f.literalStart : last+1]) {
+			f.valid(last)
+			break
+		}
+		f.pop()
+		if f.top() == fxInsideObjectAfterValue {
+			f.afterObjectValue(c, last)
+		} else if f.top() == fxInsideArrayAfterValue {
+			f.afterArrayValue(c, last)
+		}
+	}
 }
 
 // isLiteralPrefix reports whether p starts "false", "true" or "null"
@@ -321,16 +344,43 @@ type partialParser struct {
 	fix   fixer
 	w     jsWriter
 	fixed []byte
-	stack []byte
+}
+
+// canEndJSON reports whether text ends (before trailing whitespace) in a
+// byte a JSON text can end in: '}', ']', '"', a digit or the last letter of
+// true, false or null.
+func canEndJSON(text []byte) bool {
+	for i := len(text) - 1; i >= 0; i-- {
+		switch c := text[i]; {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			continue
+		case c == '}' || c == ']' || c == '"' || c == 'e' || c == 'l' || ('0' <= c && c <= '9'):
+			return true
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // appendParsed appends the JavaScript form of text's value to dst; with
 // PartialJSONFailed, dst is returned as it was.
 func (p *partialParser) appendParsed(dst, text []byte) ([]byte, PartialJSONState) {
-	if out, ok := p.appendSecure(dst, text); ok {
-		return out, PartialJSONSuccessful
+	p.fix.reset()
+	p.fix.feed(text)
+	return p.appendFed(dst, text, &p.fix)
+}
+
+// appendFed is appendParsed for a text that the fixer f has walked.
+func (p *partialParser) appendFed(dst, text []byte, f *fixer) ([]byte, PartialJSONState) {
+	// Text whose last character cannot end a JSON value is not JSON: the
+	// streamed args of a tool call, most of the time. Skip the first parse.
+	if canEndJSON(text) {
+		if out, ok := p.appendSecure(dst, text); ok {
+			return out, PartialJSONSuccessful
+		}
 	}
-	p.fixed = p.fix.appendFixed(p.fixed[:0], text)
+	p.fixed = f.appendFixed(p.fixed[:0], text)
 	if out, ok := p.appendSecure(dst, p.fixed); ok {
 		return out, PartialJSONRepaired
 	}
@@ -342,10 +392,7 @@ func (p *partialParser) appendSecure(dst, text []byte) ([]byte, bool) {
 	if len(text) >= 3 && text[0] == 0xEF && text[1] == 0xBB && text[2] == 0xBF {
 		text = text[3:]
 	}
-	var ok bool
-	if ok, p.stack = validJSON(text, p.stack); !ok {
-		return dst, false
-	}
+	// In secure mode the writer checks the JSON as JSON.parse does.
 	p.w.secure, p.w.forbidden = true, false
 	out, err := p.w.appendValue(dst, text)
 	p.w.secure = false
@@ -353,102 +400,6 @@ func (p *partialParser) appendSecure(dst, text []byte) ([]byte, bool) {
 		return dst, false
 	}
 	return out, true
-}
-
-// validJSON reports whether b is exactly one JSON value as JSON.parse
-// accepts it (RFC 8259; whitespace is space, tab, LF and CR). It keeps no
-// recursion: stack holds the open arrays and objects, so any depth is read.
-func validJSON(b, stack []byte) (bool, []byte) {
-	st := stack[:0]
-	i := skipWS(b, 0)
-	for {
-		// A value starts at b[i].
-		if i >= len(b) {
-			return false, st
-		}
-		switch c := b[i]; {
-		case c == '{':
-			i = skipWS(b, i+1)
-			if i < len(b) && b[i] == '}' {
-				i++
-				break
-			}
-			st = append(st, '{')
-			if i = objectKey(b, i); i < 0 {
-				return false, st
-			}
-			continue
-		case c == '[':
-			i = skipWS(b, i+1)
-			if i < len(b) && b[i] == ']' {
-				i++
-				break
-			}
-			st = append(st, '[')
-			continue
-		case c == '"':
-			if i = validString(b, i); i < 0 {
-				return false, st
-			}
-		case c == 't' || c == 'f' || c == 'n':
-			lit := "null"
-			if c == 't' {
-				lit = "true"
-			} else if c == 'f' {
-				lit = "false"
-			}
-			if len(b)-i < len(lit) || string(b[i:i+len(lit)]) != lit {
-				return false, st
-			}
-			i += len(lit)
-		default:
-			if i = validNumber(b, i); i < 0 {
-				return false, st
-			}
-		}
-		// After a value: close containers or move to the next member.
-		for {
-			i = skipWS(b, i)
-			if len(st) == 0 {
-				return i == len(b), st
-			}
-			if i >= len(b) {
-				return false, st
-			}
-			top := st[len(st)-1]
-			if b[i] == ',' {
-				i = skipWS(b, i+1)
-				if top == '{' {
-					if i = objectKey(b, i); i < 0 {
-						return false, st
-					}
-				}
-				break
-			}
-			if (top == '{' && b[i] == '}') || (top == '[' && b[i] == ']') {
-				st = st[:len(st)-1]
-				i++
-				continue
-			}
-			return false, st
-		}
-	}
-}
-
-// objectKey reads `"key" ws ':' ws` at b[i] and returns the index of the
-// value, or -1.
-func objectKey(b []byte, i int) int {
-	if i >= len(b) || b[i] != '"' {
-		return -1
-	}
-	if i = validString(b, i); i < 0 {
-		return -1
-	}
-	i = skipWS(b, i)
-	if i >= len(b) || b[i] != ':' {
-		return -1
-	}
-	return skipWS(b, i+1)
 }
 
 // validString returns the index after the valid JSON string at b[i], or -1.

@@ -7,6 +7,8 @@
 //	streams/accepted/NAME.stream   odd bytes the SDK's parser accepts
 //	streams/invalid/NAME.stream    bytes the SDK's parser rejects on one line
 //	streams/CLASS/NAME.expected.jsonl
+//	streams/CLASS/NAME.assembly.jsonl  the SDK client's message at every line ([Stream.Assembly])
+//	streams/partial-json.jsonl         the SDK's parsePartialJson ([PartialJSONCases])
 //	streams/MANIFEST.json
 //
 // Each NAME.expected.jsonl holds what the SDK's parseDataStreamPart

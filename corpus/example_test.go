@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log"
+	"strings"
 
 	"github.com/chatwire/chatwire/corpus"
 )
@@ -81,4 +82,41 @@ func ExampleClasses() {
 	// valid true
 	// accepted true
 	// invalid true
+}
+
+func ExampleStream_Assembly() {
+	s, err := corpus.Load(corpus.Valid, "assembly-tool-result-before-any-call")
+	if err != nil {
+		log.Fatal(err)
+	}
+	steps, err := s.Assembly()
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, st := range steps {
+		if st.Error != nil {
+			fmt.Printf("cut after line %d: the SDK throws %q; its last update: %s\n", st.Line, *st.Error, st.Result)
+			continue
+		}
+		fmt.Printf("cut after line %d: sha256 %.12s…\n", st.Line, st.SHA256)
+	}
+	// Output:
+	// cut after line 0: sha256 f8ac64867713…
+	// cut after line 1: sha256 afd8e75d4a60…
+	// cut after line 2: the SDK throws "tool_result must be preceded by a tool_call"; its last update: {"message":{"role":"assistant","content":"","parts":[]},"data":[{"chatId":"chat-r"}]}
+}
+
+func ExamplePartialJSONCases() {
+	cases, err := corpus.PartialJSONCases()
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, c := range cases[:4] {
+		fmt.Println(strings.TrimSpace(fmt.Sprintf("%-6q %-16s %s", c.Text, c.State, c.Value)))
+	}
+	// Output:
+	// ""     failed-parse
+	// "{"    repaired-parse   {}
+	// "{\""  repaired-parse   {}
+	// "{\"a" repaired-parse   {}
 }

@@ -3,6 +3,7 @@ package fuzz
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -149,7 +150,8 @@ func forbidden(data []byte) bool {
 }
 
 // FuzzAssemble: on any part sequence, raw or built by gofuzz, the Assembler
-// does not panic; its message always marshals to valid JSON; Clone gives the
+// does not panic; it rejects exactly the values the SDK's shape checks
+// reject; its message always marshals to valid JSON; Clone gives the
 // same JSON and stays the same when the Assembler goes on; an error is an
 // *AssemblyError at the line of the part that caused it and Add keeps
 // returning it; Assemble gives what the part-by-part loop gives; and a
@@ -181,7 +183,11 @@ func checkAssemble(t *testing.T, in []byte, reused *client.Assembler) {
 	for d.Next() {
 		p := d.Part()
 		parts++
+		badShape := p.CheckShape() != nil
 		err := a.Add(p)
+		// The Assembler checks shapes its own way, in the pass that reads
+		// the members; it must reject exactly what the SDK's checks reject.
+		require.Equal(t, badShape, errors.Is(err, linestream.ErrShape), "line %d of %q: shape error %v, Add's error %v", p.Line, in, badShape, err)
 		msg, merr := a.Message().MarshalJSON()
 		require.NoError(t, merr)
 		if parts <= 64 {

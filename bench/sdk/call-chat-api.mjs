@@ -20,16 +20,14 @@
 // with the stream: keep N at 20,000 or below (100,000 lines take minutes).
 
 import { readFileSync } from 'node:fs';
-import { cpus } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 import { callChatApi } from '@ai-sdk/ui-utils';
+
+import { chunkedStream, printConfig } from './harness.mjs';
 
 const CHUNK = 64 * 1024;
 const WARMUP_RUNS = 1;
 const WARMUP_NS = 2_000_000_000n;
-const GOARCH = { x64: 'amd64', ia32: '386', arm64: 'arm64', arm: 'arm' };
 const USAGE = 'usage: node call-chat-api.mjs FILE -lines N [-count C]';
 
 function usage(msg) {
@@ -84,18 +82,7 @@ function input(buf, n) {
 async function run(data) {
   let updates = 0;
   let finished = false;
-  let at = 0;
-  const body = new ReadableStream({
-    pull(controller) {
-      if (at >= data.length) {
-        controller.close();
-        return;
-      }
-      const end = Math.min(at + CHUNK, data.length);
-      controller.enqueue(data.subarray(at, end));
-      at = end;
-    },
-  });
+  const body = chunkedStream(data, CHUNK);
   await callChatApi({
     api: 'http://127.0.0.1/api/chat',
     body: { messages: [] },
@@ -107,12 +94,6 @@ async function run(data) {
   });
   if (!finished) throw new Error('onFinish was not called');
   return updates;
-}
-
-function sdkVersion() {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const pkg = JSON.parse(readFileSync(join(here, 'node_modules', '@ai-sdk', 'ui-utils', 'package.json'), 'utf8'));
-  return `@ai-sdk/ui-utils@${pkg.version}`;
 }
 
 async function main() {
@@ -128,12 +109,7 @@ async function main() {
   const nlines = data.reduce((n, b) => n + (b === 0x0a ? 1 : 0), 0);
   const name = `input=sdk-llm-mix-${Math.round(lines / 1000)}k/impl=sdk-callchatapi`;
 
-  console.log(`goos: ${process.platform}`);
-  console.log(`goarch: ${GOARCH[process.arch] ?? process.arch}`);
-  console.log(`pkg: github.com/chatwire/chatwire/bench`);
-  console.log(`cpu: ${cpus()[0]?.model ?? 'unknown'}`);
-  console.log(`node: ${process.version}`);
-  console.log(`sdk: ${sdkVersion()}`);
+  printConfig('pkg: github.com/chatwire/chatwire/bench');
 
   let updates;
   try {

@@ -18,16 +18,15 @@
 // goarch, cpu, node, sdk) come first, as in `go test -bench` output.
 
 import { readFileSync } from 'node:fs';
-import { cpus } from 'node:os';
-import { basename, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { basename } from 'node:path';
 
 import { processDataStream } from '@ai-sdk/ui-utils';
+
+import { chunkedStream, printConfig } from './harness.mjs';
 
 const CHUNK = 64 * 1024;
 const WARMUP_RUNS = 3;
 const WARMUP_NS = 2_000_000_000n;
-const GOARCH = { x64: 'amd64', ia32: '386', arm64: 'arm64', arm: 'arm' };
 const USAGE = 'usage: node process-data-stream.mjs FILE [-count N]';
 
 const CALLBACKS = [
@@ -74,26 +73,9 @@ async function run(data) {
   let parts = 0;
   const callbacks = {};
   for (const name of CALLBACKS) callbacks[name] = () => { parts++; };
-  let at = 0;
-  const stream = new ReadableStream({
-    pull(controller) {
-      if (at >= data.length) {
-        controller.close();
-        return;
-      }
-      const end = Math.min(at + CHUNK, data.length);
-      controller.enqueue(data.subarray(at, end));
-      at = end;
-    },
-  });
+  const stream = chunkedStream(data, CHUNK);
   await processDataStream({ stream, ...callbacks });
   return parts;
-}
-
-function sdkVersion() {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const pkg = JSON.parse(readFileSync(join(here, 'node_modules', '@ai-sdk', 'ui-utils', 'package.json'), 'utf8'));
-  return `@ai-sdk/ui-utils@${pkg.version}`;
 }
 
 async function main() {
@@ -108,11 +90,7 @@ async function main() {
   const data = new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
   const name = basename(file).replace(/\.stream$/, '');
 
-  console.log(`goos: ${process.platform}`);
-  console.log(`goarch: ${GOARCH[process.arch] ?? process.arch}`);
-  console.log(`cpu: ${cpus()[0]?.model ?? 'unknown'}`);
-  console.log(`node: ${process.version}`);
-  console.log(`sdk: ${sdkVersion()}`);
+  printConfig();
 
   // Warm up until the JIT settles: at least WARMUP_RUNS runs and WARMUP_NS.
   let lines;

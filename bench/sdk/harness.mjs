@@ -1,0 +1,45 @@
+// harness.mjs holds what the SDK timing scripts share: feeding bytes to the
+// SDK as a response body would arrive, and the configuration lines that
+// `go test -bench` prints first, so that benchstat reads their output.
+
+import { readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const GOARCH = { x64: 'amd64', ia32: '386', arm64: 'arm64', arm: 'arm' };
+
+// chunkedStream returns a ReadableStream that delivers data in views of
+// chunk bytes, as a network body arrives.
+export function chunkedStream(data, chunk) {
+  let at = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (at >= data.length) {
+        controller.close();
+        return;
+      }
+      const end = Math.min(at + chunk, data.length);
+      controller.enqueue(data.subarray(at, end));
+      at = end;
+    },
+  });
+}
+
+// sdkVersion returns the installed @ai-sdk/ui-utils as name@version.
+export function sdkVersion() {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const pkg = JSON.parse(readFileSync(join(here, 'node_modules', '@ai-sdk', 'ui-utils', 'package.json'), 'utf8'));
+  return `@ai-sdk/ui-utils@${pkg.version}`;
+}
+
+// printConfig prints the configuration lines: goos, goarch, the extra
+// lines given (such as pkg), cpu, node and sdk.
+export function printConfig(...extra) {
+  console.log(`goos: ${process.platform}`);
+  console.log(`goarch: ${GOARCH[process.arch] ?? process.arch}`);
+  for (const line of extra) console.log(line);
+  console.log(`cpu: ${cpus()[0]?.model ?? 'unknown'}`);
+  console.log(`node: ${process.version}`);
+  console.log(`sdk: ${sdkVersion()}`);
+}

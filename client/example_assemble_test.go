@@ -1,0 +1,141 @@
+package client_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/chatwire/chatwire/client"
+	"github.com/chatwire/chatwire/linestream"
+)
+
+// The message as the stream goes, part by part, as useChat shows it.
+func Example_assemble() {
+	body := strings.NewReader(`2:[{"chatId":"chat_42"}]
+f:{"messageId":"msg_1"}
+0:"Writing "
+0:"the page."
+b:{"toolCallId":"t1","toolName":"write_file"}
+c:{"toolCallId":"t1","argsTextDelta":"{\"path\":\"ind"}
+c:{"toolCallId":"t1","argsTextDelta":"ex.html\",\"size\":1.0e3}"}
+9:{"toolCallId":"t1","toolName":"write_file","args":{"path":"index.html","size":1000}}
+a:{"toolCallId":"t1","result":{"ok":true}}
+e:{"finishReason":"tool-calls","isContinued":false}
+d:{"finishReason":"stop","usage":{"promptTokens":12,"completionTokens":30}}
+`)
+	d := linestream.NewDecoder(body)
+	a := client.NewAssembler()
+	for d.Next() {
+		if err := a.Add(d.Part()); err != nil { // where the SDK's client throws
+			fmt.Println(err)
+			break
+		}
+		m := a.Message() // the message so far: borrowed until the next Add
+		if t := m.ToolInvocations; len(t) > 0 {
+			fmt.Printf("line %d: %q, %s args=%s\n", d.Part().Line, m.Content, t[0].State, t[0].Args)
+		} else {
+			fmt.Printf("line %d: %q\n", d.Part().Line, m.Content)
+		}
+	}
+	if err := d.Err(); err != nil {
+		a.Fail(err) // a bad line: the message goes back to what the SDK showed last
+	}
+	out, _ := json.Marshal(a.Result())
+	fmt.Println(string(out))
+	// Output:
+	// line 1: ""
+	// line 2: ""
+	// line 3: "Writing "
+	// line 4: "Writing the page."
+	// line 5: "Writing the page.", partial-call args=
+	// line 6: "Writing the page.", partial-call args={"path":"ind"}
+	// line 7: "Writing the page.", partial-call args={"path":"index.html","size":1000}
+	// line 8: "Writing the page.", call args={"path":"index.html","size":1000}
+	// line 9: "Writing the page.", result args={"path":"index.html","size":1000}
+	// line 10: "Writing the page.", result args={"path":"index.html","size":1000}
+	// line 11: "Writing the page.", result args={"path":"index.html","size":1000}
+	// {"message":{"id":"msg_1","role":"assistant","content":"Writing the page.","parts":[{"type":"step-start"},{"type":"text","text":"Writing the page."},{"type":"tool-invocation","toolInvocation":{"state":"result","step":0,"toolCallId":"t1","toolName":"write_file","args":{"path":"index.html","size":1000},"result":{"ok":true}}}],"toolInvocations":[{"state":"result","step":0,"toolCallId":"t1","toolName":"write_file","args":{"path":"index.html","size":1000},"result":{"ok":true}}]},"data":[{"chatId":"chat_42"}],"finishReason":"stop","usage":{"promptTokens":12,"completionTokens":30,"totalTokens":42}}
+}
+
+func ExampleAssemble() {
+	res, err := client.Assemble(strings.NewReader("0:\"Hello\"\n3:\"An error occurred.\"\n0:\"never read\"\n"))
+	fmt.Println(err)
+	fmt.Printf("%q\n", res.Message.Content)
+	var ae *client.AssemblyError
+	fmt.Println(errors.As(err, &ae), ae.Line, errors.Is(err, client.ErrErrorPart))
+	// Output:
+	// client: line 2: An error occurred.
+	// "Hello"
+	// true 2 true
+}
+
+func ExampleAssembler() {
+	a := client.NewAssembler()
+	d := linestream.NewDecoder(strings.NewReader(`2:[{"chatId":"c1"},{"step":1}]
+g:"Thinking"
+j:{"signature":"sig"}
+0:"Hi"
+d:{"finishReason":"stop","usage":{"promptTokens":3,"completionTokens":"?"}}
+`))
+	for d.Next() {
+		if err := a.Add(d.Part()); err != nil {
+			panic(err)
+		}
+	}
+	fmt.Printf("%s\n", a.Data())
+	fmt.Println(a.FinishReason(), a.Usage().PromptTokens, a.Usage().CompletionTokens, a.Usage().Reported())
+	p := a.Message().Parts[0]
+	fmt.Println(p.Type, p.Reasoning, p.Details[0].Signature)
+	a.Reset() // ready for the next stream, its buffers kept
+	fmt.Println(len(a.Message().Parts), a.FinishReason())
+	// Output:
+	// [{"chatId":"c1"} {"step":1}]
+	// stop 3 NaN true
+	// reasoning Thinking sig
+	// 0 unknown
+}
+
+func ExampleMessage_Clone() {
+	a := client.NewAssembler()
+	d := linestream.NewDecoder(strings.NewReader("0:\"a\"\n0:\"b\"\n"))
+	d.Next()
+	a.Add(d.Part())
+	kept := a.Message().Clone() // the caller's: later parts do not change it
+	d.Next()
+	a.Add(d.Part())
+	fmt.Println(kept.Content, a.Message().Content)
+	// Output: a ab
+}
+
+func ExampleMessage_MarshalJSON() {
+	res, _ := client.Assemble(strings.NewReader(`8:[{"2":"b","1":"a"}]
+0:"<b>1.0</b>"
+`))
+	// JSON.stringify's bytes: key order, numbers and escaping as in
+	// JavaScript. encoding/json escapes <, > and & in what a MarshalJSON
+	// returns unless told not to.
+	enc := json.NewEncoder(os.Stdout)
+	enc.SetEscapeHTML(false)
+	enc.Encode(res.Message)
+	// Output:
+	// {"role":"assistant","content":"<b>1.0</b>","parts":[{"type":"text","text":"<b>1.0</b>"}],"annotations":[{"1":"a","2":"b"}]}
+}
+
+func ExampleParsePartialJSON() {
+	for _, text := range []string{`{"path":"ind`, `[1, 2.50, tr`, `{"a":1}`, `[-`} {
+		v, state := client.ParsePartialJSON([]byte(text))
+		fmt.Printf("%-14s %-17s %s\n", text, state, v)
+	}
+	// Output:
+	// {"path":"ind   repaired-parse    {"path":"ind"}
+	// [1, 2.50, tr   repaired-parse    [1,2.5,true]
+	// {"a":1}        successful-parse  {"a":1}
+	// [-             failed-parse
+}
+
+func ExampleAppendFixedJSON() {
+	fmt.Println(string(client.AppendFixedJSON(nil, []byte(`{"items":[{"name":"a\"b`))))
+	// Output: {"items":[{"name":"a\"b"}]}
+}
