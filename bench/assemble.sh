@@ -54,7 +54,11 @@ for i in $(seq "$runs"); do
 	fi
 done
 
-(cd "$root" && go run golang.org/x/perf/cmd/benchstat -col /impl -filter '.unit:(sec/op OR sec/line OR B/op OR allocs/op)' "$out/assemble.txt" "$out/sdk.txt") >"$out/assemble.benchstat"
+# A row per input, a column per implementation (Go's decode and assemble,
+# the SDK's callChatApi); the SDK's extra configuration keys are ignored so
+# that its lines join the Go ones.
+(cd "$root" && go run golang.org/x/perf/cmd/benchstat -row /input -col /impl -ignore node,sdk,cpu,pkg \
+	-filter '.unit:(sec/op OR sec/line OR B/op OR allocs/op)' "$out/assemble.txt" "$out/sdk.txt") >"$out/assemble.benchstat"
 
 # The goals, from per-round ratios: the median over the rounds and its range.
 awk '
@@ -62,14 +66,15 @@ function median(a, n,    i, j, t) {
 	for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
 	return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2
 }
-function row(goal, want, num, den, le, limit,    i, n, r, lo, hi, m) {
+function row(goal, want, num, den, le, limit,    i, n, r, lo, hi, m, verdict) {
 	n = 0
 	for (i = 1; i <= 100; i++) if (((num, i) in ns) && ((den, i) in ns)) r[++n] = ns[num, i] / ns[den, i]
 	if (n == 0) { printf "| %s | %s | not measured | |\n", goal, want; return }
 	lo = 1e18; hi = 0
 	for (i = 1; i <= n; i++) { if (r[i] < lo) lo = r[i]; if (r[i] > hi) hi = r[i] }
 	m = median(r, n)
-	printf "| %s | %s | %.2f× (rounds: %.2f–%.2f, n=%d) | %s |\n", goal, want, m, lo, hi, n, (le ? m <= limit : m >= limit) ? "met" : "NOT met"
+	verdict = want == "(info)" ? "" : (le ? m <= limit : m >= limit) ? "met" : "NOT met"
+	printf "| %s | %s | %.2f× (rounds: %.2f–%.2f, n=%d) | %s |\n", goal, want, m, lo, hi, n, verdict
 }
 /^BenchmarkAssemble\// {
 	name = $1; sub(/^BenchmarkAssemble\//, "", name); sub(/-[0-9]+$/, "", name)

@@ -40,6 +40,32 @@ func TestAddAllocs(t *testing.T) {
 		{"finish step and message", nil, `e:{"finishReason":"stop","isContinued":false}`, 0},
 		{"start step: its id", nil, `f:{"messageId":"msg-1"}`, 1},
 	}
+	// What adds to the message allocates what it keeps, measured: these are
+	// upper bounds, to notice a change, not goals.
+	adding := []struct {
+		name string
+		line string
+		max  float64
+	}{
+		{"file: its part's strings", `k:{"mimeType":"image/png","data":"iVBORw0KGgo="}`, 2},
+		{"tool call start: record, members, strings, part", `b:{"toolCallId":"c","toolName":"t"}`, 5},
+		{"tool call: members, strings", `9:{"toolCallId":"c","toolName":"t","args":{"a":1}}`, 5},
+		{"tool result: members, strings", `a:{"toolCallId":"c","result":{"ok":true}}`, 4},
+	}
+	for _, tt := range adding {
+		t.Run(tt.name, func(t *testing.T) {
+			a := NewAssembler()
+			require.NoError(t, a.Add(partOf(t, `9:{"toolCallId":"c","toolName":"t","args":{}}`)))
+			p := partOf(t, tt.line)
+			got := testing.AllocsPerRun(200, func() {
+				if err := a.Add(p); err != nil {
+					t.Fatal(err)
+				}
+			})
+			t.Logf("%s: %.0f allocations", tt.line, got)
+			assert.LessOrEqual(t, got, tt.max, "allocations per %s", tt.line)
+		})
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			a := NewAssembler()

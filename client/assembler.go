@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -49,11 +50,12 @@ func (e *AssemblyError) Unwrap() error { return e.Err }
 // message the SDK holds at that point, and [Assembler.Data],
 // [Assembler.FinishReason] and [Assembler.Usage] what it reports beside it.
 //
-// The work per part is proportional to the part, not to the message: text
-// is appended to the parts it extends, and nothing copies the message. The
-// message, its strings and its JSON values are views that the next call to
-// [Assembler.Add] or [Assembler.Reset] may change; [Message.Clone] makes a
-// copy to keep.
+// The work per part is proportional to the part, not to the message (for
+// an args delta, to the tool call's args so far, which the SDK re-reads on
+// every delta): text is appended to the parts it extends, and nothing
+// copies the message. The message and the slices and JSON values it holds
+// are views that the next call to [Assembler.Add] or [Assembler.Reset] may
+// change (its strings never change); [Message.Clone] makes a copy to keep.
 //
 // An Assembler is not safe for concurrent use.
 type Assembler struct {
@@ -97,8 +99,10 @@ type partialCall struct {
 	index  int // in msg.ToolInvocations
 	id     string
 	name   string
-	args   []byte  // the args as repaired and re-serialised, reused per delta
-	fields []field // the invocation's members, reused per delta
+	args   []byte           // the args as repaired and re-serialised, reused per delta
+	state  PartialJSONState // how args was read
+	fixed  []byte           // the repaired text args was read from, when the text was not JSON
+	fields []field          // the invocation's members, reused per delta
 }
 
 type signatureUndo struct {
@@ -535,8 +539,27 @@ func (a *Assembler) toolCallDelta(rawID, delta []byte) string {
 		rec.fix.joined(rec.text, joinAt)
 	}
 	rec.fix.feed(rec.text)
-	args, state := a.pp.appendFed(rec.args[:0], rec.text, &rec.fix)
-	rec.args = args
+	var args []byte
+	var state PartialJSONState
+	if canEndJSON(rec.text) {
+		args, state = a.pp.appendFed(rec.args[:0], rec.text, &rec.fix)
+		rec.fixed = rec.fixed[:0]
+	} else {
+		// The text is not JSON: its value is that of the repaired text,
+		// which often stays the same from one delta to the next (a delta
+		// inside a key, a number, an escape): then so does the value.
+		a.pp.fixed = rec.fix.appendFixed(a.pp.fixed[:0], rec.text)
+		if len(rec.fixed) > 0 && bytes.Equal(a.pp.fixed, rec.fixed) {
+			args, state = rec.args, rec.state
+		} else {
+			args, state = rec.args[:0], PartialJSONFailed
+			if out, ok := a.pp.appendSecure(args, a.pp.fixed); ok {
+				args, state = out, PartialJSONRepaired
+			}
+			rec.fixed = append(rec.fixed[:0], a.pp.fixed...)
+		}
+	}
+	rec.args, rec.state = args, state
 	if state == PartialJSONFailed {
 		args = nil
 	}
