@@ -34,20 +34,14 @@ type AssemblyStep struct {
 // read from streams/CLASS/NAME.assembly.jsonl.
 func (s Stream) Assembly() ([]AssemblyStep, error) {
 	p := path.Join("streams", s.Class, s.Name+AssemblySuffix)
-	b, err := fs.ReadFile(files, p)
+	steps, err := readJSONL[AssemblyStep](p)
 	if err != nil {
-		return nil, fmt.Errorf("corpus: %w", err)
+		return nil, err
 	}
-	var steps []AssemblyStep
-	for i, line := range bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n")) {
-		var st AssemblyStep
-		if err := json.Unmarshal(line, &st); err != nil {
-			return nil, fmt.Errorf("corpus: %s:%d: %w", p, i+1, err)
-		}
+	for i, st := range steps {
 		if st.Line != i {
 			return nil, fmt.Errorf("corpus: %s:%d: step for line %d, want %d", p, i+1, st.Line, i)
 		}
-		steps = append(steps, st)
 	}
 	return steps, nil
 }
@@ -63,17 +57,22 @@ type PartialJSONCase struct {
 
 // PartialJSONCases returns the cases of [PartialJSONPath].
 func PartialJSONCases() ([]PartialJSONCase, error) {
-	b, err := fs.ReadFile(files, PartialJSONPath)
+	return readJSONL[PartialJSONCase](PartialJSONPath)
+}
+
+// readJSONL reads a JSON Lines file of the corpus, one T per line.
+func readJSONL[T any](p string) ([]T, error) {
+	b, err := fs.ReadFile(files, p)
 	if err != nil {
 		return nil, fmt.Errorf("corpus: %w", err)
 	}
-	var cases []PartialJSONCase
+	var out []T
 	for i, line := range bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n")) {
-		var c PartialJSONCase
-		if err := json.Unmarshal(line, &c); err != nil {
-			return nil, fmt.Errorf("corpus: %s:%d: %w", PartialJSONPath, i+1, err)
+		var v T
+		if err := json.Unmarshal(line, &v); err != nil {
+			return nil, fmt.Errorf("corpus: %s:%d: %w", p, i+1, err)
 		}
-		cases = append(cases, c)
+		out = append(out, v)
 	}
-	return cases, nil
+	return out, nil
 }
