@@ -87,4 +87,36 @@
 // delta, as the SDK does, but fixJson walks each delta only once. Parts that
 // add to the message (a tool call, a file, a step's id) allocate what it
 // keeps.
+//
+// # The API client
+//
+// A [Client] calls POST /api/chat and its follow-up operations:
+//
+//	c, err := client.New("https://api.example.com") // the key from CHATWIRE_API_KEY
+//	…
+//	s, err := c.CreateChat(ctx, client.Request{Content: "a landing page", Model: client.ModelGammaK3})
+//	…
+//	defer s.Close()
+//	fmt.Println("chat", s.ChatID()) // known once the first line is read
+//	res, err := s.Wait()           // or s.Next / s.Part / s.Message part by part
+//
+// [Client.CreateChat] returns a [ChatStream] once the stream's first line,
+// 2:[{"chatId":…}], is read; the stream hands out the parts and the
+// message an [Assembler] builds from them. [Client.CreateChatJSON] asks for
+// the JSON answer ("stream": false) instead. A [Request] mirrors the spec's
+// request body, with the models, execution modes and reasoning efforts as
+// constants. [Client.Subscribe], [Client.Status] and [Client.Publish] are
+// the follow-up operations the spec only names, in the shapes of the
+// chatwire mock (conformance/mock), not the spec's.
+//
+// A status other than 2xx is an [*APIError] with the status, the code and
+// message of its body (any shape, read to a bound), Retry-After and the
+// request id; [errors.Is] matches it against [ErrInvalidRequest] (400,
+// 422), [ErrUnauthorized] (401), [ErrInsufficientCredits] (402),
+// [ErrForbidden] (403), [ErrRateLimited] (429) and [ErrServerError] (5xx).
+// Creating a chat spends credits, so nothing is retried unless
+// [WithRetry] asks for retries of 429, which honour Retry-After and the
+// context. Streams are long-lived: bound them with the context, not with
+// http.Client.Timeout. The package imports only linestream and fastjson;
+// its tests run against the mock.
 package client

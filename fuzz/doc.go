@@ -18,6 +18,8 @@
 //	                      JSON, Clone, errors at their line, Assemble, Reset
 //	FuzzVectorScan        the same parts and errors with the vector string
 //	                      scanner as with the portable code (linestream.SetVectorScan)
+//	FuzzResponse          the client on any status, headers and body: no panic, bounded
+//	                      APIErrors, the stream's parts those of linestream and the Assembler
 //
 // linestream itself holds FuzzScanStringPaths, which compares the two string
 // scanners directly; run.sh runs it with the others.

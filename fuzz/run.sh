@@ -23,7 +23,7 @@ trap 'rm -f "$out"' EXIT
 # Each target as package:name; FuzzScanStringPaths lives in linestream, as it
 # compares the two string scanners' unexported entry point.
 for pt in fuzz:FuzzDecode fuzz:FuzzAgainstReference fuzz:FuzzRoundTrip fuzz:FuzzChunking fuzz:FuzzChatID \
-	fuzz:FuzzVectorScan linestream:FuzzScanStringPaths fuzz:FuzzPartialJSON fuzz:FuzzAssemble; do
+	fuzz:FuzzVectorScan linestream:FuzzScanStringPaths fuzz:FuzzPartialJSON fuzz:FuzzAssemble fuzz:FuzzResponse; do
 	pkg=./${pt%%:*} target=${pt#*:}
 	echo "fuzz: $target for $time"
 	if go test "$pkg" -run '^$' -fuzz "^$target\$" -fuzztime "$time" -fuzzminimizetime 10s >"$out" 2>&1; then
