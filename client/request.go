@@ -137,6 +137,8 @@ type Chat struct {
 	// response is resolved against the client's base URL).
 	URL string
 	// StreamID and AssistantMessageID are set by workflow backends only.
+	// Present but empty, they are an error, as an empty chatId or url is:
+	// an identifier that cannot be used.
 	StreamID           string
 	AssistantMessageID string
 	// Raw is the whole JSON object, for fields the spec does not show.
@@ -248,7 +250,8 @@ func (c *Client) readChat(v *fastjson.Value, raw []byte) (*Chat, error) {
 			return nil, unexpected("%s is a JSON %s, not a string, in the JSON response %q", f.key, fv.Type(), excerpt(raw, 120))
 		default:
 			*f.dst = string(fv.GetStringBytes())
-			if f.required && *f.dst == "" {
+			if *f.dst == "" { // an identifier, present, must be usable
+
 				return nil, unexpected("empty %s in the JSON response %q", f.key, excerpt(raw, 120))
 			}
 		}

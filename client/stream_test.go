@@ -238,6 +238,49 @@ func TestFaults(t *testing.T) {
 		"current-model-rejected":        status(mock.KeyValid, client.Request{Content: "x", Model: client.ModelGammaK3}, 422, client.ErrInvalidRequest),
 		"undocumented-status":           status(mock.KeyValid, client.Request{Content: "x", ExecutionMode: "fast"}, 418, nil),
 		"other-team-401":                status(mock.KeyOtherTeam, x, 401, client.ErrUnauthorized),
+		// Faults of fields the client never sends wrong: its Request is
+		// typed, it omits empty fields (so never a null) and always sends
+		// stream as a boolean and Content-Type: application/json.
+		"null-500":                    works(mock.KeyValid, x),
+		"stream-string-coerced":       works(mock.KeyValid, x),
+		"required-null-accepted":      works(mock.KeyValid, x),
+		"content-type-ignored":        works(mock.KeyValid, x),
+		"attachment-fields-unchecked": works(mock.KeyValid, client.Request{Content: "x", Attachments: []client.Attachment{{URL: "https://example.test/a.png", Name: "a", ContentType: "image/png"}}}),
+		"enum-case-folded":            works(mock.KeyValid, client.Request{Content: "x", Model: "GAMMA-K3"}),
+		"earlier-model-500":           status(mock.KeyValid, client.Request{Content: "x", Model: client.ModelDelta4_5}, 500, client.ErrServerError),
+		"no-credits-401":              status(mock.KeyNoCredits, x, 401, client.ErrUnauthorized),
+		"no-credits-403":              status(mock.KeyNoCredits, x, 403, client.ErrForbidden),
+		"chat-id-empty":               firstLineError(`line 1: the first line has an empty chatId: "2:[{\"chatId\":\"\"}]"`),
+		"workflow-ids-empty": func(t *testing.T, ts *httptest.Server) {
+			_, err := createJSON(t, ts, mock.KeyValid, client.Request{Content: "x", Backend: "WORKFLOW"})
+			require.ErrorIs(t, err, client.ErrUnexpectedResponse, "an identifier that is present must be usable")
+			assert.Contains(t, err.Error(), "empty streamId in the JSON response")
+		},
+		"follow-up-auth-unchecked": func(t *testing.T, ts *httptest.Server) {
+			// The client always sends its key, so it meets no difference.
+			c := newClient(t, ts.URL, mock.KeyValid)
+			chat, err := c.CreateChatJSON(t.Context(), x)
+			require.NoError(t, err)
+			_, err = c.Status(t.Context(), chat.ChatID)
+			require.NoError(t, err)
+		},
+		// The rate-limit faults need the mock's rate limit on: one request
+		// a minute.
+		"rate-limit-ignored": func(t *testing.T, _ *httptest.Server) {
+			ts := newMock(t, mock.Options{Fault: "rate-limit-ignored", RateLimit: 1})
+			works(mock.KeyValid, x)(t, ts) // two requests, both through
+		},
+		"rate-limit-500": func(t *testing.T, _ *httptest.Server) {
+			ts := newMock(t, mock.Options{Fault: "rate-limit-500", RateLimit: 1})
+			_, err := createJSON(t, ts, mock.KeyValid, x)
+			require.NoError(t, err, "the first request is within the limit")
+			// Only a 429 is retried: a 500 where the 429 belongs is not.
+			_, err = newClient(t, ts.URL, mock.KeyValid, client.WithRetry(3)).CreateChatJSON(t.Context(), x)
+			var apiErr *client.APIError
+			require.ErrorAs(t, err, &apiErr)
+			assert.Equal(t, 500, apiErr.StatusCode)
+			assert.ErrorIs(t, err, client.ErrServerError)
+		},
 		"error-with-stream": func(t *testing.T, ts *httptest.Server) {
 			status("cw_test_nobody", x, 401, client.ErrUnauthorized)(t, ts)
 			_, err := create(t, ts, "cw_test_nobody", x)
