@@ -77,6 +77,7 @@ type Assembler struct {
 	text, partReasoning, detail tail
 
 	partial   map[string]*partialCall // the SDK's partialToolCalls
+	dirty     []*partialCall          // the partial calls whose args are to be repaired (see flush)
 	firstInv  map[string]int          // the first index in msg.ToolInvocations per toolCallId
 	toolParts map[string]int          // the index in msg.Parts of the part per toolCallId
 
@@ -103,6 +104,7 @@ type partialCall struct {
 	state  PartialJSONState // how args was read
 	fixed  []byte           // the repaired text args was read from, when the text was not JSON
 	fields []field          // the invocation's members, reused per delta
+	dirty  bool             // text has grown since args were repaired (the call is in Assembler.dirty)
 }
 
 type signatureUndo struct {
@@ -128,6 +130,7 @@ func (a *Assembler) Reset() {
 		buf:           a.buf[:0],
 		offs:          a.offs[:0],
 		undo:          a.undo[:0],
+		dirty:         a.dirty[:0],
 		msg:           Message{Role: "assistant", Parts: []Part{}},
 		finishReason:  "unknown",
 		usage:         unknownUsage(),
@@ -141,9 +144,16 @@ func (a *Assembler) Reset() {
 
 // Message returns the message so far. It is a view: the next call to
 // [Assembler.Add] or [Assembler.Reset] may change it and the slices it
-// holds; use [Message.Clone] to keep it. After an error it is the message
-// the SDK showed last (its last onUpdate). It does no allocation.
-func (a *Assembler) Message() *Message { return &a.msg }
+// holds, and it is up to date only as of this call (the args of a partial
+// tool call are repaired when the message is asked for, not per delta), so
+// call Message again after Add to see the message as of that part; use
+// [Message.Clone] to keep it. After an error it is the message the SDK
+// showed last (its last onUpdate). It does no allocation beyond the
+// amortised growth of the args it repairs.
+func (a *Assembler) Message() *Message {
+	a.flush()
+	return &a.msg
+}
 
 // Data returns the values of the data parts ("2") so far, each element of
 // each part's array in order, in JSON.stringify's form. The slice is
@@ -492,6 +502,7 @@ func (a *Assembler) stepValue() []byte {
 
 // startToolCall is the SDK's onToolCallStreamingStartPart.
 func (a *Assembler) startToolCall(id, name string) {
+	a.flush() // the invocations as the SDK has them before this part
 	if a.msg.ToolInvocations == nil {
 		a.msg.ToolInvocations = []ToolInvocation{}
 		a.msg.addKey(keyToolInvocations)
@@ -539,6 +550,30 @@ func (a *Assembler) toolCallDelta(rawID, delta []byte) string {
 		rec.fix.joined(rec.text, joinAt)
 	}
 	rec.fix.feed(rec.text)
+	if !rec.dirty {
+		rec.dirty = true
+		a.dirty = append(a.dirty, rec)
+	}
+	return ""
+}
+
+// flush brings the args of the partial calls that deltas extended since
+// the last flush up to date, in the message's invocations and parts: the
+// args are a function of the args text alone, so repairing them when the
+// message is looked at, rather than per delta, gives the SDK's value.
+func (a *Assembler) flush() {
+	for _, rec := range a.dirty {
+		if rec.dirty {
+			rec.dirty = false
+			a.repair(rec)
+		}
+	}
+	a.dirty = a.dirty[:0]
+}
+
+// repair repairs and reads rec's args text as the SDK's parsePartialJson
+// does and sets the partial-call invocation with them.
+func (a *Assembler) repair(rec *partialCall) {
 	var args []byte
 	var state PartialJSONState
 	if canEndJSON(rec.text) {
@@ -546,7 +581,7 @@ func (a *Assembler) toolCallDelta(rawID, delta []byte) string {
 		rec.fixed = rec.fixed[:0]
 	} else {
 		// The text is not JSON: its value is that of the repaired text,
-		// which often stays the same from one delta to the next (a delta
+		// which often stays the same from one look to the next (a delta
 		// inside a key, a number, an escape): then so does the value.
 		a.pp.fixed = rec.fix.appendFixed(a.pp.fixed[:0], rec.text)
 		if len(rec.fixed) > 0 && bytes.Equal(a.pp.fixed, rec.fixed) {
@@ -566,12 +601,12 @@ func (a *Assembler) toolCallDelta(rawID, delta []byte) string {
 	inv := rec.invocation(args)
 	a.msg.ToolInvocations[rec.index] = inv
 	a.setToolPart(rec.id, inv)
-	return ""
 }
 
 // toolCall is the SDK's onToolCallPart (without onToolCall: no client
 // tools run here).
 func (a *Assembler) toolCall(v, rawID []byte) error {
+	a.flush() // the invocations as the SDK has them before this part
 	fields := make([]field, 2, 8)
 	fields[0], fields[1] = field{keyState, jsonCall}, field{keyStep, a.stepValue()}
 	fields, err := a.spread(fields, v)
@@ -596,6 +631,7 @@ func (a *Assembler) toolCall(v, rawID []byte) error {
 
 // toolResult is the SDK's onToolResultPart.
 func (a *Assembler) toolResult(v, rawID []byte) (string, error) {
+	a.flush() // the invocations as the SDK has them before this part
 	if a.msg.ToolInvocations == nil {
 		return "tool_result must be preceded by a tool_call", ErrUnknownToolCall
 	}
@@ -771,8 +807,10 @@ func (r *Result) AppendJSON(dst []byte) []byte {
 }
 
 // Result returns the assembly so far as a [Result] that borrows the
-// message and data like [Assembler.Message]; clone the message to keep it.
+// message and data like [Assembler.Message] (up to date as of this call);
+// clone the message to keep it.
 func (a *Assembler) Result() *Result {
+	a.flush()
 	return &Result{Message: &a.msg, Data: a.data, FinishReason: a.finishReason, Usage: a.usage}
 }
 

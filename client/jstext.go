@@ -1,8 +1,8 @@
 package client
 
 import (
-	"bytes"
 	"encoding/binary"
+	"math/bits"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -28,40 +28,46 @@ func appendJSText(dst, v []byte) []byte {
 		return dst
 	}
 	s := v[1 : len(v)-1]
-	// Plain ASCII without escapes, the most of text, eight bytes at a time.
-	i := 0
-	for i+8 <= len(s) {
-		x := binary.LittleEndian.Uint64(s[i:])
-		if x&0x8080808080808080 != 0 || hasZeroByte(x^0x5C5C5C5C5C5C5C5C) {
-			break
-		}
-		i += 8
-	}
-	for i < len(s) && s[i] < utf8.RuneSelf && s[i] != '\\' {
-		i++
-	}
-	if i == len(s) {
-		return append(dst, s...)
-	}
-	if !utf8.Valid(s[i:]) {
-		// Rare: linestream's decoding has the TextDecoder's U+FFFD rules
-		// (a lone surrogate escape in such a string becomes U+FFFD too).
-		dst, _ = linestream.AppendString(dst, v)
-		return dst
-	}
-	dst = append(dst, s[:i]...)
-	for i < len(s) {
-		if s[i] != '\\' {
-			j := bytes.IndexByte(s[i:], '\\')
-			if j < 0 {
-				return append(dst, s[i:]...)
+	start := len(dst)
+	// One pass: runs of plain ASCII are skipped eight bytes at a time and
+	// copied whole; a byte ≥ 0x80 is checked as one UTF-8 character where
+	// it stands, an escape decoded. Most text is short, so this beats a
+	// utf8.Valid pass followed by a copy.
+	i, run := 0, 0 // run: where the text not yet copied starts
+	for {
+		for i+8 <= len(s) {
+			x := binary.LittleEndian.Uint64(s[i:])
+			if m := x&0x8080808080808080 | zeroBytes(x^0x5C5C5C5C5C5C5C5C); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
 			}
-			dst = append(dst, s[i:i+j]...)
-			i += j
-			continue
+			i += 8
 		}
-		if i+1 >= len(s) {
+		for i < len(s) && s[i] < utf8.RuneSelf && s[i] != '\\' {
+			i++
+		}
+		if i >= len(s) {
 			break
+		}
+		if c := s[i]; c >= utf8.RuneSelf {
+			if c >= 0xC2 && c < 0xE0 && i+1 < len(s) && s[i+1]&0xC0 == 0x80 {
+				i += 2 // the common two-byte characters
+				continue
+			}
+			if r, n := utf8.DecodeRune(s[i:]); r != utf8.RuneError || n > 1 {
+				i += n
+				continue
+			}
+			// Rare: linestream's decoding has the TextDecoder's U+FFFD
+			// rules (a lone surrogate escape in such a string becomes
+			// U+FFFD too).
+			dst, _ = linestream.AppendString(dst[:start], v)
+			return dst
+		}
+		// A backslash.
+		dst = append(dst, s[run:i]...)
+		if i+1 >= len(s) {
+			return dst
 		}
 		e := s[i+1]
 		i += 2
@@ -86,6 +92,7 @@ func appendJSText(dst, v []byte) []byte {
 				if r2, ok := hex4(s, i+2); ok && 0xDC00 <= r2 && r2 <= 0xDFFF {
 					dst = utf8.AppendRune(dst, utf16.DecodeRune(r, r2))
 					i += 6
+					run = i
 					continue
 				}
 			}
@@ -93,13 +100,15 @@ func appendJSText(dst, v []byte) []byte {
 		default: // '"', '\\', '/'
 			dst = append(dst, e)
 		}
+		run = i
 	}
-	return dst
+	return append(dst, s[run:]...)
 }
 
-// hasZeroByte reports whether one of the eight bytes of x is zero.
-func hasZeroByte(x uint64) bool {
-	return (x-0x0101010101010101)&^x&0x8080808080808080 != 0
+// zeroBytes returns a mask with the high bit set in the lowest zero byte
+// of x (and perhaps in higher bytes: only its lowest set bit is exact).
+func zeroBytes(x uint64) uint64 {
+	return (x - 0x0101010101010101) &^ x & 0x8080808080808080
 }
 
 // appendWTF8 appends r in WTF-8: UTF-8, or a surrogate's 3-byte form.
