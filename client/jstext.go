@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/chatwire/chatwire/linestream"
 )
@@ -152,10 +153,14 @@ func appendJoined(text, more []byte) []byte {
 
 // A jsString is a string being extended, as the SDK's `text += value`
 // extends one. Its String is shared with the strings handed out before,
-// which never change; extending it copies nothing but the new text, except
-// when it joins the halves of a surrogate pair, which copies it once.
+// which never change: as in a strings.Builder, the bytes up to the length
+// are never written again (a full buffer is copied into a larger one, the
+// old one left to the strings that hold it), so the String is the buffer
+// seen as a string, without a copy. Extending it copies nothing but the new
+// text, except when it joins the halves of a surrogate pair, which copies
+// it once.
 type jsString struct {
-	b *strings.Builder
+	b []byte
 }
 
 // reset starts a new string with room for about hint bytes; the old one
@@ -163,27 +168,38 @@ type jsString struct {
 func (s *jsString) reset(hint int) {
 	s.b = nil
 	if hint > 0 {
-		s.b = new(strings.Builder)
-		s.b.Grow(hint)
+		s.b = make([]byte, 0, hint)
 	}
 }
 
 // len returns the length of the string so far.
-func (s *jsString) len() int {
-	if s.b == nil {
-		return 0
-	}
-	return s.b.Len()
-}
+func (s *jsString) len() int { return len(s.b) }
+
+// String returns the string so far, sharing its bytes.
+func (s *jsString) String() string { return unsafe.String(unsafe.SliceData(s.b), len(s.b)) }
 
 // joins reports whether appending more joins a surrogate pair across the
 // string's end.
 func (s *jsString) joins(more []byte) bool {
-	if s.b == nil {
-		return false
-	}
-	_, ok := joinPair(s.b.String(), more)
+	_, ok := joinPair(s.b, more)
 	return ok
+}
+
+// addText appends the text of the JSON string token v (as appendJSText
+// decodes it) and returns the whole string and the text appended, a view of
+// its end, decoding straight into the string. When the text would join a
+// surrogate pair across the string's end it appends nothing, returns the
+// text in *scratch and false: the caller then takes the general way, with
+// [jsString.add] and its tails prepared.
+func (s *jsString) addText(v []byte, scratch *[]byte) (string, []byte, bool) {
+	n := len(s.b)
+	s.b = appendJSText(s.b, v)
+	if _, ok := joinPair(s.b[:n], s.b[n:]); ok {
+		*scratch = append((*scratch)[:0], s.b[n:]...)
+		s.b = s.b[:n]
+		return "", *scratch, false
+	}
+	return s.String(), s.b[n:], true
 }
 
 // A tail is a string that is the part of a jsString from start on: the
@@ -225,21 +241,15 @@ func (t *tail) value(whole string, more []byte) string {
 
 // add appends the WTF-8 text more and returns the whole string.
 func (s *jsString) add(more []byte) string {
-	if s.b == nil {
-		s.b = new(strings.Builder)
+	if r, ok := joinPair(s.b, more); ok {
+		nb := make([]byte, 0, len(s.b)+len(more)+1)
+		nb = append(nb, s.b[:len(s.b)-3]...)
+		nb = utf8.AppendRune(nb, r)
+		s.b = append(nb, more[3:]...)
+		return s.String()
 	}
-	if cur := s.b.String(); len(more) >= 3 {
-		if r, ok := joinPair(cur, more); ok {
-			nb := new(strings.Builder)
-			nb.Grow(len(cur) + len(more) + 1)
-			nb.WriteString(cur[:len(cur)-3])
-			nb.WriteRune(r)
-			more = more[3:]
-			s.b = nb
-		}
-	}
-	s.b.Write(more)
-	return s.b.String()
+	s.b = append(s.b, more...)
+	return s.String()
 }
 
 // appendJSQuoted appends the WTF-8 string s as JSON.stringify writes the
