@@ -52,7 +52,12 @@ func appendJSText(dst, v []byte) []byte {
 		}
 		if c := s[i]; c >= utf8.RuneSelf {
 			if c >= 0xC2 && c < 0xE0 && i+1 < len(s) && s[i+1]&0xC0 == 0x80 {
-				i += 2 // the common two-byte characters
+				i += 2 // the common two-byte characters (é, ü, Cyrillic)
+				continue
+			}
+			if c&0xF0 == 0xE0 && i+2 < len(s) && s[i+1]&0xC0 == 0x80 && s[i+2]&0xC0 == 0x80 &&
+				(c != 0xE0 || s[i+1] >= 0xA0) && (c != 0xED || s[i+1] < 0xA0) {
+				i += 3 // three-byte characters (—, …, “, €), not overlong, not a surrogate
 				continue
 			}
 			if r, n := utf8.DecodeRune(s[i:]); r != utf8.RuneError || n > 1 {

@@ -37,7 +37,7 @@ func TestAppendJSText(t *testing.T) {
 // 8-byte steps (without lone surrogate escapes, where the two differ on
 // purpose).
 func TestAppendJSTextAsLinestream(t *testing.T) {
-	specials := []string{`\n`, `\"`, `\u00e9`, `\ud83d\ude00`, "é", "€", "😀", "\xc3", "\xe2\x82", "\xf0\x9f\x98", "\xff", "\xed\xa0\x80"}
+	specials := []string{`\n`, `\"`, `\u00e9`, `\ud83d\ude00`, "é", "€", "😀", "\xc3", "\xe2\x82", "\xf0\x9f\x98", "\xff", "\xed\xa0\x80", "\xed\x9f\xbf", "\xe0\x80\x80", "\xe0\xa0\x80", "\xef\xbf\xbd", "\xc0\x80"}
 	for _, sp := range specials {
 		for pre := 0; pre <= 17; pre++ {
 			for post := 0; post <= 9; post += 3 {
