@@ -526,7 +526,12 @@ func (a *Assembler) stepValue() []byte {
 
 // startToolCall is the SDK's onToolCallStreamingStartPart.
 func (a *Assembler) startToolCall(id, name string) {
-	a.flush() // the invocations as the SDK has them before this part
+	// A call restarted under the same id shares its tool part with the
+	// call before: that one's args go first, as the SDK showed them.
+	if old := a.partial[id]; old != nil && old.dirty {
+		old.dirty = false
+		a.repair(old)
+	}
 	if a.msg.ToolInvocations == nil {
 		a.msg.ToolInvocations = []ToolInvocation{}
 		a.msg.addKey(keyToolInvocations)
@@ -661,7 +666,6 @@ func (a *Assembler) repair(rec *partialCall) {
 // toolCall is the SDK's onToolCallPart (without onToolCall: no client
 // tools run here).
 func (a *Assembler) toolCall(v, rawID []byte) error {
-	a.flush() // the invocations as the SDK has them before this part
 	fields := append(a.newFields(8), field{keyState, jsonCall}, field{keyStep, a.stepValue()})
 	fields, err := a.spread(fields, v)
 	if err != nil {
@@ -670,6 +674,11 @@ func (a *Assembler) toolCall(v, rawID []byte) error {
 	inv := ToolInvocation{fields: fields}
 	a.buf = appendJSText(a.buf[:0], rawID)
 	if rec := a.partial[string(a.buf)]; rec != nil {
+		// The call replaces the partial call's invocation and part, the
+		// only ones its args would go to: they need no repair. (Other
+		// calls repair into their own invocation and part: a call earlier
+		// under the same id was repaired when this one started.)
+		rec.dirty = false
 		inv.setTypedFrom(&a.msg.ToolInvocations[rec.index])
 		a.msg.ToolInvocations[rec.index] = inv
 		a.setToolPart(rec.id, inv)
