@@ -200,6 +200,12 @@ func (a *Assembler) Add(p linestream.Part) error {
 	if a.err != nil {
 		return a.err
 	}
+	if len(p.Code) == 1 && p.Code[0] == '0' && isStr(p.Value) {
+		// Text, most of the parts, without the general switch.
+		a.addText(p.Value)
+		a.undo = a.undo[:0] // the SDK's execUpdate, as at the end of add
+		return nil
+	}
 	msg, sentinel := a.add(p)
 	if sentinel == nil {
 		return nil
@@ -242,18 +248,7 @@ func (a *Assembler) add(p linestream.Part) (string, error) {
 		if !isStr(v) {
 			return shapeError(p)
 		}
-		if a.textPart < 0 {
-			a.text.begin(&a.content)
-			a.textPart = len(a.msg.Parts)
-			a.msg.Parts = append(a.msg.Parts, Part{Type: PartText})
-		}
-		whole, more, ok := a.content.addText(v, &a.buf)
-		if !ok { // the text joins a surrogate pair across the content's end
-			a.text.prepare(&a.content, more)
-			whole = a.content.add(more)
-		}
-		a.msg.Content = whole
-		a.msg.Parts[a.textPart].Text = a.text.value(whole, more)
+		a.addText(v)
 	case linestream.KindReasoning:
 		if !isStr(v) {
 			return shapeError(p)
@@ -391,6 +386,22 @@ func (a *Assembler) add(p linestream.Part) (string, error) {
 	// The SDK's execUpdate: what it showed is now the message.
 	a.undo = a.undo[:0]
 	return "", nil
+}
+
+// addText is the SDK's onTextPart.
+func (a *Assembler) addText(v []byte) {
+	if a.textPart < 0 {
+		a.text.begin(&a.content)
+		a.textPart = len(a.msg.Parts)
+		a.msg.Parts = append(a.msg.Parts, Part{Type: PartText})
+	}
+	whole, more, ok := a.content.addText(v, &a.buf)
+	if !ok { // the text joins a surrogate pair across the content's end
+		a.text.prepare(&a.content, more)
+		whole = a.content.add(more)
+	}
+	a.msg.Content = whole
+	a.msg.Parts[a.textPart].Text = a.text.value(whole, more)
 }
 
 // isStr reports whether the JSON value v is a string.
