@@ -50,12 +50,18 @@ func (e *AssemblyError) Unwrap() error { return e.Err }
 // message the SDK holds at that point, and [Assembler.Data],
 // [Assembler.FinishReason] and [Assembler.Usage] what it reports beside it.
 //
-// The work per part is proportional to the part, not to the message (for
-// an args delta, to the tool call's args so far, which the SDK re-reads on
-// every delta): text is appended to the parts it extends, and nothing
-// copies the message. The message and the slices and JSON values it holds
-// are views that the next call to [Assembler.Add] or [Assembler.Reset] may
-// change (its strings never change); [Message.Clone] makes a copy to keep.
+// The work per part is proportional to the part, not to the message: text
+// is appended to the parts it extends, an args delta to its call's args
+// text, and nothing copies the message. The args of a partial call, which
+// the SDK re-reads whole on every delta, are repaired when the message is
+// asked for ([Assembler.Message], [Assembler.Result]), once for all the
+// deltas since the last time: asked for after every part, they are
+// repaired after each delta, as the SDK does; asked for at the end, at most
+// once per call.
+//
+// The message and the slices and JSON values it holds are views that the
+// next call to [Assembler.Add] or [Assembler.Reset] may change (its strings
+// never change); [Message.Clone] makes a copy to keep.
 //
 // An Assembler is not safe for concurrent use.
 type Assembler struct {
