@@ -42,10 +42,14 @@ func assembleStream(tb testing.TB, n int) []byte {
 	return out
 }
 
-// BenchmarkAssemble reads each input twice per round, interleaved: decoding
-// it alone (impl=decode, the linestream decoder) and decoding it into the
-// assembled message (impl=assemble, the decoder feeding a client.Assembler).
-// Both reuse their buffers from run to run (Decoder.Reset, Assembler.Reset).
+// BenchmarkAssemble reads each input three times per round, interleaved:
+// decoding it alone (impl=decode, the linestream decoder), decoding it into
+// the assembled message (impl=assemble, the decoder feeding a
+// client.Assembler, the message asked for at the end) and the same asking
+// for the message after every part, as a UI showing it does (impl=
+// assemble-view: the args of a partial tool call are then repaired per
+// delta, as the SDK does). All reuse their buffers from run to run
+// (Decoder.Reset, Assembler.Reset).
 func BenchmarkAssemble(b *testing.B) {
 	for _, n := range assembleLines {
 		data := assembleStream(b, n)
@@ -70,27 +74,33 @@ func BenchmarkAssemble(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(lines), "ns/line")
 		})
-		b.Run(name+"/impl=assemble", func(b *testing.B) {
-			d := linestream.NewDecoder(nil)
-			a := client.NewAssembler()
-			r := bytes.NewReader(data)
-			b.ReportAllocs()
-			b.SetBytes(int64(len(data)))
-			for b.Loop() {
-				r.Reset(data)
-				d.Reset(r)
-				a.Reset()
-				for d.Next() {
-					if a.Add(d.Part()) != nil {
-						break
+		for _, impl := range []string{"assemble", "assemble-view"} {
+			view := impl == "assemble-view"
+			b.Run(name+"/impl="+impl, func(b *testing.B) {
+				d := linestream.NewDecoder(nil)
+				a := client.NewAssembler()
+				r := bytes.NewReader(data)
+				b.ReportAllocs()
+				b.SetBytes(int64(len(data)))
+				for b.Loop() {
+					r.Reset(data)
+					d.Reset(r)
+					a.Reset()
+					for d.Next() {
+						if a.Add(d.Part()) != nil {
+							break
+						}
+						if view {
+							a.Message()
+						}
 					}
 				}
-			}
-			if d.Err() != nil || a.Err() != nil || len(a.Message().Parts) == 0 {
-				b.Fatalf("assembly: decoder error %v, assembly error %v", d.Err(), a.Err())
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(lines), "ns/line")
-		})
+				if d.Err() != nil || a.Err() != nil || len(a.Message().Parts) == 0 {
+					b.Fatalf("assembly: decoder error %v, assembly error %v", d.Err(), a.Err())
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(lines), "ns/line")
+			})
+		}
 	}
 }
 

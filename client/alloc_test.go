@@ -48,14 +48,14 @@ func TestAddAllocs(t *testing.T) {
 		max  float64
 	}{
 		{"file: its part's strings", `k:{"mimeType":"image/png","data":"iVBORw0KGgo="}`, 2},
-		{"tool call start: record, members, strings, part", `b:{"toolCallId":"c","toolName":"t"}`, 5},
-		{"tool call: members, strings", `9:{"toolCallId":"c","toolName":"t","args":{"a":1}}`, 5},
-		{"tool result: members, strings", `a:{"toolCallId":"c","result":{"ok":true}}`, 4},
+		{"tool call start: its id and name, its record and its buffers (reused after Reset)", `b:{"toolCallId":"call_h8kymfSxi1M07WePO7YdjzAr","toolName":"writeFile"}`, 5},
+		{"tool call not streamed: its id and name", `9:{"toolCallId":"call_h8kymfSxi1M07WePO7YdjzAr","toolName":"writeFile","args":{"a":1}}`, 2},
+		{"tool result: nothing but its share of the arena", `a:{"toolCallId":"call_h8kymfSxi1M07WePO7YdjzAr","result":{"ok":true}}`, 0},
 	}
 	for _, tt := range adding {
 		t.Run(tt.name, func(t *testing.T) {
 			a := NewAssembler()
-			require.NoError(t, a.Add(partOf(t, `9:{"toolCallId":"c","toolName":"t","args":{}}`)))
+			require.NoError(t, a.Add(partOf(t, `9:{"toolCallId":"call_h8kymfSxi1M07WePO7YdjzAr","toolName":"writeFile","args":{}}`)))
 			p := partOf(t, tt.line)
 			got := testing.AllocsPerRun(200, func() {
 				if err := a.Add(p); err != nil {

@@ -50,12 +50,18 @@ func (e *AssemblyError) Unwrap() error { return e.Err }
 // message the SDK holds at that point, and [Assembler.Data],
 // [Assembler.FinishReason] and [Assembler.Usage] what it reports beside it.
 //
-// The work per part is proportional to the part, not to the message (for
-// an args delta, to the tool call's args so far, which the SDK re-reads on
-// every delta): text is appended to the parts it extends, and nothing
-// copies the message. The message and the slices and JSON values it holds
-// are views that the next call to [Assembler.Add] or [Assembler.Reset] may
-// change (its strings never change); [Message.Clone] makes a copy to keep.
+// The work per part is proportional to the part, not to the message: text
+// is appended to the parts it extends, an args delta to its call's args
+// text, and nothing copies the message. The args of a partial call, which
+// the SDK re-reads whole on every delta, are repaired when the message is
+// asked for ([Assembler.Message], [Assembler.Result]), once for all the
+// deltas since the last time: asked for after every part, they are
+// repaired after each delta, as the SDK does; asked for at the end, at most
+// once per call.
+//
+// The message and the slices and JSON values it holds are views that the
+// next call to [Assembler.Add] or [Assembler.Reset] may change (its strings
+// never change); [Message.Clone] makes a copy to keep.
 //
 // An Assembler is not safe for concurrent use.
 type Assembler struct {
@@ -77,8 +83,17 @@ type Assembler struct {
 	text, partReasoning, detail tail
 
 	partial   map[string]*partialCall // the SDK's partialToolCalls
+	dirty     []*partialCall          // the partial calls whose args are to be repaired (see flush)
 	firstInv  map[string]int          // the first index in msg.ToolInvocations per toolCallId
 	toolParts map[string]int          // the index in msg.Parts of the part per toolCallId
+
+	// Storage handed out in pieces, so that a tool part allocates little:
+	// the partial-call records (reused, with their buffers, after Reset),
+	// the members of invocations and the invocations of tool parts.
+	recs      []*partialCall
+	nrecs     int
+	fieldSlab []field
+	invSlab   []ToolInvocation
 
 	// undo reverts the signatures set since the SDK's last update, which
 	// its onUpdate has not shown when a later part throws.
@@ -103,6 +118,7 @@ type partialCall struct {
 	state  PartialJSONState // how args was read
 	fixed  []byte           // the repaired text args was read from, when the text was not JSON
 	fields []field          // the invocation's members, reused per delta
+	dirty  bool             // text has grown since args were repaired (the call is in Assembler.dirty)
 }
 
 type signatureUndo struct {
@@ -128,6 +144,13 @@ func (a *Assembler) Reset() {
 		buf:           a.buf[:0],
 		offs:          a.offs[:0],
 		undo:          a.undo[:0],
+		dirty:         a.dirty[:0],
+		partial:       a.partial,
+		firstInv:      a.firstInv,
+		toolParts:     a.toolParts,
+		recs:          a.recs,
+		fieldSlab:     a.fieldSlab,
+		invSlab:       a.invSlab,
 		msg:           Message{Role: "assistant", Parts: []Part{}},
 		finishReason:  "unknown",
 		usage:         unknownUsage(),
@@ -137,13 +160,23 @@ func (a *Assembler) Reset() {
 	}
 	a.content.reset(contentHint)
 	a.reasoning.reset(reasoningHint)
+	clear(a.partial)
+	clear(a.firstInv)
+	clear(a.toolParts)
 }
 
 // Message returns the message so far. It is a view: the next call to
 // [Assembler.Add] or [Assembler.Reset] may change it and the slices it
-// holds; use [Message.Clone] to keep it. After an error it is the message
-// the SDK showed last (its last onUpdate). It does no allocation.
-func (a *Assembler) Message() *Message { return &a.msg }
+// holds, and it is up to date only as of this call (the args of a partial
+// tool call are repaired when the message is asked for, not per delta), so
+// call Message again after Add to see the message as of that part; use
+// [Message.Clone] to keep it. After an error it is the message the SDK
+// showed last (its last onUpdate). It does no allocation beyond the
+// amortised growth of the args it repairs.
+func (a *Assembler) Message() *Message {
+	a.flush()
+	return &a.msg
+}
 
 // Data returns the values of the data parts ("2") so far, each element of
 // each part's array in order, in JSON.stringify's form. The slice is
@@ -172,6 +205,12 @@ func (a *Assembler) Err() error { return a.err }
 func (a *Assembler) Add(p linestream.Part) error {
 	if a.err != nil {
 		return a.err
+	}
+	if len(p.Code) == 1 && p.Code[0] == '0' && isStr(p.Value) {
+		// Text, most of the parts, without the general switch.
+		a.addText(p.Value)
+		a.undo = a.undo[:0] // the SDK's execUpdate, as at the end of add
+		return nil
 	}
 	msg, sentinel := a.add(p)
 	if sentinel == nil {
@@ -215,15 +254,7 @@ func (a *Assembler) add(p linestream.Part) (string, error) {
 		if !isStr(v) {
 			return shapeError(p)
 		}
-		a.buf = appendJSText(a.buf[:0], v)
-		if a.textPart < 0 {
-			a.text.begin(&a.content)
-			a.textPart = len(a.msg.Parts)
-			a.msg.Parts = append(a.msg.Parts, Part{Type: PartText})
-		}
-		a.text.prepare(&a.content, a.buf)
-		a.msg.Content = a.content.add(a.buf)
-		a.msg.Parts[a.textPart].Text = a.text.value(a.msg.Content, a.buf)
+		a.addText(v)
 	case linestream.KindReasoning:
 		if !isStr(v) {
 			return shapeError(p)
@@ -363,6 +394,22 @@ func (a *Assembler) add(p linestream.Part) (string, error) {
 	return "", nil
 }
 
+// addText is the SDK's onTextPart.
+func (a *Assembler) addText(v []byte) {
+	if a.textPart < 0 {
+		a.text.begin(&a.content)
+		a.textPart = len(a.msg.Parts)
+		a.msg.Parts = append(a.msg.Parts, Part{Type: PartText})
+	}
+	whole, more, ok := a.content.addText(v, &a.buf)
+	if !ok { // the text joins a surrogate pair across the content's end
+		a.text.prepare(&a.content, more)
+		whole = a.content.add(more)
+	}
+	a.msg.Content = whole
+	a.msg.Parts[a.textPart].Text = a.text.value(whole, more)
+}
+
 // isStr reports whether the JSON value v is a string.
 func isStr(v []byte) bool { return len(v) > 0 && v[0] == '"' }
 
@@ -377,7 +424,6 @@ func shapeError(p linestream.Part) (string, error) {
 
 // addReasoning is the SDK's onReasoningPart.
 func (a *Assembler) addReasoning(v []byte) {
-	a.buf = appendJSText(a.buf[:0], v)
 	if a.reasoningPart < 0 {
 		a.partReasoning.begin(&a.reasoning)
 		a.detail.begin(&a.reasoning)
@@ -389,12 +435,15 @@ func (a *Assembler) addReasoning(v []byte) {
 		a.detailIdx = len(rp.Details)
 		rp.Details = append(rp.Details, ReasoningDetail{Type: DetailText})
 	}
-	a.partReasoning.prepare(&a.reasoning, a.buf)
-	a.detail.prepare(&a.reasoning, a.buf)
-	whole := a.reasoning.add(a.buf)
+	whole, more, ok := a.reasoning.addText(v, &a.buf)
+	if !ok { // the text joins a surrogate pair across the reasoning's end
+		a.partReasoning.prepare(&a.reasoning, more)
+		a.detail.prepare(&a.reasoning, more)
+		whole = a.reasoning.add(more)
+	}
 	rp := &a.msg.Parts[a.reasoningPart]
-	rp.Details[a.detailIdx].Text = a.detail.value(whole, a.buf)
-	rp.Reasoning = a.partReasoning.value(whole, a.buf)
+	rp.Details[a.detailIdx].Text = a.detail.value(whole, more)
+	rp.Reasoning = a.partReasoning.value(whole, more)
 	a.msg.Reasoning, a.msg.HasReasoning = whole, true
 	a.msg.addKey(keyReasoning)
 }
@@ -485,13 +534,21 @@ const (
 // invocations of the step (never written to).
 func (a *Assembler) stepValue() []byte {
 	if a.stepJSON == nil {
-		a.stepJSON = strconv.AppendInt(nil, int64(a.step), 10)
+		start := len(a.arena)
+		a.arena = strconv.AppendInt(a.arena, int64(a.step), 10)
+		a.stepJSON = a.arena[start:len(a.arena):len(a.arena)]
 	}
 	return a.stepJSON
 }
 
 // startToolCall is the SDK's onToolCallStreamingStartPart.
 func (a *Assembler) startToolCall(id, name string) {
+	// A call restarted under the same id shares its tool part with the
+	// call before: that one's args go first, as the SDK showed them.
+	if old := a.partial[id]; old != nil && old.dirty {
+		old.dirty = false
+		a.repair(old)
+	}
 	if a.msg.ToolInvocations == nil {
 		a.msg.ToolInvocations = []ToolInvocation{}
 		a.msg.addKey(keyToolInvocations)
@@ -499,19 +556,50 @@ func (a *Assembler) startToolCall(id, name string) {
 	if a.partial == nil {
 		a.partial = make(map[string]*partialCall)
 	}
-	rec := &partialCall{step: a.step, index: len(a.msg.ToolInvocations), id: id, name: name}
-	rec.fix.reset()
-	rec.fields = []field{
-		{keyState, jsonPartialCall},
-		{keyStep, a.stepValue()},
-		{keyToolCallID, appendJSQuoted(nil, id)},
-		{keyToolName, appendJSQuoted(nil, name)},
-		{keyArgs, nil},
-	}
+	rec := a.newRec()
+	rec.step, rec.index, rec.id, rec.name = a.step, len(a.msg.ToolInvocations), id, name
+	rec.fields = append(rec.fields[:0],
+		field{keyState, jsonPartialCall},
+		field{keyStep, a.stepValue()},
+		field{keyToolCallID, a.keepQuoted(id)},
+		field{keyToolName, a.keepQuoted(name)},
+		field{keyArgs, nil},
+	)
 	a.partial[id] = rec
 	inv := rec.invocation(nil)
 	a.appendInvocation(id, inv)
 	a.setToolPart(id, inv)
+}
+
+// newRec returns a partial-call record at its start, reusing one of an
+// earlier stream (whose views Reset has ended) with its buffers.
+func (a *Assembler) newRec() *partialCall {
+	if a.nrecs == len(a.recs) {
+		a.recs = append(a.recs, new(partialCall))
+	}
+	rec := a.recs[a.nrecs]
+	a.nrecs++
+	*rec = partialCall{text: rec.text[:0], fix: rec.fix, args: rec.args[:0], fixed: rec.fixed[:0], fields: rec.fields[:0]}
+	rec.fix.reset()
+	return rec
+}
+
+// keepQuoted writes the WTF-8 string s into the arena as JSON.stringify
+// writes it and returns it.
+func (a *Assembler) keepQuoted(s string) []byte {
+	start := len(a.arena)
+	a.arena = appendJSQuoted(a.arena, s)
+	return a.arena[start:len(a.arena):len(a.arena)]
+}
+
+// newFields returns an empty slice of members with room for n.
+func (a *Assembler) newFields(n int) []field {
+	if len(a.fieldSlab) < n {
+		a.fieldSlab = make([]field, max(256, n))
+	}
+	f := a.fieldSlab[:0:n]
+	a.fieldSlab = a.fieldSlab[n:]
+	return f
 }
 
 // invocation returns the partial-call invocation with the given args,
@@ -539,6 +627,30 @@ func (a *Assembler) toolCallDelta(rawID, delta []byte) string {
 		rec.fix.joined(rec.text, joinAt)
 	}
 	rec.fix.feed(rec.text)
+	if !rec.dirty {
+		rec.dirty = true
+		a.dirty = append(a.dirty, rec)
+	}
+	return ""
+}
+
+// flush brings the args of the partial calls that deltas extended since
+// the last flush up to date, in the message's invocations and parts: the
+// args are a function of the args text alone, so repairing them when the
+// message is looked at, rather than per delta, gives the SDK's value.
+func (a *Assembler) flush() {
+	for _, rec := range a.dirty {
+		if rec.dirty {
+			rec.dirty = false
+			a.repair(rec)
+		}
+	}
+	a.dirty = a.dirty[:0]
+}
+
+// repair repairs and reads rec's args text as the SDK's parsePartialJson
+// does and sets the partial-call invocation with them.
+func (a *Assembler) repair(rec *partialCall) {
 	var args []byte
 	var state PartialJSONState
 	if canEndJSON(rec.text) {
@@ -546,7 +658,7 @@ func (a *Assembler) toolCallDelta(rawID, delta []byte) string {
 		rec.fixed = rec.fixed[:0]
 	} else {
 		// The text is not JSON: its value is that of the repaired text,
-		// which often stays the same from one delta to the next (a delta
+		// which often stays the same from one look to the next (a delta
 		// inside a key, a number, an escape): then so does the value.
 		a.pp.fixed = rec.fix.appendFixed(a.pp.fixed[:0], rec.text)
 		if len(rec.fixed) > 0 && bytes.Equal(a.pp.fixed, rec.fixed) {
@@ -566,46 +678,56 @@ func (a *Assembler) toolCallDelta(rawID, delta []byte) string {
 	inv := rec.invocation(args)
 	a.msg.ToolInvocations[rec.index] = inv
 	a.setToolPart(rec.id, inv)
-	return ""
 }
 
 // toolCall is the SDK's onToolCallPart (without onToolCall: no client
 // tools run here).
 func (a *Assembler) toolCall(v, rawID []byte) error {
-	fields := make([]field, 2, 8)
-	fields[0], fields[1] = field{keyState, jsonCall}, field{keyStep, a.stepValue()}
+	fields := append(a.newFields(8), field{keyState, jsonCall}, field{keyStep, a.stepValue()})
 	fields, err := a.spread(fields, v)
 	if err != nil {
 		return err
 	}
 	inv := ToolInvocation{fields: fields}
-	inv.setTyped()
-	id := a.stringOf(rawID)
-	if rec := a.partial[id]; rec != nil {
+	a.buf = appendJSText(a.buf[:0], rawID)
+	if rec := a.partial[string(a.buf)]; rec != nil {
+		// The call replaces the partial call's invocation and part, the
+		// only ones its args would go to: they need no repair. (Other
+		// calls repair into their own invocation and part: a call earlier
+		// under the same id was repaired when this one started.)
+		rec.dirty = false
+		inv.setTypedFrom(&a.msg.ToolInvocations[rec.index])
 		a.msg.ToolInvocations[rec.index] = inv
-	} else {
-		if a.msg.ToolInvocations == nil {
-			a.msg.ToolInvocations = []ToolInvocation{}
-			a.msg.addKey(keyToolInvocations)
-		}
-		a.appendInvocation(id, inv)
+		a.setToolPart(rec.id, inv)
+		return nil
 	}
+	inv.setTyped()
+	id := inv.ToolCallID // the same text, unless the part's toolCallId repeats
+	if id != string(a.buf) {
+		id = string(a.buf)
+	}
+	if a.msg.ToolInvocations == nil {
+		a.msg.ToolInvocations = []ToolInvocation{}
+		a.msg.addKey(keyToolInvocations)
+	}
+	a.appendInvocation(id, inv)
 	a.setToolPart(id, inv)
 	return nil
 }
 
 // toolResult is the SDK's onToolResultPart.
 func (a *Assembler) toolResult(v, rawID []byte) (string, error) {
+	a.flush() // the invocations as the SDK has them before this part
 	if a.msg.ToolInvocations == nil {
 		return "tool_result must be preceded by a tool_call", ErrUnknownToolCall
 	}
-	id := a.stringOf(rawID)
-	i, ok := a.firstInv[id]
+	a.buf = appendJSText(a.buf[:0], rawID)
+	i, ok := a.firstInv[string(a.buf)]
 	if !ok {
 		return "tool_result must be preceded by a tool_call with the same toolCallId", ErrUnknownToolCall
 	}
 	prev := &a.msg.ToolInvocations[i]
-	fields := make([]field, 0, len(prev.fields)+2)
+	fields := a.newFields(len(prev.fields) + 2)
 	for _, f := range prev.fields {
 		fields = append(fields, field{f.key, a.keepBytes(f.value)})
 	}
@@ -615,9 +737,14 @@ func (a *Assembler) toolResult(v, rawID []byte) (string, error) {
 		return err.Error(), err
 	}
 	inv := ToolInvocation{fields: fields}
-	inv.setTyped()
-	a.msg.ToolInvocations[i] = inv
-	a.setToolPart(id, inv)
+	inv.setTypedFrom(prev)
+	*prev = inv
+	a.buf = appendJSText(a.buf[:0], rawID)
+	if i, ok := a.toolParts[string(a.buf)]; ok {
+		*a.msg.Parts[i].ToolInvocation = inv
+	} else {
+		a.setToolPart(string(a.buf), inv)
+	}
 	return "", nil
 }
 
@@ -639,9 +766,29 @@ func (a *Assembler) spread(fields []field, v []byte) ([]field, error) {
 		return fields, err
 	}
 	eachMember(obj, func(key, val []byte) {
-		fields = setField(fields, string(key), val)
+		fields = setField(fields, internKey(key), val)
 	})
 	return fields, nil
+}
+
+// internKey returns the quoted key as a string, without allocating for
+// the keys of a tool invocation.
+func internKey(key []byte) string {
+	switch string(key) {
+	case keyState:
+		return keyState
+	case keyStep:
+		return keyStep
+	case keyToolCallID:
+		return keyToolCallID
+	case keyToolName:
+		return keyToolName
+	case keyArgs:
+		return keyArgs
+	case keyResult:
+		return keyResult
+	}
+	return string(key)
 }
 
 // setField sets a member as a JavaScript assignment does: an existing key
@@ -673,16 +820,26 @@ func setField(fields []field, key string, value []byte) []field {
 }
 
 // setTyped fills t's typed fields from its members.
-func (t *ToolInvocation) setTyped() {
-	t.State, t.Step, t.ToolCallID, t.ToolName, t.Args, t.Result = "", 0, "", "", nil, nil
-	var buf []byte
-	str := func(v []byte) string {
-		if len(v) == 0 || v[0] != '"' {
-			return ""
+func (t *ToolInvocation) setTyped() { t.setTypedFrom(nil) }
+
+// setTypedFrom fills t's typed fields from its members, taking the strings
+// of prev (an invocation t replaces, or nil) where a member is unchanged.
+func (t *ToolInvocation) setTypedFrom(prev *ToolInvocation) {
+	var prevID, prevName []byte // prev's members, quoted
+	var prevIDText, prevNameText string
+	if prev != nil {
+		for _, f := range prev.fields {
+			switch f.key {
+			case keyToolCallID:
+				prevID = f.value
+			case keyToolName:
+				prevName = f.value
+			}
 		}
-		buf = appendJSText(buf[:0], v)
-		return string(buf)
+		prevIDText, prevNameText = prev.ToolCallID, prev.ToolName
 	}
+	t.State, t.Step, t.ToolCallID, t.ToolName, t.Args, t.Result = "", 0, "", "", nil, nil
+	str := textString
 	for _, f := range t.fields {
 		switch f.key {
 		case keyState:
@@ -701,15 +858,33 @@ func (t *ToolInvocation) setTyped() {
 				t.Step = int(n)
 			}
 		case keyToolCallID:
-			t.ToolCallID = str(f.value)
+			if prevID != nil && bytes.Equal(f.value, prevID) {
+				t.ToolCallID = prevIDText
+			} else {
+				t.ToolCallID = str(f.value)
+			}
 		case keyToolName:
-			t.ToolName = str(f.value)
+			if prevName != nil && bytes.Equal(f.value, prevName) {
+				t.ToolName = prevNameText
+			} else {
+				t.ToolName = str(f.value)
+			}
 		case keyArgs:
 			t.Args = f.value
 		case keyResult:
 			t.Result = f.value
 		}
 	}
+}
+
+// textString returns the text of a JSON string value ("" for another
+// value), decoded on the stack: it allocates only the string.
+func textString(v []byte) string {
+	if len(v) == 0 || v[0] != '"' {
+		return ""
+	}
+	var b [64]byte
+	return string(appendJSText(b[:0], v))
 }
 
 // appendInvocation appends an invocation to msg.ToolInvocations.
@@ -734,7 +909,11 @@ func (a *Assembler) setToolPart(id string, inv ToolInvocation) {
 		return
 	}
 	a.toolParts[id] = len(a.msg.Parts)
-	t := new(ToolInvocation)
+	if len(a.invSlab) == 0 {
+		a.invSlab = make([]ToolInvocation, 64)
+	}
+	t := &a.invSlab[0]
+	a.invSlab = a.invSlab[1:]
 	*t = inv
 	a.msg.Parts = append(a.msg.Parts, Part{Type: PartToolInvocation, ToolInvocation: t})
 }
@@ -771,8 +950,10 @@ func (r *Result) AppendJSON(dst []byte) []byte {
 }
 
 // Result returns the assembly so far as a [Result] that borrows the
-// message and data like [Assembler.Message]; clone the message to keep it.
+// message and data like [Assembler.Message] (up to date as of this call);
+// clone the message to keep it.
 func (a *Assembler) Result() *Result {
+	a.flush()
 	return &Result{Message: &a.msg, Data: a.data, FinishReason: a.finishReason, Usage: a.usage}
 }
 

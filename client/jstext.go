@@ -1,11 +1,12 @@
 package client
 
 import (
-	"bytes"
 	"encoding/binary"
+	"math/bits"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/chatwire/chatwire/linestream"
 )
@@ -28,40 +29,51 @@ func appendJSText(dst, v []byte) []byte {
 		return dst
 	}
 	s := v[1 : len(v)-1]
-	// Plain ASCII without escapes, the most of text, eight bytes at a time.
-	i := 0
-	for i+8 <= len(s) {
-		x := binary.LittleEndian.Uint64(s[i:])
-		if x&0x8080808080808080 != 0 || hasZeroByte(x^0x5C5C5C5C5C5C5C5C) {
-			break
-		}
-		i += 8
-	}
-	for i < len(s) && s[i] < utf8.RuneSelf && s[i] != '\\' {
-		i++
-	}
-	if i == len(s) {
-		return append(dst, s...)
-	}
-	if !utf8.Valid(s[i:]) {
-		// Rare: linestream's decoding has the TextDecoder's U+FFFD rules
-		// (a lone surrogate escape in such a string becomes U+FFFD too).
-		dst, _ = linestream.AppendString(dst, v)
-		return dst
-	}
-	dst = append(dst, s[:i]...)
-	for i < len(s) {
-		if s[i] != '\\' {
-			j := bytes.IndexByte(s[i:], '\\')
-			if j < 0 {
-				return append(dst, s[i:]...)
+	start := len(dst)
+	// One pass: runs of plain ASCII are skipped eight bytes at a time and
+	// copied whole; a byte ≥ 0x80 is checked as one UTF-8 character where
+	// it stands, an escape decoded. Most text is short, so this beats a
+	// utf8.Valid pass followed by a copy.
+	i, run := 0, 0 // run: where the text not yet copied starts
+	for {
+		for i+8 <= len(s) {
+			x := binary.LittleEndian.Uint64(s[i:])
+			if m := x&0x8080808080808080 | zeroBytes(x^0x5C5C5C5C5C5C5C5C); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
 			}
-			dst = append(dst, s[i:i+j]...)
-			i += j
-			continue
+			i += 8
 		}
-		if i+1 >= len(s) {
+		for i < len(s) && s[i] < utf8.RuneSelf && s[i] != '\\' {
+			i++
+		}
+		if i >= len(s) {
 			break
+		}
+		if c := s[i]; c >= utf8.RuneSelf {
+			if c >= 0xC2 && c < 0xE0 && i+1 < len(s) && s[i+1]&0xC0 == 0x80 {
+				i += 2 // the common two-byte characters (é, ü, Cyrillic)
+				continue
+			}
+			if c&0xF0 == 0xE0 && i+2 < len(s) && s[i+1]&0xC0 == 0x80 && s[i+2]&0xC0 == 0x80 &&
+				(c != 0xE0 || s[i+1] >= 0xA0) && (c != 0xED || s[i+1] < 0xA0) {
+				i += 3 // three-byte characters (—, …, “, €), not overlong, not a surrogate
+				continue
+			}
+			if r, n := utf8.DecodeRune(s[i:]); r != utf8.RuneError || n > 1 {
+				i += n
+				continue
+			}
+			// Rare: linestream's decoding has the TextDecoder's U+FFFD
+			// rules (a lone surrogate escape in such a string becomes
+			// U+FFFD too).
+			dst, _ = linestream.AppendString(dst[:start], v)
+			return dst
+		}
+		// A backslash.
+		dst = append(dst, s[run:i]...)
+		if i+1 >= len(s) {
+			return dst
 		}
 		e := s[i+1]
 		i += 2
@@ -86,6 +98,7 @@ func appendJSText(dst, v []byte) []byte {
 				if r2, ok := hex4(s, i+2); ok && 0xDC00 <= r2 && r2 <= 0xDFFF {
 					dst = utf8.AppendRune(dst, utf16.DecodeRune(r, r2))
 					i += 6
+					run = i
 					continue
 				}
 			}
@@ -93,13 +106,15 @@ func appendJSText(dst, v []byte) []byte {
 		default: // '"', '\\', '/'
 			dst = append(dst, e)
 		}
+		run = i
 	}
-	return dst
+	return append(dst, s[run:]...)
 }
 
-// hasZeroByte reports whether one of the eight bytes of x is zero.
-func hasZeroByte(x uint64) bool {
-	return (x-0x0101010101010101)&^x&0x8080808080808080 != 0
+// zeroBytes returns a mask with the high bit set in the lowest zero byte
+// of x (and perhaps in higher bytes: only its lowest set bit is exact).
+func zeroBytes(x uint64) uint64 {
+	return (x - 0x0101010101010101) &^ x & 0x8080808080808080
 }
 
 // appendWTF8 appends r in WTF-8: UTF-8, or a surrogate's 3-byte form.
@@ -143,10 +158,14 @@ func appendJoined(text, more []byte) []byte {
 
 // A jsString is a string being extended, as the SDK's `text += value`
 // extends one. Its String is shared with the strings handed out before,
-// which never change; extending it copies nothing but the new text, except
-// when it joins the halves of a surrogate pair, which copies it once.
+// which never change: as in a strings.Builder, the bytes up to the length
+// are never written again (a full buffer is copied into a larger one, the
+// old one left to the strings that hold it), so the String is the buffer
+// seen as a string, without a copy. Extending it copies nothing but the new
+// text, except when it joins the halves of a surrogate pair, which copies
+// it once.
 type jsString struct {
-	b *strings.Builder
+	b []byte
 }
 
 // reset starts a new string with room for about hint bytes; the old one
@@ -154,27 +173,38 @@ type jsString struct {
 func (s *jsString) reset(hint int) {
 	s.b = nil
 	if hint > 0 {
-		s.b = new(strings.Builder)
-		s.b.Grow(hint)
+		s.b = make([]byte, 0, hint)
 	}
 }
 
 // len returns the length of the string so far.
-func (s *jsString) len() int {
-	if s.b == nil {
-		return 0
-	}
-	return s.b.Len()
-}
+func (s *jsString) len() int { return len(s.b) }
+
+// String returns the string so far, sharing its bytes.
+func (s *jsString) String() string { return unsafe.String(unsafe.SliceData(s.b), len(s.b)) }
 
 // joins reports whether appending more joins a surrogate pair across the
 // string's end.
 func (s *jsString) joins(more []byte) bool {
-	if s.b == nil {
-		return false
-	}
-	_, ok := joinPair(s.b.String(), more)
+	_, ok := joinPair(s.b, more)
 	return ok
+}
+
+// addText appends the text of the JSON string token v (as appendJSText
+// decodes it) and returns the whole string and the text appended, a view of
+// its end, decoding straight into the string. When the text would join a
+// surrogate pair across the string's end it appends nothing, returns the
+// text in *scratch and false: the caller then takes the general way, with
+// [jsString.add] and its tails prepared.
+func (s *jsString) addText(v []byte, scratch *[]byte) (string, []byte, bool) {
+	n := len(s.b)
+	s.b = appendJSText(s.b, v)
+	if _, ok := joinPair(s.b[:n], s.b[n:]); ok {
+		*scratch = append((*scratch)[:0], s.b[n:]...)
+		s.b = s.b[:n]
+		return "", *scratch, false
+	}
+	return s.String(), s.b[n:], true
 }
 
 // A tail is a string that is the part of a jsString from start on: the
@@ -216,21 +246,15 @@ func (t *tail) value(whole string, more []byte) string {
 
 // add appends the WTF-8 text more and returns the whole string.
 func (s *jsString) add(more []byte) string {
-	if s.b == nil {
-		s.b = new(strings.Builder)
+	if r, ok := joinPair(s.b, more); ok {
+		nb := make([]byte, 0, len(s.b)+len(more)+1)
+		nb = append(nb, s.b[:len(s.b)-3]...)
+		nb = utf8.AppendRune(nb, r)
+		s.b = append(nb, more[3:]...)
+		return s.String()
 	}
-	if cur := s.b.String(); len(more) >= 3 {
-		if r, ok := joinPair(cur, more); ok {
-			nb := new(strings.Builder)
-			nb.Grow(len(cur) + len(more) + 1)
-			nb.WriteString(cur[:len(cur)-3])
-			nb.WriteRune(r)
-			more = more[3:]
-			s.b = nb
-		}
-	}
-	s.b.Write(more)
-	return s.b.String()
+	s.b = append(s.b, more...)
+	return s.String()
 }
 
 // appendJSQuoted appends the WTF-8 string s as JSON.stringify writes the
