@@ -176,27 +176,32 @@ type sampleJSON struct {
 	LineGaps    []float64 `json:"line_gaps_ms"`
 }
 
+// requestsJSON, spendJSON and badLineJSON are parts of the JSON report that
+// [ReadJSON] reads back as [Report.MarshalJSON] writes them.
+type requestsJSON struct {
+	Sent         int `json:"sent"`
+	OK           int `json:"ok"`
+	Failed       int `json:"failed"`
+	Canceled     int `json:"canceled"`
+	WarmupFailed int `json:"warmup_failed"`
+}
+
+type spendJSON struct {
+	ChatsCreated int `json:"chats_created"`
+}
+
+type badLineJSON struct {
+	Request int    `json:"request"`
+	Line    int    `json:"line"`
+	Col     int    `json:"col"`
+	Offset  int64  `json:"offset"`
+	Message string `json:"message"`
+}
+
 // MarshalJSON writes the report with stable snake_case fields; durations in
 // milliseconds (`*_ms`), rates per second, MB = 10^6 bytes. See the package
 // documentation for the meaning of each field.
 func (r *Report) MarshalJSON() ([]byte, error) {
-	type requests struct {
-		Sent         int `json:"sent"`
-		OK           int `json:"ok"`
-		Failed       int `json:"failed"`
-		Canceled     int `json:"canceled"`
-		WarmupFailed int `json:"warmup_failed"`
-	}
-	type spend struct {
-		ChatsCreated int `json:"chats_created"`
-	}
-	type badLine struct {
-		Request int    `json:"request"`
-		Line    int    `json:"line"`
-		Col     int    `json:"col"`
-		Offset  int64  `json:"offset"`
-		Message string `json:"message"`
-	}
 	type service struct {
 		TTFB Summary `json:"ttfb_ms"`
 		TTFL Summary `json:"ttfl_ms"`
@@ -213,9 +218,9 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 		}
 		return s
 	}
-	badLines := make([]badLine, 0, len(r.BadLines))
+	badLines := make([]badLineJSON, 0, len(r.BadLines))
 	for _, b := range r.BadLines {
-		badLines = append(badLines, badLine(b))
+		badLines = append(badLines, badLineJSON(b))
 	}
 	samples := make([]sampleJSON, 0, len(r.Samples))
 	var scratch []time.Duration
@@ -253,10 +258,10 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 		DurationMS  float64        `json:"duration_ms"`
 		Interrupted bool           `json:"interrupted"`
 		Config      configJSON     `json:"config"`
-		Requests    requests       `json:"requests"`
-		Spend       spend          `json:"spend"`
+		Requests    requestsJSON   `json:"requests"`
+		Spend       spendJSON      `json:"spend"`
 		Errors      map[string]int `json:"errors"`
-		BadLines    []badLine      `json:"bad_lines"`
+		BadLines    []badLineJSON  `json:"bad_lines"`
 		Lines       int64          `json:"lines"`
 		Bytes       int64          `json:"bytes"`
 		TTFB        Summary        `json:"ttfb_ms"`
@@ -279,8 +284,8 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 			Concurrency: c.Concurrency, Rate: c.Rate, DurationMS: ms(c.Duration), TimeoutMS: ms(c.Timeout),
 			Seed: c.Seed, Model: c.Model, Prompt: c.Prompt, MaxChats: c.MaxChats(),
 		},
-		Requests: requests{r.Sent, r.OK, r.Failed, r.Canceled, r.WarmupFailed},
-		Spend:    spend{r.ChatsCreated},
+		Requests: requestsJSON{r.Sent, r.OK, r.Failed, r.Canceled, r.WarmupFailed},
+		Spend:    spendJSON{r.ChatsCreated},
 		Errors:   errs, BadLines: badLines, Lines: r.Lines, Bytes: r.Bytes,
 		TTFB: r.TTFB, TTFL: r.TTFL, TTFT: r.TTFT, E2E: r.E2E,
 		LineGap: r.LineGap, LineGapP50: r.LineGapP50, LineGapMean: r.LineGapMean,
