@@ -22,7 +22,8 @@
 //	                      APIErrors, the stream's parts those of linestream and the Assembler
 //
 // linestream itself holds FuzzScanStringPaths, which compares the two string
-// scanners directly; run.sh runs it with the others.
+// scanners directly, and FuzzScanCompact, which compares the compact-JSON
+// fast path with the general validator; run.sh runs them with the others.
 // `go test ./fuzz` runs every target over its seeds (the corpus and
 // testdata/fuzz/<Target>/, where crashers found are kept). To fuzz, one
 // target at a time (-fuzz takes one):

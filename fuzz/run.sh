@@ -20,10 +20,10 @@ cd "$(dirname "$0")/.."
 time=${1:-10s}
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-# Each target as package:name; FuzzScanStringPaths lives in linestream, as it
-# compares the two string scanners' unexported entry point.
+# Each target as package:name; FuzzScanStringPaths and FuzzScanCompact live in
+# linestream, as they compare unexported scanners with their references.
 for pt in fuzz:FuzzDecode fuzz:FuzzAgainstReference fuzz:FuzzRoundTrip fuzz:FuzzChunking fuzz:FuzzChatID \
-	fuzz:FuzzVectorScan linestream:FuzzScanStringPaths fuzz:FuzzPartialJSON fuzz:FuzzAssemble fuzz:FuzzResponse; do
+	fuzz:FuzzVectorScan linestream:FuzzScanStringPaths linestream:FuzzScanCompact fuzz:FuzzPartialJSON fuzz:FuzzAssemble fuzz:FuzzResponse; do
 	pkg=./${pt%%:*} target=${pt#*:}
 	echo "fuzz: $target for $time"
 	if go test "$pkg" -run '^$' -fuzz "^$target\$" -fuzztime "$time" -fuzzminimizetime 10s >"$out" 2>&1; then

@@ -135,6 +135,9 @@ func (d *Decoder) Next() bool {
 		if e, err := scanString(b, start); err == nil && e < len(b) && b[e] == '\n' {
 			end, nl = e, e
 		}
+	} else if e, ok := scanCompact(b, start); ok && e < len(b) && b[e] == '\n' {
+		// An object or another value, written compactly (compact.go).
+		end, nl = e, e
 	}
 	if nl < 0 {
 		// '\n' is no whitespace here: the value must end the line.

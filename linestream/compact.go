@@ -1,0 +1,217 @@
+package linestream
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// This file holds the fast path for values that are not strings: a
+// validator of compact JSON, the way JSON.stringify writes it (no whitespace
+// between tokens), which is what the AI SDK and nearly every service send.
+// It knows the byte after every token, so it spends no instruction on
+// whitespace, keeps the open containers as bits of a register rather than
+// in memory, and checks short strings and integers in line. On anything
+// else (whitespace, deeper nesting than 64, a token it does not take in
+// line that is also invalid) it gives up, and scanValue, the reference,
+// reads the value again from its start and has the last word, errors and
+// their positions included. It never accepts a value scanValue rejects, and
+// where it accepts one it ends where scanValue ends: compact_test.go and
+// FuzzScanCompact check both.
+
+// compactDepth is the deepest nesting scanCompact takes: one bit per open
+// container in a uint64.
+const compactDepth = 64
+
+// Where compactWalk starts or stops.
+const (
+	atValue  = iota // a value starts at b[i]
+	atString        // (stop) b[i] is a string's quote: scanString it, then resume atStrEnd
+	atNumber        // (stop) b[i] starts a number: scanNumber it, then resume atAfter
+	atStrEnd        // a string ended right before b[i]
+	atAfter         // a value ended right before b[i]
+	atDone          // (stop) the value ends right before b[i]
+	atFail          // (stop) not valid, or not compact, or too deep
+)
+
+// scanCompact checks the compact JSON value that starts at b[i] and returns
+// the index just past it and true; false when the value is not valid or
+// not compact, or nests deeper than compactDepth. Like scanString, it reads
+// eight bytes at a time up to cap(b), and decides only on bytes before
+// len(b).
+//
+// The walk is compactWalk, which calls nothing, so that it keeps its state
+// in registers: it stops at a string it cannot check in line and at a
+// number other than an integer, which this loop hands to scanString and
+// scanNumber before walking on.
+func scanCompact(b []byte, i int) (int, bool) {
+	var (
+		objs  uint64
+		depth int
+		key   bool
+		at    = atValue
+		err   *jsonErr
+	)
+	for {
+		i, objs, depth, key, at = compactWalk(b, i, objs, depth, key, at)
+		switch at {
+		case atDone:
+			return i, true
+		case atString:
+			i, err = scanString(b, i)
+			at = atStrEnd
+		case atNumber:
+			i, err = scanNumber(b, i)
+			at = atAfter
+		default:
+			return 0, false
+		}
+		if err != nil {
+			return 0, false
+		}
+	}
+}
+
+// compactWalk walks the compact JSON value from b[i], resuming at at with
+// the open containers objs and depth (bit 0 of objs set: the innermost is an
+// object; bit 1: the one around it; …) and key (the string being checked is
+// an object key), until the value ends (atDone), it fails (atFail) or it
+// needs scanString (atString) or scanNumber (atNumber) at b[i].
+func compactWalk(b []byte, i int, objs uint64, depth int, key bool, at int) (int, uint64, int, bool, int) {
+	w := b[:cap(b)]
+	var (
+		m uint64
+		j int
+	)
+	switch at {
+	case atStrEnd:
+		goto strEnd
+	case atAfter:
+		goto after
+	}
+value:
+	if uint(i) >= uint(len(b)) {
+		return i, objs, depth, key, atFail
+	}
+	if b[i] == '"' {
+		goto str
+	}
+	switch b[i] {
+	case '{':
+		i++
+		if uint(i) < uint(len(b)) && b[i] == '}' {
+			i++
+			goto after
+		}
+		if depth == compactDepth {
+			return i, objs, depth, key, atFail
+		}
+		objs = objs<<1 | 1
+		depth++
+		goto key
+	case '[':
+		i++
+		if uint(i) < uint(len(b)) && b[i] == ']' {
+			i++
+			goto after
+		}
+		if depth == compactDepth {
+			return i, objs, depth, key, atFail
+		}
+		objs <<= 1
+		depth++
+		goto value
+	case 't':
+		if i < 0 || i+4 > len(b) || binary.LittleEndian.Uint32(b[i:i+4]) != 't'|'r'<<8|'u'<<16|'e'<<24 {
+			return i, objs, depth, key, atFail
+		}
+		i += 4
+	case 'f':
+		if i < 0 || i+5 > len(b) || b[i+4] != 'e' || binary.LittleEndian.Uint32(b[i:i+4]) != 'f'|'a'<<8|'l'<<16|'s'<<24 {
+			return i, objs, depth, key, atFail
+		}
+		i += 5
+	case 'n':
+		if i < 0 || i+4 > len(b) || binary.LittleEndian.Uint32(b[i:i+4]) != 'n'|'u'<<8|'l'<<16|'l'<<24 {
+			return i, objs, depth, key, atFail
+		}
+		i += 4
+	case '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		// An integer in line; a fraction or an exponent by scanNumber.
+		for j = i + 1; j < len(b) && isDigit(b[j]); j++ {
+		}
+		if j < len(b) && (b[j] == '.' || b[j]|0x20 == 'e') {
+			return i, objs, depth, key, atNumber
+		}
+		i = j
+	case '-', '0':
+		return i, objs, depth, key, atNumber
+	default:
+		return i, objs, depth, key, atFail
+	}
+	goto after
+
+	// A string: in line when it closes within 16 bytes with no escape or
+	// control byte (the two SWAR words of scanValue), else by scanString.
+str:
+	if i >= 0 && i <= len(w)-17 {
+		j = i + 1
+		m = stringSpecial(binary.LittleEndian.Uint64(w[j : j+8]))
+		if m == 0 {
+			j += 8
+			m = stringSpecial(binary.LittleEndian.Uint64(w[j : j+8]))
+		}
+		if j += bits.TrailingZeros64(m) >> 3; j < len(b) && w[j] == '"' {
+			i = j + 1
+			goto strEnd
+		}
+	}
+	return i, objs, depth, key, atString
+strEnd:
+	if key {
+		if uint(i) >= uint(len(b)) || b[i] != ':' {
+			return i, objs, depth, key, atFail
+		}
+		i++
+		key = false
+		goto value
+	}
+
+	// After a value: close containers until the next value starts.
+after:
+	if depth == 0 {
+		return i, objs, depth, key, atDone
+	}
+	if uint(i) >= uint(len(b)) {
+		return i, objs, depth, key, atFail
+	}
+	switch b[i] {
+	case ',':
+		i++
+		if objs&1 != 0 {
+			goto key
+		}
+		goto value
+	case '}':
+		if objs&1 == 0 {
+			return i, objs, depth, key, atFail
+		}
+	case ']':
+		if objs&1 != 0 {
+			return i, objs, depth, key, atFail
+		}
+	default:
+		return i, objs, depth, key, atFail
+	}
+	i++
+	objs >>= 1
+	depth--
+	goto after
+
+	// An object member's key, then its colon (at strEnd).
+key:
+	if uint(i) >= uint(len(b)) || b[i] != '"' {
+		return i, objs, depth, key, atFail
+	}
+	key = true
+	goto str
+}
