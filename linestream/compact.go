@@ -10,7 +10,11 @@ import (
 // between tokens), which is what the AI SDK and nearly every service send.
 // It knows the byte after every token, so it spends no instruction on
 // whitespace, keeps the open containers as bits of a register rather than
-// in memory, and checks short strings and integers in line. On anything
+// in memory, and checks short strings and integers in line. With the
+// vector scanner (vector.go), one call finds the quotes and the bytes a
+// string must not hold (backslashes, control bytes) in the value's first 64
+// bytes (blockMasks), and a string there is checked with a shift and a
+// mask; elsewhere, and on the portable path, with SWAR words. On anything
 // else (whitespace, deeper nesting than 64, a token it does not take in
 // line that is also invalid) it gives up, and scanValue, the reference,
 // reads the value again from its start and has the last word, errors and
@@ -45,14 +49,19 @@ const (
 // scanNumber before walking on.
 func scanCompact(b []byte, i int) (int, bool) {
 	var (
-		objs  uint64
-		depth int
-		key   bool
-		at    = atValue
-		err   *jsonErr
+		objs   uint64
+		depth  int
+		key    bool
+		at     = atValue
+		err    *jsonErr
+		qm, bm uint64 // the quotes and the bytes strings must not hold, in the 64 bytes from base
+		base   = i
 	)
+	if haveVector && i >= 0 && i+64 <= cap(b) && vectorOn.Load() {
+		qm, bm = blockMasks(&b[:cap(b)][i])
+	}
 	for {
-		i, objs, depth, key, at = compactWalk(b, i, objs, depth, key, at)
+		i, objs, depth, key, at = compactWalk(b, i, objs, depth, key, at, qm, bm, base)
 		switch at {
 		case atDone:
 			return i, true
@@ -75,8 +84,10 @@ func scanCompact(b []byte, i int) (int, bool) {
 // the open containers objs and depth (bit 0 of objs set: the innermost is an
 // object; bit 1: the one around it; …) and key (the string being checked is
 // an object key), until the value ends (atDone), it fails (atFail) or it
-// needs scanString (atString) or scanNumber (atNumber) at b[i].
-func compactWalk(b []byte, i int, objs uint64, depth int, key bool, at int) (int, uint64, int, bool, int) {
+// needs scanString (atString) or scanNumber (atNumber) at b[i]. qm and bm
+// are blockMasks of the 64 bytes from b[base] (both 0: no masks): a string
+// whose closing quote they hold is checked with a shift and a mask.
+func compactWalk(b []byte, i int, objs uint64, depth int, key bool, at int, qm, bm uint64, base int) (int, uint64, int, bool, int) {
 	w := b[:cap(b)]
 	var (
 		m uint64
@@ -150,9 +161,22 @@ value:
 	}
 	goto after
 
-	// A string: in line when it closes within 16 bytes with no escape or
-	// control byte (the two SWAR words of scanValue), else by scanString.
+	// A string: in line when its closing quote is in the masks and no
+	// escape or control byte comes before it, or when it closes within 16
+	// bytes with none (the two SWAR words of scanValue); else by scanString.
 str:
+	if r := uint(i + 1 - base); r < 64 {
+		if q := qm >> r; q != 0 {
+			k := bits.TrailingZeros64(q)
+			if bm>>r&(1<<k-1) != 0 {
+				return i, objs, depth, key, atString
+			}
+			if j = i + 1 + k; j < len(b) {
+				i = j + 1
+				goto strEnd
+			}
+		}
+	}
 	if i >= 0 && i <= len(w)-17 {
 		j = i + 1
 		m = stringSpecial(binary.LittleEndian.Uint64(w[j : j+8]))

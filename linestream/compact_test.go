@@ -107,13 +107,22 @@ func TestScanCompactAgrees(t *testing.T) {
 		[]byte(strings.Repeat("[", compactDepth+1)+strings.Repeat("]", compactDepth+1)),
 		[]byte(`{"toolCallId":"call_1","argsTextDelta":"a long delta that goes on past sixteen bytes"}`),
 	)
+	// Each value with its capacity ending right after it and in a buffer,
+	// with the vector scanner's masks (where the build has them) and
+	// without: the same answer each time.
 	check := func(v []byte) bool {
 		exact := slices.Clip(slices.Clone(v))
 		inBuf := append(append(slices.Clone(v), '\n'), `0:"more"`...)
-		a := compactAgrees(t, exact)
-		b := compactAgrees(t, inBuf[:len(v)])
-		assert.Equal(t, a, b, "%q: want the same answer whatever follows the value", v)
-		return a
+		inBuf = append(inBuf, make([]byte, 64)...)
+		var got [4]bool
+		for k, vector := range []bool{true, false} {
+			was := SetVectorScan(vector)
+			got[2*k] = compactAgrees(t, exact)
+			got[2*k+1] = compactAgrees(t, inBuf[:len(v)])
+			SetVectorScan(was)
+		}
+		assert.Equal(t, [4]bool{got[0], got[0], got[0], got[0]}, got, "%.200q: want the same answer whatever follows the value, with or without the vector scanner", v)
+		return got[0]
 	}
 	symbols := []byte(`{}[]:,"\ tfn0-1.e` + "\x00\n")
 	accepted, compact := 0, 0
@@ -174,6 +183,13 @@ func FuzzScanCompact(f *testing.F) {
 	f.Add([]byte(`[{"type":"model","model":"v0-1.5-md"},null,true,[[]],{}]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		compactAgrees(t, slices.Clip(data))
+		// In a buffer with room after it: the vector scanner's masks
+		// (where the build has them) read past the value.
+		buf := append(slices.Clone(data), make([]byte, 64)...)
+		compactAgrees(t, buf[:len(data)])
+		was := SetVectorScan(false)
+		compactAgrees(t, buf[:len(data)])
+		SetVectorScan(was)
 		_, end, _, _, err := scanValue(data, 0, nil, false)
 		if err != nil || end != len(data) || hasWhitespaceOutsideStrings(data) || depthOf(data) > compactDepth {
 			return

@@ -16,6 +16,13 @@ var haveVector = cpuHasAVX2()
 //go:noescape
 func scanStringVector(w []byte, i, n int) int
 
+// blockMasks returns two masks of the 64 bytes from p: bit k of quotes is
+// set where p[k] is '"', bit k of bad where it is '\\' or below 0x20. The
+// caller makes sure the 64 bytes are readable.
+//
+//go:noescape
+func blockMasks(p *byte) (quotes, bad uint64)
+
 // cpuid returns the registers CPUID leaves for leaf eax, subleaf ecx.
 func cpuid(eax, ecx uint32) (a, b, c, d uint32)
 

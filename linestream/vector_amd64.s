@@ -160,6 +160,37 @@ tail:
 	MOVQ DI, ret+40(FP)
 	RET
 
+// func blockMasks(p *byte) (quotes, bad uint64)
+TEXT ·blockMasks(SB), NOSPLIT, $0-24
+	MOVQ p+0(FP), SI
+	VMOVDQU quotes<>(SB), Y1
+	VMOVDQU backslashes<>(SB), Y2
+	VMOVDQU controls<>(SB), Y3
+	VMOVDQU  (SI), Y0
+	VMOVDQU  32(SI), Y7
+	VPCMPEQB Y0, Y1, Y4 // '"'
+	VPCMPEQB Y7, Y1, Y8
+	VPCMPEQB Y0, Y2, Y5 // '\\'
+	VPMINUB  Y0, Y3, Y6
+	VPCMPEQB Y0, Y6, Y6 // c <= 0x1f
+	VPOR     Y5, Y6, Y5
+	VPCMPEQB Y7, Y2, Y9
+	VPMINUB  Y7, Y3, Y10
+	VPCMPEQB Y7, Y10, Y10
+	VPOR     Y9, Y10, Y9
+	VPMOVMSKB Y4, AX
+	VPMOVMSKB Y8, CX
+	SHLQ $32, CX
+	ORQ  CX, AX
+	VPMOVMSKB Y5, BX
+	VPMOVMSKB Y9, DX
+	SHLQ $32, DX
+	ORQ  DX, BX
+	VZEROUPPER
+	MOVQ AX, quotes+8(FP)
+	MOVQ BX, bad+16(FP)
+	RET
+
 // func cpuid(eax, ecx uint32) (a, b, c, d uint32)
 TEXT ·cpuid(SB), NOSPLIT, $0-24
 	MOVL eax+0(FP), AX

@@ -2,6 +2,7 @@ package linestream
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -142,4 +143,33 @@ func FuzzScanStringPaths(f *testing.F) {
 			t.Fatalf("%q (cap %d): vector %+v, portable %+v", b, cap(b), v, p)
 		}
 	})
+}
+
+// TestBlockMasks checks blockMasks against its definition: every byte
+// value at every position of a block of random bytes.
+func TestBlockMasks(t *testing.T) {
+	requireVector(t)
+	rng := rand.New(rand.NewPCG(3, 4))
+	block := make([]byte, 64)
+	for p := range 64 {
+		for c := range 256 {
+			for k := range block {
+				block[k] = byte(rng.Uint32())
+			}
+			block[p] = byte(c)
+			var quotes, bad uint64
+			for k, b := range block {
+				if b == '"' {
+					quotes |= 1 << k
+				}
+				if b == '\\' || b < 0x20 {
+					bad |= 1 << k
+				}
+			}
+			gotQuotes, gotBad := blockMasks(&block[0])
+			if gotQuotes != quotes || gotBad != bad {
+				t.Fatalf("blockMasks(% x) = %064b, %064b; want %064b, %064b", block, gotQuotes, gotBad, quotes, bad)
+			}
+		}
+	}
 }
