@@ -23,15 +23,17 @@ import (
 // FuzzScanCompact check both.
 
 // compactDepth is the deepest nesting scanCompact takes: one bit per open
-// container in a uint64.
-const compactDepth = 64
+// container in a uint64, under a marker bit.
+const compactDepth = 63
 
 // Where compactWalk starts or stops.
 const (
 	atValue  = iota // a value starts at b[i]
-	atString        // (stop) b[i] is a string's quote: scanString it, then resume atStrEnd
+	atString        // (stop) b[i] is a string value's quote: scanString it, then resume atStrEnd
+	atKey           // (stop) b[i] is an object key's quote: scanString it, then resume atKeyEnd
 	atNumber        // (stop) b[i] starts a number: scanNumber it, then resume atAfter
-	atStrEnd        // a string ended right before b[i]
+	atStrEnd        // a string value ended right before b[i]
+	atKeyEnd        // an object key ended right before b[i]
 	atAfter         // a value ended right before b[i]
 	atDone          // (stop) the value ends right before b[i]
 	atFail          // (stop) not valid, or not compact, or too deep
@@ -49,10 +51,8 @@ const (
 // scanNumber before walking on.
 func scanCompact(b []byte, i int) (int, bool) {
 	var (
-		objs   uint64
-		depth  int
-		key    bool
-		at     = atValue
+		open   uint64 = 1 // the open containers (see compactWalk)
+		at            = atValue
 		err    *jsonErr
 		qm, bm uint64 // the quotes and the bytes strings must not hold, in the 64 bytes from base
 		base   = i
@@ -61,13 +61,16 @@ func scanCompact(b []byte, i int) (int, bool) {
 		qm, bm = blockMasks(&b[:cap(b)][i])
 	}
 	for {
-		i, objs, depth, key, at = compactWalk(b, i, objs, depth, key, at, qm, bm, base)
+		i, open, at = compactWalk(b, i, open, at, qm, bm, base)
 		switch at {
 		case atDone:
 			return i, true
 		case atString:
 			i, err = scanString(b, i)
 			at = atStrEnd
+		case atKey:
+			i, err = scanString(b, i)
+			at = atKeyEnd
 		case atNumber:
 			i, err = scanNumber(b, i)
 			at = atAfter
@@ -81,29 +84,34 @@ func scanCompact(b []byte, i int) (int, bool) {
 }
 
 // compactWalk walks the compact JSON value from b[i], resuming at at with
-// the open containers objs and depth (bit 0 of objs set: the innermost is an
-// object; bit 1: the one around it; …) and key (the string being checked is
-// an object key), until the value ends (atDone), it fails (atFail) or it
-// needs scanString (atString) or scanNumber (atNumber) at b[i]. qm and bm
-// are blockMasks of the 64 bytes from b[base] (both 0: no masks): a string
-// whose closing quote they hold is checked with a shift and a mask.
-func compactWalk(b []byte, i int, objs uint64, depth int, key bool, at int, qm, bm uint64, base int) (int, uint64, int, bool, int) {
+// the open containers open, until the value ends (atDone), it fails
+// (atFail) or it needs scanString (atString, atKey) or scanNumber
+// (atNumber) at b[i]. open holds a bit per open container, the innermost
+// lowest, set for an object, under a marker bit: 1 when none is open.
+// qm and bm are blockMasks of the 64 bytes from b[base] (both 0: no
+// masks): a string whose closing quote they hold is checked with a shift and
+// a mask.
+func compactWalk(b []byte, i int, open uint64, at int, qm, bm uint64, base int) (int, uint64, int) {
 	w := b[:cap(b)]
 	var (
-		m uint64
-		j int
+		m   uint64
+		j   int
+		key bool // the string at b[i] is an object key
 	)
 	switch at {
 	case atStrEnd:
-		goto strEnd
+		goto after
+	case atKeyEnd:
+		goto colon
 	case atAfter:
 		goto after
 	}
 value:
 	if uint(i) >= uint(len(b)) {
-		return i, objs, depth, key, atFail
+		return i, open, atFail
 	}
 	if b[i] == '"' {
+		key = false
 		goto str
 	}
 	switch b[i] {
@@ -113,11 +121,10 @@ value:
 			i++
 			goto after
 		}
-		if depth == compactDepth {
-			return i, objs, depth, key, atFail
+		if open>>compactDepth != 0 {
+			return i, open, atFail
 		}
-		objs = objs<<1 | 1
-		depth++
+		open = open<<1 | 1
 		goto key
 	case '[':
 		i++
@@ -125,25 +132,24 @@ value:
 			i++
 			goto after
 		}
-		if depth == compactDepth {
-			return i, objs, depth, key, atFail
+		if open>>compactDepth != 0 {
+			return i, open, atFail
 		}
-		objs <<= 1
-		depth++
+		open <<= 1
 		goto value
 	case 't':
 		if i < 0 || i+4 > len(b) || binary.LittleEndian.Uint32(b[i:i+4]) != 't'|'r'<<8|'u'<<16|'e'<<24 {
-			return i, objs, depth, key, atFail
+			return i, open, atFail
 		}
 		i += 4
 	case 'f':
 		if i < 0 || i+5 > len(b) || b[i+4] != 'e' || binary.LittleEndian.Uint32(b[i:i+4]) != 'f'|'a'<<8|'l'<<16|'s'<<24 {
-			return i, objs, depth, key, atFail
+			return i, open, atFail
 		}
 		i += 5
 	case 'n':
 		if i < 0 || i+4 > len(b) || binary.LittleEndian.Uint32(b[i:i+4]) != 'n'|'u'<<8|'l'<<16|'l'<<24 {
-			return i, objs, depth, key, atFail
+			return i, open, atFail
 		}
 		i += 4
 	case '1', '2', '3', '4', '5', '6', '7', '8', '9':
@@ -151,13 +157,13 @@ value:
 		for j = i + 1; j < len(b) && isDigit(b[j]); j++ {
 		}
 		if j < len(b) && (b[j] == '.' || b[j]|0x20 == 'e') {
-			return i, objs, depth, key, atNumber
+			return i, open, atNumber
 		}
 		i = j
 	case '-', '0':
-		return i, objs, depth, key, atNumber
+		return i, open, atNumber
 	default:
-		return i, objs, depth, key, atFail
+		return i, open, atFail
 	}
 	goto after
 
@@ -169,7 +175,7 @@ str:
 		if q := qm >> r; q != 0 {
 			k := bits.TrailingZeros64(q)
 			if bm>>r&(1<<k-1) != 0 {
-				return i, objs, depth, key, atString
+				goto long
 			}
 			if j = i + 1 + k; j < len(b) {
 				i = j + 1
@@ -189,52 +195,56 @@ str:
 			goto strEnd
 		}
 	}
-	return i, objs, depth, key, atString
-strEnd:
+long:
 	if key {
-		if uint(i) >= uint(len(b)) || b[i] != ':' {
-			return i, objs, depth, key, atFail
-		}
-		i++
-		key = false
-		goto value
+		return i, open, atKey
 	}
+	return i, open, atString
+strEnd:
+	if !key {
+		goto after
+	}
+colon:
+	if uint(i) >= uint(len(b)) || b[i] != ':' {
+		return i, open, atFail
+	}
+	i++
+	goto value
 
 	// After a value: close containers until the next value starts.
 after:
-	if depth == 0 {
-		return i, objs, depth, key, atDone
+	if open == 1 {
+		return i, open, atDone
 	}
 	if uint(i) >= uint(len(b)) {
-		return i, objs, depth, key, atFail
+		return i, open, atFail
 	}
 	switch b[i] {
 	case ',':
 		i++
-		if objs&1 != 0 {
+		if open&1 != 0 {
 			goto key
 		}
 		goto value
 	case '}':
-		if objs&1 == 0 {
-			return i, objs, depth, key, atFail
+		if open&1 == 0 {
+			return i, open, atFail
 		}
 	case ']':
-		if objs&1 != 0 {
-			return i, objs, depth, key, atFail
+		if open&1 != 0 {
+			return i, open, atFail
 		}
 	default:
-		return i, objs, depth, key, atFail
+		return i, open, atFail
 	}
 	i++
-	objs >>= 1
-	depth--
+	open >>= 1
 	goto after
 
-	// An object member's key, then its colon (at strEnd).
+	// An object member's key, then its colon.
 key:
 	if uint(i) >= uint(len(b)) || b[i] != '"' {
-		return i, objs, depth, key, atFail
+		return i, open, atFail
 	}
 	key = true
 	goto str

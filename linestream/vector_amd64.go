@@ -16,9 +16,14 @@ var haveVector = cpuHasAVX2()
 //go:noescape
 func scanStringVector(w []byte, i, n int) int
 
-// blockMasks returns two masks of the 64 bytes from p: bit k of quotes is
-// set where p[k] is '"', bit k of bad where it is '\\' or below 0x20. The
-// caller makes sure the 64 bytes are readable.
+// blockMasks returns two masks of the 64 bytes from p, where a JSON value
+// starts (no string is open at p[0]): bit k of quotes is set where p[k] is a
+// '"' that no backslash escapes; bit k of bad where p[k] is a control byte,
+// or a character a backslash escapes that is not one of the two-byte
+// escapes' ("\"\\/bfnrt": a \u escape, or an invalid one). So a string
+// that starts at a quote and closes at the next bit of quotes is valid JSON
+// if no bit of bad lies between, whatever escapes it holds. The caller makes
+// sure the 64 bytes are readable.
 //
 //go:noescape
 func blockMasks(p *byte) (quotes, bad uint64)

@@ -160,35 +160,129 @@ tail:
 	MOVQ DI, ret+40(FP)
 	RET
 
+// The escape table of blockMasks: bit k set in escapeLo[lo] and
+// escapeHi[hi] for the k-th byte of "\"/\\bfnrt" (the characters a two-byte
+// escape may name), whose low nibble is lo and high nibble hi; VPSHUFB looks
+// both up for 32 bytes at once (one 16-byte table per 128-bit lane).
+DATA escapeLo<>+0x00(SB)/8, $0x0010008000490000
+DATA escapeLo<>+0x08(SB)/8, $0x0220000400000000
+DATA escapeLo<>+0x10(SB)/8, $0x0010008000490000
+DATA escapeLo<>+0x18(SB)/8, $0x0220000400000000
+GLOBL escapeLo<>(SB), RODATA|NOPTR, $32
+
+DATA escapeHi<>+0x00(SB)/8, $0xc038040000030000
+DATA escapeHi<>+0x08(SB)/8, $0x0000000000000000
+DATA escapeHi<>+0x10(SB)/8, $0xc038040000030000
+DATA escapeHi<>+0x18(SB)/8, $0x0000000000000000
+GLOBL escapeHi<>(SB), RODATA|NOPTR, $32
+
+DATA nibbles<>+0x00(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA nibbles<>+0x08(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA nibbles<>+0x10(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA nibbles<>+0x18(SB)/8, $0x0f0f0f0f0f0f0f0f
+GLOBL nibbles<>(SB), RODATA|NOPTR, $32
+
 // func blockMasks(p *byte) (quotes, bad uint64)
+//
+// Per 32 bytes: Y4 the quotes, Y5 the backslashes, Y6 the control bytes.
+// Where there are backslashes, also Y7 the bytes that are not a two-byte
+// escape's character and, on the 64-bit masks, the characters escaped by a
+// backslash: those right after a run of backslashes of odd length
+// (simdjson's carry trick: a run that starts at an even bit ends at an odd
+// one when its length is odd).
 TEXT ·blockMasks(SB), NOSPLIT, $0-24
 	MOVQ p+0(FP), SI
 	VMOVDQU quotes<>(SB), Y1
 	VMOVDQU backslashes<>(SB), Y2
 	VMOVDQU controls<>(SB), Y3
 	VMOVDQU  (SI), Y0
-	VMOVDQU  32(SI), Y7
-	VPCMPEQB Y0, Y1, Y4 // '"'
-	VPCMPEQB Y7, Y1, Y8
-	VPCMPEQB Y0, Y2, Y5 // '\\'
+	VMOVDQU  32(SI), Y9
+	VPCMPEQB Y0, Y1, Y4
+	VPCMPEQB Y0, Y2, Y5
 	VPMINUB  Y0, Y3, Y6
-	VPCMPEQB Y0, Y6, Y6 // c <= 0x1f
-	VPOR     Y5, Y6, Y5
-	VPCMPEQB Y7, Y2, Y9
-	VPMINUB  Y7, Y3, Y10
-	VPCMPEQB Y7, Y10, Y10
-	VPOR     Y9, Y10, Y9
+	VPCMPEQB Y0, Y6, Y6
 	VPMOVMSKB Y4, AX
-	VPMOVMSKB Y8, CX
-	SHLQ $32, CX
-	ORQ  CX, AX
 	VPMOVMSKB Y5, BX
-	VPMOVMSKB Y9, DX
-	SHLQ $32, DX
-	ORQ  DX, BX
+	VPMOVMSKB Y6, CX
+	VPCMPEQB Y9, Y1, Y4
+	VPCMPEQB Y9, Y2, Y5
+	VPMINUB  Y9, Y3, Y6
+	VPCMPEQB Y9, Y6, Y6
+	VPMOVMSKB Y4, R8
+	VPMOVMSKB Y5, R9
+	VPMOVMSKB Y6, R10
+	SHLQ $32, R8
+	ORQ  R8, AX  // quotes
+	SHLQ $32, R9
+	ORQ  R9, BX  // backslashes
+	SHLQ $32, R10
+	ORQ  R10, CX // control bytes
+	TESTQ BX, BX
+	JNZ  escapes
 	VZEROUPPER
 	MOVQ AX, quotes+8(FP)
-	MOVQ BX, bad+16(FP)
+	MOVQ CX, bad+16(FP)
+	RET
+
+escapes:
+	// DX: the bytes that are not a two-byte escape's character.
+	VMOVDQU escapeLo<>(SB), Y11
+	VMOVDQU escapeHi<>(SB), Y12
+	VMOVDQU nibbles<>(SB), Y13
+	VPXOR   Y14, Y14, Y14
+	VPAND    Y0, Y13, Y7
+	VPSRLW   $4, Y0, Y8
+	VPAND    Y8, Y13, Y8
+	VPSHUFB  Y7, Y11, Y7
+	VPSHUFB  Y8, Y12, Y8
+	VPAND    Y7, Y8, Y7
+	VPCMPEQB Y7, Y14, Y7
+	VPMOVMSKB Y7, DX
+	VPAND    Y9, Y13, Y7
+	VPSRLW   $4, Y9, Y8
+	VPAND    Y8, Y13, Y8
+	VPSHUFB  Y7, Y11, Y7
+	VPSHUFB  Y8, Y12, Y8
+	VPAND    Y7, Y8, Y7
+	VPCMPEQB Y7, Y14, Y7
+	VPMOVMSKB Y7, R11
+	VZEROUPPER
+	SHLQ $32, R11
+	ORQ  R11, DX
+
+	// R8: the first backslash of each run.
+	MOVQ BX, R8
+	SHLQ $1, R8
+	NOTQ R8
+	ANDQ BX, R8
+	MOVQ $0x5555555555555555, R12 // the even bits
+	MOVQ $0xaaaaaaaaaaaaaaaa, R13 // the odd bits
+	// R9: from the runs that start at an even bit, the bit past each run.
+	MOVQ R8, R9
+	ANDQ R12, R9
+	ADDQ BX, R9
+	// R10: the same from the runs that start at an odd bit.
+	MOVQ R8, R10
+	ANDQ R13, R10
+	ADDQ BX, R10
+	MOVQ BX, R11
+	NOTQ R11
+	ANDQ R11, R9
+	ANDQ R11, R10
+	// R9: the escaped characters, past runs of odd length.
+	ANDQ R13, R9
+	ANDQ R12, R10
+	ORQ  R10, R9
+
+	// quotes: those not escaped; bad: control bytes, and escaped
+	// characters that are not a two-byte escape's (u, or invalid).
+	MOVQ R9, R10
+	NOTQ R10
+	ANDQ R10, AX
+	ANDQ DX, R9
+	ORQ  R9, CX
+	MOVQ AX, quotes+8(FP)
+	MOVQ CX, bad+16(FP)
 	RET
 
 // func cpuid(eax, ecx uint32) (a, b, c, d uint32)

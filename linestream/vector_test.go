@@ -145,31 +145,63 @@ func FuzzScanStringPaths(f *testing.F) {
 	})
 }
 
+// blockMasksRef is blockMasks' definition, byte by byte.
+func blockMasksRef(block []byte) (quotes, bad uint64) {
+	run := 0 // the backslashes right before block[k]
+	for k, c := range block {
+		escaped := run%2 == 1
+		if c == '"' && !escaped {
+			quotes |= 1 << k
+		}
+		if c < 0x20 || escaped && !strings.ContainsRune(`"\/bfnrt`, rune(c)) {
+			bad |= 1 << k
+		}
+		if c == '\\' {
+			run++
+		} else {
+			run = 0
+		}
+	}
+	return quotes, bad
+}
+
 // TestBlockMasks checks blockMasks against its definition: every byte
-// value at every position of a block of random bytes.
+// value at every position of blocks of random bytes, of random JSON string
+// bytes and of backslash runs of every length.
 func TestBlockMasks(t *testing.T) {
 	requireVector(t)
 	rng := rand.New(rand.NewPCG(3, 4))
 	block := make([]byte, 64)
+	check := func() {
+		t.Helper()
+		quotes, bad := blockMasksRef(block)
+		gotQuotes, gotBad := blockMasks(&block[0])
+		if gotQuotes != quotes || gotBad != bad {
+			t.Fatalf("blockMasks(%q) =\n%064b\n%064b\nwant\n%064b\n%064b", block, gotQuotes, gotBad, quotes, bad)
+		}
+	}
+	alphabet := []byte(`"\\/bfnrtu0aZ:,{}` + "\x00\x1f\x7f\x80\xff")
 	for p := range 64 {
 		for c := range 256 {
 			for k := range block {
 				block[k] = byte(rng.Uint32())
 			}
 			block[p] = byte(c)
-			var quotes, bad uint64
-			for k, b := range block {
-				if b == '"' {
-					quotes |= 1 << k
-				}
-				if b == '\\' || b < 0x20 {
-					bad |= 1 << k
-				}
+			check()
+			for k := range block {
+				block[k] = alphabet[rng.IntN(len(alphabet))]
 			}
-			gotQuotes, gotBad := blockMasks(&block[0])
-			if gotQuotes != quotes || gotBad != bad {
-				t.Fatalf("blockMasks(% x) = %064b, %064b; want %064b, %064b", block, gotQuotes, gotBad, quotes, bad)
+			block[p] = byte(c)
+			check()
+		}
+		for n := 1; p+n <= 64; n++ {
+			for k := range block {
+				block[k] = alphabet[rng.IntN(len(alphabet))]
 			}
+			for k := p; k < p+n; k++ {
+				block[k] = '\\'
+			}
+			check()
 		}
 	}
 }
