@@ -130,13 +130,15 @@ func (d *Decoder) Next() bool {
 		return d.nextLine()
 	}
 	start, end, nl := s+2, 0, -1
-	if b[start] == '"' {
-		// The common case, a string such as a text delta, right before '\n'.
+	if b[start] == '"' && !(haveVector && vectorOn.Load()) {
+		// A string, such as a text delta, right before '\n', on the
+		// portable path: scanString from the start.
 		if e, err := scanString(b, start); err == nil && e < len(b) && b[e] == '\n' {
 			end, nl = e, e
 		}
 	} else if e, ok := scanCompact(b, start); ok && e < len(b) && b[e] == '\n' {
-		// An object or another value, written compactly (compact.go).
+		// A value written compactly (compact.go), as nearly all are;
+		// with the vector scanner's masks, strings too.
 		end, nl = e, e
 	}
 	if nl < 0 {
