@@ -118,16 +118,20 @@ value:
 
 	// A string: in line when its closing quote is in the masks with no bad
 	// byte before it, or when it closes within 16 bytes with no special
-	// byte (the two SWAR words of scanValue); else by scanString.
+	// byte (the two SWAR words of scanValue); else by scanString. The walk
+	// takes the masks' bits in order, so the string's opening quote is the
+	// lowest bit left in qm and its closing quote the next one: no shift by
+	// a variable count (slow on amd64 without BMI2) on the common path.
 str:
-	if r := uint(i + 1 - base); r < 64 {
-		if q := qm >> r; q != 0 {
-			k := bits.TrailingZeros64(q)
-			if bm>>r&(1<<k-1) != 0 {
+	if qm != 0 && base+bits.TrailingZeros64(qm) == i {
+		q := qm & (qm - 1) // the quotes after the opening one
+		if c := q & -q; c != 0 {
+			if bm&(c-1) != 0 {
 				goto long
 			}
-			if j = i + 1 + k; j < len(b) {
+			if j = base + bits.TrailingZeros64(c); j < len(b) {
 				i = j + 1
+				qm = q &^ c
 				goto strEnd
 			}
 		}
@@ -141,12 +145,20 @@ str:
 		}
 		if j += bits.TrailingZeros64(m) >> 3; j < len(b) && w[j] == '"' {
 			i = j + 1
+			qm, bm = 0, 0
 			goto strEnd
 		}
 	}
 long:
 	if i, err = scanString(b, i); err != nil {
 		return 0, false
+	}
+	// The masks' bits before i are taken.
+	if r := uint(i - base); r < 64 {
+		qm &= ^uint64(0) << r
+		bm &= ^uint64(0) << r
+	} else {
+		qm, bm = 0, 0
 	}
 strEnd:
 	if !key {
