@@ -184,6 +184,14 @@ func (d *Decoder) accept(s, start, end, nl int) {
 // nextLine is the general path of Next: it reads the next physical line,
 // wherever it is, and parses it.
 func (d *Decoder) nextLine() bool {
+	if d.end == d.start && !d.eof && d.rerr == nil {
+		// Nothing left unread (a new stream, or every line read): read
+		// more, and take the fast path if it now can.
+		d.fill()
+		if d.lfEnd > d.start+2 {
+			return d.Next()
+		}
+	}
 	for {
 		line, off, ok := d.readLine()
 		if !ok {

@@ -63,13 +63,17 @@
 // invalid UTF-8 inside strings is accepted as the SDK's TextDecoder accepts
 // it (text accessors turn it into U+FFFD, as the SDK does).
 //
-// Strings are checked eight bytes at a time (SWAR) in portable Go; on amd64
-// CPUs with AVX2, a string longer than 16 bytes is checked 64 bytes at a
-// time in assembly, two-byte escapes included, so a long text line
-// validates at several GB/s. Build with the purego tag for the portable
-// code only; [SetVectorScan] switches between the two at run time, and both
-// read every input alike (the package's tests and fuzz targets compare
-// them).
+// Values written compactly, as JSON.stringify writes them, take a fast path
+// that spends nothing on whitespace; any other value is checked by the
+// general validator. Strings are checked eight bytes at a time (SWAR) in
+// portable Go; on amd64 CPUs with AVX2, one call finds the quotes, escapes
+// and control bytes of a value's first 64 bytes, so the strings there are
+// checked with a few bit operations, and a longer string is checked 64
+// bytes at a time in assembly, two-byte escapes included, so a long text
+// line validates at several GB/s. Build with the purego tag for the
+// portable code only; [SetVectorScan] switches between the two at run
+// time, and both read every input alike (the package's tests and fuzz
+// targets compare them).
 //
 // Lines may be up to [DefaultMaxLineLength] bytes long (configurable with
 // [Decoder.SetMaxLineLength]); the buffer never grows past the limit.
