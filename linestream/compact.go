@@ -46,6 +46,7 @@ func scanCompact(b []byte, i int) (int, bool) {
 		j      int
 		key    bool // the string at b[i] is an object key
 		err    *jsonErr
+		masks  = haveVector && vectorOn.Load()
 	)
 	if haveVector && i >= 0 && i+64 <= cap(b) && vectorOn.Load() {
 		qm, bm = blockMasks(&w[i])
@@ -150,9 +151,21 @@ str:
 		}
 	}
 long:
+	if masks && i >= 0 && i+33 <= len(w) {
+		// The vector scanner from the string's first byte: it skips
+		// two-byte escapes in its loop, where scanString takes one at a
+		// time; it stops at the closing quote or at what scanString must
+		// decide (scanString starts one byte past the index it is given).
+		if j = scanStringVector(w, i+1, len(b)); j < len(b) && b[j] == '"' {
+			i = j + 1
+			goto taken
+		}
+		i = j - 1
+	}
 	if i, err = scanString(b, i); err != nil {
 		return 0, false
 	}
+taken:
 	// The masks' bits before i are taken.
 	if r := uint(i - base); r < 64 {
 		qm &= ^uint64(0) << r
