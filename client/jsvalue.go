@@ -2,8 +2,10 @@ package client
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"unicode/utf16"
@@ -493,15 +495,28 @@ func skipWS(b []byte, i int) int {
 // stringEnd returns the index after the closing quote of the string starting
 // at b[i] == '"', or -1 if it is not closed.
 func stringEnd(b []byte, i int) int {
-	for j := i + 1; j < len(b); j++ {
-		switch b[j] {
-		case '\\':
+	j := i + 1
+	for {
+		// Eight bytes at a time to the next quote or backslash.
+		for j+8 <= len(b) {
+			x := binary.LittleEndian.Uint64(b[j:])
+			if m := zeroBytes(x^0x2222222222222222) | zeroBytes(x^0x5C5C5C5C5C5C5C5C); m != 0 {
+				j += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			j += 8
+		}
+		for j < len(b) && b[j] != '"' && b[j] != '\\' {
 			j++
-		case '"':
+		}
+		if j >= len(b) {
+			return -1
+		}
+		if b[j] == '"' {
 			return j + 1
 		}
+		j += 2 // the escape's backslash and the byte after it
 	}
-	return -1
 }
 
 // numberEnd returns the index after the number token at b[i].
