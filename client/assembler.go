@@ -82,6 +82,12 @@ type Assembler struct {
 	content, reasoning          jsString
 	text, partReasoning, detail tail
 
+	// textRaw holds the text parts' values not yet decoded into content:
+	// the bytes between their quotes, run together. They all extend the
+	// text part being extended; flushText decodes them in one pass when the
+	// message is asked for or that part ends.
+	textRaw []byte
+
 	partial   map[string]*partialCall // the SDK's partialToolCalls
 	dirty     []*partialCall          // the partial calls whose args are to be repaired (see flush)
 	firstInv  map[string]int          // the first index in msg.ToolInvocations per toolCallId
@@ -142,6 +148,7 @@ func (a *Assembler) Reset() {
 		pp:            a.pp,
 		arena:         a.arena[:0],
 		buf:           a.buf[:0],
+		textRaw:       a.textRaw[:0],
 		offs:          a.offs[:0],
 		undo:          a.undo[:0],
 		dirty:         a.dirty[:0],
@@ -167,12 +174,13 @@ func (a *Assembler) Reset() {
 
 // Message returns the message so far. It is a view: the next call to
 // [Assembler.Add] or [Assembler.Reset] may change it and the slices it
-// holds, and it is up to date only as of this call (the args of a partial
-// tool call are repaired when the message is asked for, not per delta), so
-// call Message again after Add to see the message as of that part; use
-// [Message.Clone] to keep it. After an error it is the message the SDK
-// showed last (its last onUpdate). It does no allocation beyond the
-// amortised growth of the args it repairs.
+// holds, and it is up to date only as of this call (text is decoded and
+// the args of a partial tool call repaired when the message is asked for,
+// not per part), so call Message again after Add to see the message as of
+// that part; use [Message.Clone] to keep it. After an error it is the
+// message the SDK showed last (its last onUpdate). It does no allocation
+// beyond the amortised growth of the text it decodes and the args it
+// repairs.
 func (a *Assembler) Message() *Message {
 	a.flush()
 	return &a.msg
@@ -358,6 +366,7 @@ func (a *Assembler) add(p linestream.Part) (string, error) {
 		a.step++
 		a.stepJSON = nil
 		if string(continued) != "true" {
+			a.flushText()
 			a.textPart = -1
 		}
 		a.reasoningPart, a.detailIdx = -1, -1
@@ -394,20 +403,37 @@ func (a *Assembler) add(p linestream.Part) (string, error) {
 	return "", nil
 }
 
-// addText is the SDK's onTextPart.
+// addText is the SDK's onTextPart. The text is decoded later, by
+// flushText: decoding the values run together gives the text of each
+// appended in turn, as JavaScript's += appends it, but in one pass rather
+// than one per part.
 func (a *Assembler) addText(v []byte) {
 	if a.textPart < 0 {
 		a.text.begin(&a.content)
 		a.textPart = len(a.msg.Parts)
 		a.msg.Parts = append(a.msg.Parts, Part{Type: PartText})
 	}
-	whole, more, ok := a.content.addText(v, &a.buf)
+	raw := v[1 : len(v)-1]
+	a.textRaw = append(a.textRaw, raw...)
+	if !endsWhole(raw) {
+		a.flushText() // the next value must not run on to a cut UTF-8 sequence
+	}
+}
+
+// flushText decodes the text parts' values added since the last time into
+// the message's content and the text part being extended.
+func (a *Assembler) flushText() {
+	if len(a.textRaw) == 0 {
+		return
+	}
+	whole, more, ok := a.content.addText(a.textRaw, &a.buf)
 	if !ok { // the text joins a surrogate pair across the content's end
 		a.text.prepare(&a.content, more)
 		whole = a.content.add(more)
 	}
 	a.msg.Content = whole
 	a.msg.Parts[a.textPart].Text = a.text.value(whole, more)
+	a.textRaw = a.textRaw[:0]
 }
 
 // isStr reports whether the JSON value v is a string.
@@ -435,7 +461,7 @@ func (a *Assembler) addReasoning(v []byte) {
 		a.detailIdx = len(rp.Details)
 		rp.Details = append(rp.Details, ReasoningDetail{Type: DetailText})
 	}
-	whole, more, ok := a.reasoning.addText(v, &a.buf)
+	whole, more, ok := a.reasoning.addText(v[1:len(v)-1], &a.buf)
 	if !ok { // the text joins a surrogate pair across the reasoning's end
 		a.partReasoning.prepare(&a.reasoning, more)
 		a.detail.prepare(&a.reasoning, more)
@@ -634,11 +660,19 @@ func (a *Assembler) toolCallDelta(rawID, delta []byte) string {
 	return ""
 }
 
-// flush brings the args of the partial calls that deltas extended since
+// flush brings the message up to date: the text added since the last
+// flush (see flushText) and the args of the partial calls that deltas
+// extended (see flushArgs).
+func (a *Assembler) flush() {
+	a.flushText()
+	a.flushArgs()
+}
+
+// flushArgs brings the args of the partial calls that deltas extended since
 // the last flush up to date, in the message's invocations and parts: the
 // args are a function of the args text alone, so repairing them when the
 // message is looked at, rather than per delta, gives the SDK's value.
-func (a *Assembler) flush() {
+func (a *Assembler) flushArgs() {
 	for _, rec := range a.dirty {
 		if rec.dirty {
 			rec.dirty = false
@@ -717,7 +751,7 @@ func (a *Assembler) toolCall(v, rawID []byte) error {
 
 // toolResult is the SDK's onToolResultPart.
 func (a *Assembler) toolResult(v, rawID []byte) (string, error) {
-	a.flush() // the invocations as the SDK has them before this part
+	a.flushArgs() // the invocations as the SDK has them before this part
 	if a.msg.ToolInvocations == nil {
 		return "tool_result must be preceded by a tool_call", ErrUnknownToolCall
 	}

@@ -73,3 +73,50 @@ func TestAssemblerKeepsError(t *testing.T) {
 	assert.Equal(t, 2, ae.Line)
 	assert.Equal(t, "boom", ae.Msg)
 }
+
+// TestTextAcrossParts checks the text of values that meet at a part's
+// boundary, decoded run together (asked for at the end) and one part at a
+// time (asked for after every part): as JavaScript's += joins the halves of
+// a surrogate pair, and as the SDK's TextDecoder ends a UTF-8 sequence cut
+// by a part's closing quote with U+FFFD, whose next part's continuation
+// bytes are each U+FFFD too.
+func TestTextAcrossParts(t *testing.T) {
+	tests := []struct {
+		name  string
+		parts []string // the values of the text parts, JSON string tokens
+		want  string   // the content, in WTF-8
+	}{
+		{"surrogate escapes split", []string{`"a\ud83d"`, `"\ude00b"`}, "a😀b"},
+		{"high surrogate escape, then raw text", []string{`"\ud83d"`, `"x"`}, "\xed\xa0\xbdx"},
+		{"low surrogate escape alone", []string{`"x"`, `"\ude00"`}, "x\xed\xb8\x80"},
+		{"raw UTF-8 split", []string{"\"a\xe2\x82\"", "\"\xacb\""}, "a\uFFFD\uFFFDb"},
+		{"raw four-byte character split after one byte", []string{"\"\xf0\"", "\"\x9f\x98\x80\""}, "\uFFFD\uFFFD\uFFFD\uFFFD"},
+		{"whole characters at both ends", []string{"\"é\"", "\"€\"", "\"😀\""}, "é€😀"},
+		{"invalid byte inside a part", []string{"\"a\xffb\"", "\"c\""}, "a\uFFFDbc"},
+		{"continuation byte starting a part", []string{"\"é\"", "\"\xa9\""}, "é\uFFFD"},
+		{"escapes at the ends", []string{`"\n"`, `"\\"`, `"\""`, `"\u00e9"`}, "\n\\\"é"},
+		{"empty values", []string{`""`, `"a"`, `""`}, "a"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stream strings.Builder
+			for _, p := range tt.parts {
+				stream.WriteString("0:" + p + "\n")
+			}
+			res, err := Assemble(strings.NewReader(stream.String()))
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, res.Message.Content, "asked for at the end")
+			assert.Equal(t, tt.want, res.Message.Parts[0].Text, "the text part, asked for at the end")
+
+			a := NewAssembler()
+			d := linestream.NewDecoder(strings.NewReader(stream.String()))
+			for d.Next() {
+				require.NoError(t, a.Add(d.Part()))
+				a.Message()
+			}
+			require.NoError(t, d.Err())
+			assert.Equal(t, tt.want, a.Message().Content, "asked for after every part")
+			assert.Equal(t, tt.want, a.Message().Parts[0].Text, "the text part, asked for after every part")
+		})
+	}
+}

@@ -28,12 +28,20 @@ func appendJSText(dst, v []byte) []byte {
 	if len(v) < 2 {
 		return dst
 	}
-	s := v[1 : len(v)-1]
-	start := len(dst)
+	return appendJSRaw(dst, v[1:len(v)-1])
+}
+
+// appendJSRaw appends the text of s, the bytes between the quotes of a
+// valid JSON string token or of several such tokens run together, to dst in
+// WTF-8, as appendJSText does. Run together, the texts join as JavaScript's
+// string concatenation joins them (a "\ud83d" at the end of one and a
+// "\ude00" at the start of the next make one character), as long as no
+// token but the last ends inside a UTF-8 sequence (see [endsWhole]): the
+// TextDecoder ended such a sequence at the token's closing quote.
+func appendJSRaw(dst, s []byte) []byte {
 	// One pass: runs of plain ASCII are skipped eight bytes at a time and
 	// copied whole; a byte ≥ 0x80 is checked as one UTF-8 character where
-	// it stands, an escape decoded. Most text is short, so this beats a
-	// utf8.Valid pass followed by a copy.
+	// it stands, an escape decoded.
 	i, run := 0, 0 // run: where the text not yet copied starts
 	for {
 		for i+8 <= len(s) {
@@ -64,11 +72,13 @@ func appendJSText(dst, v []byte) []byte {
 				i += n
 				continue
 			}
-			// Rare: linestream's decoding has the TextDecoder's U+FFFD
-			// rules (a lone surrogate escape in such a string becomes
-			// U+FFFD too).
-			dst, _ = linestream.AppendString(dst[:start], v)
-			return dst
+			// Rare: an ill-formed sequence is one U+FFFD for its whole
+			// maximal subpart, as the WHATWG TextDecoder reads it.
+			dst = append(dst, s[run:i]...)
+			dst = append(dst, "\uFFFD"...)
+			i += illFormedLen(s[i:])
+			run = i
+			continue
 		}
 		// A backslash.
 		dst = append(dst, s[run:i]...)
@@ -109,6 +119,56 @@ func appendJSText(dst, v []byte) []byte {
 		run = i
 	}
 	return append(dst, s[run:]...)
+}
+
+// illFormedLen returns the length of the maximal subpart of the ill-formed
+// UTF-8 sequence at the start of s (utf8.DecodeRune found none there): the
+// lead byte and the continuation bytes that could still have made a
+// character with it. The WHATWG TextDecoder replaces it with one U+FFFD.
+func illFormedLen(s []byte) int {
+	c := s[0]
+	n, lo, hi := 0, byte(0x80), byte(0xBF) // the length c leads, the range of its second byte
+	switch {
+	case c >= 0xC2 && c <= 0xDF:
+		n = 2
+	case c >= 0xE0 && c <= 0xEF:
+		n = 3
+		if c == 0xE0 {
+			lo = 0xA0
+		} else if c == 0xED {
+			hi = 0x9F
+		}
+	case c >= 0xF0 && c <= 0xF4:
+		n = 4
+		if c == 0xF0 {
+			lo = 0x90
+		} else if c == 0xF4 {
+			hi = 0x8F
+		}
+	default:
+		return 1
+	}
+	i := 1
+	for i < n && i < len(s) && s[i] >= lo && s[i] <= hi {
+		lo, hi = 0x80, 0xBF
+		i++
+	}
+	return i
+}
+
+// endsWhole reports whether the bytes between the quotes of a JSON string
+// token end outside a UTF-8 sequence: in ASCII or after a whole character.
+// Only then may the next token's bytes be run on to them (see
+// [appendJSRaw]): the TextDecoder that read the SDK's stream ended a
+// sequence cut by the closing quote with U+FFFD, which decoding the tokens
+// run together would not do.
+func endsWhole(s []byte) bool {
+	n := len(s)
+	if n == 0 || s[n-1] < utf8.RuneSelf {
+		return true
+	}
+	r, size := utf8.DecodeLastRune(s)
+	return r != utf8.RuneError || size > 1
 }
 
 // zeroBytes returns a mask with the high bit set in the lowest zero byte
@@ -190,15 +250,16 @@ func (s *jsString) joins(more []byte) bool {
 	return ok
 }
 
-// addText appends the text of the JSON string token v (as appendJSText
-// decodes it) and returns the whole string and the text appended, a view of
-// its end, decoding straight into the string. When the text would join a
+// addText appends the text of raw, the bytes between the quotes of JSON
+// string tokens (as appendJSRaw decodes them), and returns the whole string
+// and the text appended, a view of its end, decoding straight into the
+// string. When the text would join a
 // surrogate pair across the string's end it appends nothing, returns the
 // text in *scratch and false: the caller then takes the general way, with
 // [jsString.add] and its tails prepared.
-func (s *jsString) addText(v []byte, scratch *[]byte) (string, []byte, bool) {
+func (s *jsString) addText(raw []byte, scratch *[]byte) (string, []byte, bool) {
 	n := len(s.b)
-	s.b = appendJSText(s.b, v)
+	s.b = appendJSRaw(s.b, raw)
 	if _, ok := joinPair(s.b[:n], s.b[n:]); ok {
 		*scratch = append((*scratch)[:0], s.b[n:]...)
 		s.b = s.b[:n]
