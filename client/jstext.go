@@ -39,19 +39,13 @@ func appendJSText(dst, v []byte) []byte {
 // token but the last ends inside a UTF-8 sequence (see [endsWhole]): the
 // TextDecoder ended such a sequence at the token's closing quote.
 func appendJSRaw(dst, s []byte) []byte {
-	// One pass: runs of plain ASCII are skipped eight bytes at a time and
-	// copied whole; a byte ≥ 0x80 is checked as one UTF-8 character where
-	// it stands, an escape decoded.
+	// One pass: runs of valid UTF-8 are checked eight bytes at a time (see
+	// validWords) and copied whole; an escape is decoded where it stands, as
+	// is what validWords leaves (a word with ill-formed UTF-8, the last
+	// bytes).
 	i, run := 0, 0 // run: where the text not yet copied starts
 	for {
-		for i+8 <= len(s) {
-			x := binary.LittleEndian.Uint64(s[i:])
-			if m := x&0x8080808080808080 | zeroBytes(x^0x5C5C5C5C5C5C5C5C); m != 0 {
-				i += bits.TrailingZeros64(m) >> 3
-				break
-			}
-			i += 8
-		}
+		i = validWords(s, i)
 		for i < len(s) && s[i] < utf8.RuneSelf && s[i] != '\\' {
 			i++
 		}
@@ -120,6 +114,72 @@ func appendJSRaw(dst, s []byte) []byte {
 	}
 	return append(dst, s[run:]...)
 }
+
+// validWords returns the end of the run from s[i], which starts a
+// character, that is valid UTF-8 without a backslash, found eight bytes at
+// a time: it stops at a backslash, before a word with ill-formed UTF-8 and
+// before the last bytes (fewer than eight), so it may stop short of the
+// run's end but never past it. A word is checked at once with bit masks:
+// every lead byte is followed by as many continuation bytes as it announces
+// and every continuation byte follows one, no lead byte is C0, C1 or F5–FF,
+// and the second byte after E0, ED, F0 and F4 is in the range that excludes
+// overlong forms, surrogates and code points past U+10FFFF. A character
+// that crosses into the next word is checked again with that word, which
+// starts at its lead.
+func validWords(s []byte, i int) int {
+	for i+8 <= len(s) {
+		x := binary.LittleEndian.Uint64(s[i:])
+		n := 8 // the bytes before a backslash
+		if m := zeroBytes(x ^ wordBackslash); m != 0 {
+			n = bits.TrailingZeros64(m) >> 3
+			x &= 1<<(8*n) - 1 // a character cut by the mask fails the check below
+		}
+		if h := x & wordHigh; h != 0 {
+			cont := h &^ (x << 1) // 10xxxxxx
+			lead := h & (x << 1)  // 11xxxxxx
+			l3 := lead & (x << 2) // 111xxxxx
+			l4 := l3 & (x << 3)   // 1111xxxx
+			if lead<<8|l3<<16|l4<<24 != cont {
+				return i
+			}
+			nib := x & (0x0F * wordOnes) // the low nibbles
+			b54 := x<<2 | x<<3           // bit 5 or bit 4 of each byte, at bit 7
+			l3only := l3 &^ l4
+			bad := (lead&^l3)&isZeroByte(x&(0x1E*wordOnes)) | // C0, C1
+				l4&(nib+0x7B*wordOnes) | // F5–FF: a low nibble ≥ 5
+				(l3only&isZeroByte(nib))<<8&^(x<<2) | // E0, then below A0 (bit 5 clear)
+				(l3only&isZeroByte(nib^0x0D*wordOnes))<<8&(x<<2) | // ED, then A0 or above
+				(l4&isZeroByte(nib))<<8&^b54 | // F0, then below 90 (bits 5 and 4 clear)
+				(l4&isZeroByte(nib^0x04*wordOnes))<<8&b54 // F4, then 90 or above
+			if bad != 0 {
+				return i
+			}
+			if lead>>56|l3>>48|l4>>40 != 0 {
+				// A character continues past the word (which has no
+				// backslash): the next word starts at its lead.
+				i += (63 - bits.LeadingZeros64(lead)) >> 3
+				continue
+			}
+		}
+		i += n
+		if n < 8 {
+			break
+		}
+	}
+	return i
+}
+
+// The constants of the word-at-a-time scans: a byte repeated in every byte
+// of a word.
+const (
+	wordOnes      = 0x0101010101010101
+	wordHigh      = 0x80 * wordOnes
+	wordBackslash = '\\' * wordOnes
+)
+
+// isZeroByte flags (bit 7) the bytes of t that are zero, for t ≤ 0x7F in
+// every byte (so no carry crosses a byte).
+func isZeroByte(t uint64) uint64 { return ^(t + 0x7F*wordOnes) & wordHigh }
 
 // illFormedLen returns the length of the maximal subpart of the ill-formed
 // UTF-8 sequence at the start of s (utf8.DecodeRune found none there): the
