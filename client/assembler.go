@@ -100,6 +100,7 @@ type Assembler struct {
 	nrecs     int
 	fieldSlab []field
 	invSlab   []ToolInvocation
+	invs      []ToolInvocation // msg.ToolInvocations of an earlier stream, reused after Reset
 
 	// undo reverts the signatures set since the SDK's last update, which
 	// its onUpdate has not shown when a later part throws.
@@ -140,9 +141,20 @@ func NewAssembler() *Assembler {
 }
 
 // Reset makes a ready for a new stream, keeping its buffers. The views
-// handed out before are no longer valid.
+// handed out before are no longer valid: the message's slices of parts and
+// invocations are reused (its strings are not: they never change).
 func (a *Assembler) Reset() {
 	contentHint, reasoningHint := a.content.len(), a.reasoning.len()
+	parts := a.msg.Parts
+	clear(parts)
+	if parts == nil {
+		parts = []Part{}
+	}
+	invs := a.invs
+	if a.msg.ToolInvocations != nil {
+		invs = a.msg.ToolInvocations
+		clear(invs)
+	}
 	*a = Assembler{
 		w:             a.w,
 		pp:            a.pp,
@@ -158,7 +170,8 @@ func (a *Assembler) Reset() {
 		recs:          a.recs,
 		fieldSlab:     a.fieldSlab,
 		invSlab:       a.invSlab,
-		msg:           Message{Role: "assistant", Parts: []Part{}},
+		invs:          invs[:0],
+		msg:           Message{Role: "assistant", Parts: parts[:0]},
 		finishReason:  "unknown",
 		usage:         unknownUsage(),
 		textPart:      -1,
@@ -576,8 +589,7 @@ func (a *Assembler) startToolCall(id, name string) {
 		a.repair(old)
 	}
 	if a.msg.ToolInvocations == nil {
-		a.msg.ToolInvocations = []ToolInvocation{}
-		a.msg.addKey(keyToolInvocations)
+		a.startInvocations()
 	}
 	if a.partial == nil {
 		a.partial = make(map[string]*partialCall)
@@ -741,8 +753,7 @@ func (a *Assembler) toolCall(v, rawID []byte) error {
 		id = string(a.buf)
 	}
 	if a.msg.ToolInvocations == nil {
-		a.msg.ToolInvocations = []ToolInvocation{}
-		a.msg.addKey(keyToolInvocations)
+		a.startInvocations()
 	}
 	a.appendInvocation(id, inv)
 	a.setToolPart(id, inv)
@@ -919,6 +930,16 @@ func textString(v []byte) string {
 	}
 	var b [64]byte
 	return string(appendJSText(b[:0], v))
+}
+
+// startInvocations makes msg.ToolInvocations an empty list, at the first
+// tool part.
+func (a *Assembler) startInvocations() {
+	a.msg.ToolInvocations = a.invs
+	if a.msg.ToolInvocations == nil {
+		a.msg.ToolInvocations = []ToolInvocation{}
+	}
+	a.msg.addKey(keyToolInvocations)
 }
 
 // appendInvocation appends an invocation to msg.ToolInvocations.

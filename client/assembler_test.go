@@ -120,3 +120,29 @@ func TestTextAcrossParts(t *testing.T) {
 		})
 	}
 }
+
+// TestAssemblerReset checks that an Assembler reused after Reset, whose
+// message reuses the slices of the stream before, assembles each stream as
+// a new one does, whichever stream came before.
+func TestAssemblerReset(t *testing.T) {
+	streams := []string{
+		"f:{\"messageId\":\"m1\"}\n0:\"a\"\nb:{\"toolCallId\":\"t1\",\"toolName\":\"n\"}\nc:{\"toolCallId\":\"t1\",\"argsTextDelta\":\"{\\\"x\\\":1\"}\n9:{\"toolCallId\":\"t1\",\"toolName\":\"n\",\"args\":{\"x\":1}}\na:{\"toolCallId\":\"t1\",\"result\":[1]}\ne:{\"finishReason\":\"stop\"}\ng:\"r\"\n0:\"b\"\n",
+		"0:\"only text\"\n",
+		"g:\"think\"\n8:[{\"a\":1}]\n9:{\"toolCallId\":\"t2\",\"toolName\":\"m\",\"args\":{}}\n",
+		"",
+	}
+	a := NewAssembler()
+	for _, order := range [][]int{{0, 1, 2, 3, 0}, {2, 0, 3, 1, 2}} {
+		for _, i := range order {
+			res, err := Assemble(strings.NewReader(streams[i]))
+			require.NoError(t, err)
+			a.Reset()
+			d := linestream.NewDecoder(strings.NewReader(streams[i]))
+			for d.Next() {
+				require.NoError(t, a.Add(d.Part()))
+			}
+			require.NoError(t, d.Err())
+			assert.Equal(t, string(res.AppendJSON(nil)), string(a.Result().AppendJSON(nil)), "stream %d after %v", i, order)
+		}
+	}
+}
