@@ -439,11 +439,7 @@ func (a *Assembler) flushText() {
 	if len(a.textRaw) == 0 {
 		return
 	}
-	whole, more, ok := a.content.addText(a.textRaw, &a.buf)
-	if !ok { // the text joins a surrogate pair across the content's end
-		a.text.prepare(&a.content, more)
-		whole = a.content.add(more)
-	}
+	whole, more := a.content.addRaw(a.textRaw, &a.buf, &a.text)
 	a.msg.Content = whole
 	a.msg.Parts[a.textPart].Text = a.text.value(whole, more)
 	a.textRaw = a.textRaw[:0]
@@ -474,12 +470,7 @@ func (a *Assembler) addReasoning(v []byte) {
 		a.detailIdx = len(rp.Details)
 		rp.Details = append(rp.Details, ReasoningDetail{Type: DetailText})
 	}
-	whole, more, ok := a.reasoning.addText(v[1:len(v)-1], &a.buf)
-	if !ok { // the text joins a surrogate pair across the reasoning's end
-		a.partReasoning.prepare(&a.reasoning, more)
-		a.detail.prepare(&a.reasoning, more)
-		whole = a.reasoning.add(more)
-	}
+	whole, more := a.reasoning.addRaw(v[1:len(v)-1], &a.buf, &a.partReasoning, &a.detail)
 	rp := &a.msg.Parts[a.reasoningPart]
 	rp.Details[a.detailIdx].Text = a.detail.value(whole, more)
 	rp.Reasoning = a.partReasoning.value(whole, more)

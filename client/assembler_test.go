@@ -39,6 +39,17 @@ func TestAssemble(t *testing.T) {
 			wantErr: "client: line 2: An error occurred.",
 		},
 		{
+			name:   "reasoning: a pair split across parts, a signature, a redacted detail, then more",
+			stream: "g:\"a\\ud83d\"\ng:\"\\ude00b\"\nj:{\"signature\":\"s\"}\ni:{\"data\":\"x\"}\ng:\"c\"\n",
+			want:   `{"message":{"role":"assistant","content":"","parts":[{"type":"reasoning","reasoning":"a😀bc","details":[{"type":"text","text":"a😀b","signature":"s"},{"type":"redacted","data":"x"},{"type":"text","text":"c"}]}],"reasoning":"a😀bc"},"data":[],"finishReason":"unknown","usage":{"completionTokens":null,"promptTokens":null,"totalTokens":null}}`,
+		},
+		{
+			name:    "a signature the SDK did not show before an error",
+			stream:  "g:\"a\"\nj:{\"signature\":\"s\"}\n3:\"boom\"\n",
+			want:    `{"message":{"role":"assistant","content":"","parts":[{"type":"reasoning","reasoning":"a","details":[{"type":"text","text":"a"}]}],"reasoning":"a"},"data":[],"finishReason":"unknown","usage":{"completionTokens":null,"promptTokens":null,"totalTokens":null}}`,
+			wantErr: "client: line 3: boom",
+		},
+		{
 			name:    "tool result without a call",
 			stream:  "a:{\"toolCallId\":\"x\",\"result\":1}\n",
 			want:    `{"message":{"role":"assistant","content":"","parts":[]},"data":[],"finishReason":"unknown","usage":{"completionTokens":null,"promptTokens":null,"totalTokens":null}}`,

@@ -310,22 +310,25 @@ func (s *jsString) joins(more []byte) bool {
 	return ok
 }
 
-// addText appends the text of raw, the bytes between the quotes of JSON
+// addRaw appends the text of raw, the bytes between the quotes of JSON
 // string tokens (as appendJSRaw decodes them), and returns the whole string
-// and the text appended, a view of its end, decoding straight into the
-// string. When the text would join a
-// surrogate pair across the string's end it appends nothing, returns the
-// text in *scratch and false: the caller then takes the general way, with
-// [jsString.add] and its tails prepared.
-func (s *jsString) addText(raw []byte, scratch *[]byte) (string, []byte, bool) {
+// and the text appended, a view of its end. It decodes straight into the
+// string, except when the text joins a surrogate pair across the string's
+// end: then it prepares the tails of the string (see [tail.prepare]) and
+// joins the pair, which copies the string once.
+func (s *jsString) addRaw(raw []byte, scratch *[]byte, tails ...*tail) (string, []byte) {
 	n := len(s.b)
 	s.b = appendJSRaw(s.b, raw)
-	if _, ok := joinPair(s.b[:n], s.b[n:]); ok {
-		*scratch = append((*scratch)[:0], s.b[n:]...)
-		s.b = s.b[:n]
-		return "", *scratch, false
+	if _, ok := joinPair(s.b[:n], s.b[n:]); !ok {
+		return s.String(), s.b[n:]
 	}
-	return s.String(), s.b[n:], true
+	more := append((*scratch)[:0], s.b[n:]...)
+	*scratch = more
+	s.b = s.b[:n]
+	for _, t := range tails {
+		t.prepare(s, more)
+	}
+	return s.add(more), more
 }
 
 // A tail is a string that is the part of a jsString from start on: the
