@@ -89,6 +89,8 @@ type Assembler struct {
 	textRaw []byte
 
 	partial   map[string]*partialCall // the SDK's partialToolCalls
+	deltaID   []byte                  // the toolCallId of the last args delta, quoted as in its part
+	deltaRec  *partialCall            // and its call, until a call starts (see toolCallDelta)
 	dirty     []*partialCall          // the partial calls whose args are to be repaired (see flush)
 	firstInv  map[string]int          // the first index in msg.ToolInvocations per toolCallId
 	toolParts map[string]int          // the index in msg.Parts of the part per toolCallId
@@ -164,6 +166,7 @@ func (a *Assembler) Reset() {
 		offs:          a.offs[:0],
 		undo:          a.undo[:0],
 		dirty:         a.dirty[:0],
+		deltaID:       a.deltaID[:0],
 		partial:       a.partial,
 		firstInv:      a.firstInv,
 		toolParts:     a.toolParts,
@@ -595,6 +598,7 @@ func (a *Assembler) startToolCall(id, name string) {
 		field{keyArgs, nil},
 	)
 	a.partial[id] = rec
+	a.deltaRec = nil // the id may name this call now
 	inv := rec.invocation(nil)
 	a.appendInvocation(id, inv)
 	a.setToolPart(id, inv)
@@ -641,18 +645,20 @@ func (rec *partialCall) invocation(args []byte) ToolInvocation {
 // toolCallDelta is the SDK's onToolCallDeltaPart; it returns the SDK's
 // message for a delta of a tool call that has not begun.
 func (a *Assembler) toolCallDelta(rawID, delta []byte) string {
-	a.buf = appendJSText(a.buf[:0], rawID)
-	rec := a.partial[string(a.buf)] // no allocation: the id stays in the record
-	if rec == nil {
-		return "Cannot read properties of undefined (reading 'text')"
+	// Deltas of one call come in runs: the call of the last delta is kept
+	// with its id as the part wrote it.
+	rec := a.deltaRec
+	if rec == nil || !bytes.Equal(rawID, a.deltaID) {
+		a.buf = appendJSText(a.buf[:0], rawID)
+		if rec = a.partial[string(a.buf)]; rec == nil { // no allocation: the id stays in the record
+			return "Cannot read properties of undefined (reading 'text')"
+		}
+		a.deltaID, a.deltaRec = append(a.deltaID[:0], rawID...), rec
 	}
-	a.buf = appendJSText(a.buf[:0], delta)
-	joinAt := -1
-	if _, ok := joinPair(rec.text, a.buf); ok {
-		joinAt = len(rec.text) - 3
-	}
-	rec.text = appendJoined(rec.text, a.buf)
-	if joinAt >= 0 {
+	n := len(rec.text)
+	rec.text = appendJSText(rec.text, delta)
+	var joinAt int
+	if rec.text, joinAt = joinSeam(rec.text, n); joinAt >= 0 {
 		rec.fix.joined(rec.text, joinAt)
 	}
 	rec.fix.feed(rec.text)

@@ -50,6 +50,11 @@ func TestAssemble(t *testing.T) {
 			wantErr: "client: line 3: boom",
 		},
 		{
+			name:   "a call restarted under the same id takes the deltas after it, its id escaped or not",
+			stream: "b:{\"toolCallId\":\"x\",\"toolName\":\"n\"}\nc:{\"toolCallId\":\"x\",\"argsTextDelta\":\"{\\\"a\\\":1\"}\nb:{\"toolCallId\":\"x\",\"toolName\":\"m\"}\nc:{\"toolCallId\":\"x\",\"argsTextDelta\":\"{\\\"b\\\":\"}\nc:{\"toolCallId\":\"\\u0078\",\"argsTextDelta\":\"2}\"}\n",
+			want:   `{"message":{"role":"assistant","content":"","parts":[{"type":"tool-invocation","toolInvocation":{"state":"partial-call","step":0,"toolCallId":"x","toolName":"m","args":{"b":2}}}],"toolInvocations":[{"state":"partial-call","step":0,"toolCallId":"x","toolName":"n","args":{"a":1}},{"state":"partial-call","step":0,"toolCallId":"x","toolName":"m","args":{"b":2}}]},"data":[],"finishReason":"unknown","usage":{"completionTokens":null,"promptTokens":null,"totalTokens":null}}`,
+		},
+		{
 			name:    "tool result without a call",
 			stream:  "a:{\"toolCallId\":\"x\",\"result\":1}\n",
 			want:    `{"message":{"role":"assistant","content":"","parts":[]},"data":[],"finishReason":"unknown","usage":{"completionTokens":null,"promptTokens":null,"totalTokens":null}}`,

@@ -266,14 +266,20 @@ func joinPair[T ~string | ~[]byte](text T, more []byte) (rune, bool) {
 	return utf16.DecodeRune(hi, lo), true
 }
 
-// appendJoined appends the WTF-8 text more to text as JavaScript's string
-// concatenation does.
-func appendJoined(text, more []byte) []byte {
-	if r, ok := joinPair(text, more); ok {
-		text = utf8.AppendRune(text[:len(text)-3], r)
-		more = more[3:]
+// joinSeam makes text, whose bytes from n on were just appended, what
+// JavaScript's string concatenation makes: a lone high surrogate before n
+// and a low one at n become one character, in place. It returns the text
+// and the index of the joined character, or -1.
+func joinSeam(text []byte, n int) ([]byte, int) {
+	r, ok := joinPair(text[:n], text[n:])
+	if !ok {
+		return text, -1
 	}
-	return append(text, more...)
+	var c [utf8.UTFMax]byte
+	utf8.EncodeRune(c[:], r) // four bytes, where the two surrogates took six
+	copy(text[n-3:], c[:])
+	copy(text[n+1:], text[n+3:])
+	return text[:len(text)-2], n - 3
 }
 
 // A jsString is a string being extended, as the SDK's `text += value`
