@@ -529,7 +529,7 @@ func (a *Assembler) keepElements(v []byte, dst *[]json.RawMessage) error {
 	}
 	for {
 		var err error
-		if a.arena, i, err = a.w.value(a.arena, v, i, 1); err != nil {
+		if a.arena, i, err = a.w.valueCopy(a.arena, v, i, 1); err != nil {
 			a.arena = a.arena[:start]
 			return err
 		}
