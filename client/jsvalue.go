@@ -776,12 +776,13 @@ func valueEnd(b []byte, i int) int {
 // keyIs reports whether the quoted JSON key names name.
 func keyIs(key []byte, name string) bool {
 	k := key[1 : len(key)-1]
-	for _, c := range k {
-		if c == '\\' {
-			var buf [64]byte
-			text, err := linestream.AppendString(buf[:0], key)
-			return err == nil && string(text) == name
-		}
+	if string(k) == name {
+		return true
 	}
-	return string(k) == name
+	if bytes.IndexByte(k, '\\') < 0 {
+		return false // and its text is itself
+	}
+	var buf [64]byte
+	text, err := linestream.AppendString(buf[:0], key)
+	return err == nil && string(text) == name
 }
