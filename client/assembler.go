@@ -118,7 +118,7 @@ type Assembler struct {
 // partialCall is one entry of the SDK's partialToolCalls.
 type partialCall struct {
 	text   []byte // the args text so far
-	fix    fixer  // fixJson's walk of text
+	fix    fixer  // fixJson's walk of text, brought up to its end by repair
 	step   int
 	index  int // in msg.ToolInvocations
 	id     string
@@ -657,11 +657,12 @@ func (a *Assembler) toolCallDelta(rawID, delta []byte) string {
 	}
 	n := len(rec.text)
 	rec.text = appendJSText(rec.text, delta)
+	// fixJson's walk of the text waits for the repair (which a call part
+	// makes needless), but for a surrogate pair joined where it has walked.
 	var joinAt int
-	if rec.text, joinAt = joinSeam(rec.text, n); joinAt >= 0 {
+	if rec.text, joinAt = joinSeam(rec.text, n); joinAt >= 0 && rec.fix.n > joinAt {
 		rec.fix.joined(rec.text, joinAt)
 	}
-	rec.fix.feed(rec.text)
 	if !rec.dirty {
 		rec.dirty = true
 		a.dirty = append(a.dirty, rec)
@@ -694,6 +695,7 @@ func (a *Assembler) flushArgs() {
 // repair repairs and reads rec's args text as the SDK's parsePartialJson
 // does and sets the partial-call invocation with them.
 func (a *Assembler) repair(rec *partialCall) {
+	rec.fix.feed(rec.text)
 	var args []byte
 	var state PartialJSONState
 	if canEndJSON(rec.text) {

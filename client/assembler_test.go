@@ -162,3 +162,25 @@ func TestAssemblerReset(t *testing.T) {
 		}
 	}
 }
+
+// TestArgsPairAcrossDeltas checks a surrogate pair split across two args
+// deltas, with the args repaired before the second delta (fixJson has
+// walked the high surrogate) and only at the end (it has not).
+func TestArgsPairAcrossDeltas(t *testing.T) {
+	stream := "b:{\"toolCallId\":\"t\",\"toolName\":\"n\"}\n" +
+		"c:{\"toolCallId\":\"t\",\"argsTextDelta\":\"{\\\"s\\\":\\\"a\\ud83d\"}\n" +
+		"c:{\"toolCallId\":\"t\",\"argsTextDelta\":\"\\ude00b\\\",\\\"n\\\":[1\"}\n"
+	const want = `{"s":"a😀b","n":[1]}`
+	res, err := Assemble(strings.NewReader(stream))
+	require.NoError(t, err)
+	assert.Equal(t, want, string(res.Message.ToolInvocations[0].Args), "repaired at the end")
+
+	a := NewAssembler()
+	d := linestream.NewDecoder(strings.NewReader(stream))
+	for d.Next() {
+		require.NoError(t, a.Add(d.Part()))
+		a.Message()
+	}
+	require.NoError(t, d.Err())
+	assert.Equal(t, want, string(a.Message().ToolInvocations[0].Args), "repaired after every part")
+}
