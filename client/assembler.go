@@ -100,8 +100,8 @@ type Assembler struct {
 	// the members of invocations and the invocations of tool parts.
 	recs      []*partialCall
 	nrecs     int
-	fieldSlab []field
-	invSlab   []ToolInvocation
+	fieldSlab slab[field]
+	invSlab   slab[ToolInvocation]
 	invs      []ToolInvocation // msg.ToolInvocations of an earlier stream, reused after Reset
 
 	// undo reverts the signatures set since the SDK's last update, which
@@ -171,8 +171,8 @@ func (a *Assembler) Reset() {
 		firstInv:      a.firstInv,
 		toolParts:     a.toolParts,
 		recs:          a.recs,
-		fieldSlab:     a.fieldSlab,
-		invSlab:       a.invSlab,
+		fieldSlab:     a.fieldSlab.rewound(),
+		invSlab:       a.invSlab.rewound(),
 		invs:          invs[:0],
 		msg:           Message{Role: "assistant", Parts: parts[:0]},
 		finishReason:  "unknown",
@@ -625,14 +625,31 @@ func (a *Assembler) keepQuoted(s string) []byte {
 	return a.arena[start:len(a.arena):len(a.arena)]
 }
 
+// A slab hands out pieces of one array, so that many small slices cost
+// one allocation. Each new array is twice the one before, so that a slab
+// grows to what a stream needs; after the Assembler's Reset, which ends the
+// views of the stream before, it hands out the same array again.
+type slab[T any] struct {
+	all  []T
+	used int
+}
+
+// take returns n elements (their old values, to be overwritten).
+func (s *slab[T]) take(n int) []T {
+	if s.used+n > len(s.all) {
+		s.all, s.used = make([]T, max(2*len(s.all), n, 64)), 0
+	}
+	t := s.all[s.used : s.used+n : s.used+n]
+	s.used += n
+	return t
+}
+
+// rewound returns the slab handing out its array from the start.
+func (s slab[T]) rewound() slab[T] { return slab[T]{all: s.all} }
+
 // newFields returns an empty slice of members with room for n.
 func (a *Assembler) newFields(n int) []field {
-	if len(a.fieldSlab) < n {
-		a.fieldSlab = make([]field, max(256, n))
-	}
-	f := a.fieldSlab[:0:n]
-	a.fieldSlab = a.fieldSlab[n:]
-	return f
+	return a.fieldSlab.take(n)[:0]
 }
 
 // invocation returns the partial-call invocation with the given args,
@@ -963,11 +980,7 @@ func (a *Assembler) setToolPart(id string, inv ToolInvocation) {
 		return
 	}
 	a.toolParts[id] = len(a.msg.Parts)
-	if len(a.invSlab) == 0 {
-		a.invSlab = make([]ToolInvocation, 64)
-	}
-	t := &a.invSlab[0]
-	a.invSlab = a.invSlab[1:]
+	t := &a.invSlab.take(1)[0]
 	*t = inv
 	a.msg.Parts = append(a.msg.Parts, Part{Type: PartToolInvocation, ToolInvocation: t})
 }
