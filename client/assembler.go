@@ -67,6 +67,7 @@ func (e *AssemblyError) Unwrap() error { return e.Err }
 type Assembler struct {
 	msg          Message
 	data         []json.RawMessage
+	mem          []member // the members of the tool part being read (see keepMembers)
 	finishReason string
 	usage        Usage
 	err          error
@@ -338,19 +339,36 @@ func (a *Assembler) add(p linestream.Part) (string, error) {
 			return msg, ErrUnknownToolCall
 		}
 	case linestream.KindToolCall:
-		id, name := lookup2(v, "toolCallId", "toolName")
-		if args := lookup(v, "args"); !isStr(id) || !isStr(name) || len(args) == 0 || (args[0] != '{' && args[0] != '[' && args[0] != 'n') {
+		// The value is kept first: its members are read from the kept
+		// value, in one walk. (Where keeping it fails, they are read from
+		// v, for the shape error the SDK gives first.)
+		start := len(a.arena)
+		ms, err := a.keepMembers(v)
+		id, name, args := memberValue(ms, "toolCallId"), memberValue(ms, "toolName"), memberValue(ms, "args")
+		if err != nil {
+			id, name = lookup2(v, "toolCallId", "toolName")
+			args = lookup(v, "args")
+		}
+		if !isStr(id) || !isStr(name) || len(args) == 0 || (args[0] != '{' && args[0] != '[' && args[0] != 'n') {
+			a.arena = a.arena[:start]
 			return shapeError(p)
 		}
-		if err := a.toolCall(v, id); err != nil {
+		if err != nil {
 			return err.Error(), err
 		}
+		a.toolCall(ms, id)
 	case linestream.KindToolResult:
-		id, result := lookup2(v, "toolCallId", "result")
+		start := len(a.arena)
+		ms, err := a.keepMembers(v) // as for a tool call
+		id, result := memberValue(ms, "toolCallId"), memberValue(ms, "result")
+		if err != nil {
+			id, result = lookup2(v, "toolCallId", "result")
+		}
 		if !isStr(id) || result == nil {
+			a.arena = a.arena[:start]
 			return shapeError(p)
 		}
-		if msg, err := a.toolResult(v, id); err != nil {
+		if msg, err := a.toolResult(ms, err, id); err != nil {
 			return msg, err
 		}
 	case linestream.KindData:
@@ -744,12 +762,9 @@ func (a *Assembler) repair(rec *partialCall) {
 
 // toolCall is the SDK's onToolCallPart (without onToolCall: no client
 // tools run here).
-func (a *Assembler) toolCall(v, rawID []byte) error {
+func (a *Assembler) toolCall(ms []member, rawID []byte) {
 	fields := append(a.newFields(8), field{keyState, jsonCall}, field{keyStep, a.stepValue()})
-	fields, err := a.spread(fields, v)
-	if err != nil {
-		return err
-	}
+	fields = spread(fields, ms)
 	inv := ToolInvocation{fields: fields}
 	a.buf = appendJSText(a.buf[:0], rawID)
 	if rec := a.partial[string(a.buf)]; rec != nil {
@@ -761,7 +776,7 @@ func (a *Assembler) toolCall(v, rawID []byte) error {
 		inv.setTypedFrom(&a.msg.ToolInvocations[rec.index])
 		a.msg.ToolInvocations[rec.index] = inv
 		a.setToolPart(rec.id, inv)
-		return nil
+		return
 	}
 	inv.setTyped()
 	id := inv.ToolCallID // the same text, unless the part's toolCallId repeats
@@ -773,11 +788,10 @@ func (a *Assembler) toolCall(v, rawID []byte) error {
 	}
 	a.appendInvocation(id, inv)
 	a.setToolPart(id, inv)
-	return nil
 }
 
 // toolResult is the SDK's onToolResultPart.
-func (a *Assembler) toolResult(v, rawID []byte) (string, error) {
+func (a *Assembler) toolResult(ms []member, keepErr error, rawID []byte) (string, error) {
 	a.flushArgs() // the invocations as the SDK has them before this part
 	if a.msg.ToolInvocations == nil {
 		return "tool_result must be preceded by a tool_call", ErrUnknownToolCall
@@ -793,10 +807,10 @@ func (a *Assembler) toolResult(v, rawID []byte) (string, error) {
 		fields = append(fields, field{f.key, a.keepBytes(f.value)})
 	}
 	fields = setField(fields, keyState, jsonResult)
-	fields, err := a.spread(fields, v)
-	if err != nil {
-		return err.Error(), err
+	if keepErr != nil {
+		return keepErr.Error(), keepErr
 	}
+	fields = spread(fields, ms)
 	inv := ToolInvocation{fields: fields}
 	inv.setTypedFrom(prev)
 	*prev = inv
@@ -819,17 +833,36 @@ func (a *Assembler) keepBytes(b []byte) []byte {
 	return a.arena[start:len(a.arena):len(a.arena)]
 }
 
-// spread sets the members of the JSON object v on fields, as JavaScript's
-// object spread ({...fields, ...v}) does.
-func (a *Assembler) spread(fields []field, v []byte) ([]field, error) {
+// keepMembers re-serialises the JSON value v into the arena, as keep
+// does, and returns the members of what it kept when that is an object
+// (else none), in a slice the next call reuses. A value already in
+// JSON.stringify's form (nearly all) is copied and its members read in one
+// walk.
+func (a *Assembler) keepMembers(v []byte) ([]member, error) {
+	a.mem = a.mem[:0]
+	start := len(a.arena)
+	a.arena = append(a.arena, v...)
+	if obj := a.arena[start:]; canonicalEnd(obj, 0, 0, &a.mem) == len(obj) {
+		return a.mem, nil
+	}
+	a.arena, a.mem = a.arena[:start], a.mem[:0]
 	obj, err := a.keep(v)
 	if err != nil {
-		return fields, err
+		return nil, err
 	}
 	eachMember(obj, func(key, val []byte) {
-		fields = setField(fields, internKey(key), val)
+		a.mem = append(a.mem, member{key, val})
 	})
-	return fields, nil
+	return a.mem, nil
+}
+
+// spread sets the members ms of a kept JSON object on fields, as
+// JavaScript's object spread ({...fields, ...object}) does.
+func spread(fields []field, ms []member) []field {
+	for _, m := range ms {
+		fields = setField(fields, internKey(m.key), m.val)
+	}
+	return fields
 }
 
 // internKey returns the quoted key as a string, without allocating for

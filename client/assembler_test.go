@@ -184,3 +184,28 @@ func TestArgsPairAcrossDeltas(t *testing.T) {
 	require.NoError(t, d.Err())
 	assert.Equal(t, want, string(a.Message().ToolInvocations[0].Args), "repaired after every part")
 }
+
+// TestToolPartTooDeep checks which error a tool part with a value nested
+// too deep gets: the SDK's shape and unknown-call errors come first, as the
+// SDK's client throws them before it would write the value.
+func TestToolPartTooDeep(t *testing.T) {
+	deep := strings.Repeat("[", maxDepth+2) + strings.Repeat("]", maxDepth+2)
+	tests := []struct {
+		name  string
+		lines []string
+		want  error
+	}{
+		{"call", []string{`9:{"toolCallId":"t","toolName":"n","args":` + deep + `}`}, ErrTooDeep},
+		{"call of the wrong shape", []string{`9:{"toolCallId":"t","args":` + deep + `}`}, linestream.ErrShape},
+		{"result", []string{`9:{"toolCallId":"t","toolName":"n","args":{}}`, `a:{"toolCallId":"t","result":` + deep + `}`}, ErrTooDeep},
+		{"result of an unknown call", []string{`9:{"toolCallId":"t","toolName":"n","args":{}}`, `a:{"toolCallId":"u","result":` + deep + `}`}, ErrUnknownToolCall},
+		{"result before any call", []string{`a:{"toolCallId":"u","result":` + deep + `}`}, ErrUnknownToolCall},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := Assemble(strings.NewReader(strings.Join(tt.lines, "\n") + "\n"))
+			require.ErrorIs(t, err, tt.want)
+			assert.Len(t, res.Message.ToolInvocations, len(tt.lines)-1, "the invocations before the failing part")
+		})
+	}
+}

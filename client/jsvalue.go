@@ -80,7 +80,7 @@ func (w *jsWriter) appendValue(dst, v []byte) ([]byte, error) {
 // form is read twice at most.
 func (w *jsWriter) valueCopy(dst, b []byte, i, depth int) ([]byte, int, error) {
 	if !w.secure {
-		if end := canonicalEnd(b, i, depth); end >= 0 {
+		if end := canonicalEnd(b, i, depth, nil); end >= 0 {
 			return append(dst, b[i:end]...), end, nil
 		}
 	}
@@ -93,8 +93,10 @@ func (w *jsWriter) valueCopy(dst, b []byte, i, depth int) ([]byte, int, error) {
 // \t (a string holds each character in one way then, so equal keys have
 // equal bytes); numbers as JavaScript prints them; objects with at most 16
 // members, none with an array-index key, no key twice; no deeper
-// than maxDepth.
-func canonicalEnd(b []byte, i, depth int) int {
+// than maxDepth. With ms not nil, the members of an object at b[i] (not
+// of those inside it) are appended to *ms as they are read (also when the
+// object turns out not to be in that form).
+func canonicalEnd(b []byte, i, depth int, ms *[]member) int {
 	if depth > maxDepth || i >= len(b) {
 		return -1
 	}
@@ -125,8 +127,11 @@ func canonicalEnd(b []byte, i, depth int) int {
 				}
 			}
 			keys[n] = key
-			if i = canonicalEnd(b, end+1, depth+1); i < 0 || i >= len(b) {
+			if i = canonicalEnd(b, end+1, depth+1, nil); i < 0 || i >= len(b) {
 				return -1
+			}
+			if ms != nil {
+				*ms = append(*ms, member{key, b[end+1 : i]})
 			}
 			if b[i] == '}' {
 				return i + 1
@@ -142,7 +147,7 @@ func canonicalEnd(b []byte, i, depth int) int {
 			return i + 1
 		}
 		for {
-			if i = canonicalEnd(b, i, depth+1); i < 0 || i >= len(b) {
+			if i = canonicalEnd(b, i, depth+1, nil); i < 0 || i >= len(b) {
 				return -1
 			}
 			if b[i] == ']' {
@@ -702,6 +707,21 @@ func lookup2(obj []byte, name1, name2 string) (v1, v2 []byte) {
 		i = skipWS(obj, i+1)
 	}
 	return v1, v2
+}
+
+// A member is one member of a JSON object: its key, quoted as in the
+// object, and its value.
+type member struct{ key, val []byte }
+
+// memberValue returns the value of the last of ms named name (the one
+// JSON.parse keeps), or nil.
+func memberValue(ms []member, name string) []byte {
+	for i := len(ms) - 1; i >= 0; i-- {
+		if keyIs(ms[i].key, name) {
+			return ms[i].val
+		}
+	}
+	return nil
 }
 
 // eachMember calls fn with the quoted key and the value of each member of

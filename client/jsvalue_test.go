@@ -110,7 +110,7 @@ func TestCanonicalCopy(t *testing.T) {
 		{`[[[[{"x":[{}]}]]]]`, true},
 	}
 	for _, tt := range tests {
-		end := canonicalEnd([]byte(tt.in), 0, 0)
+		end := canonicalEnd([]byte(tt.in), 0, 0, nil)
 		assert.Equal(t, tt.copied, end == len(tt.in), "copied as it stands: %s", tt.in)
 		var w jsWriter
 		want, _, err := w.value(nil, []byte(tt.in), 0, 0)
