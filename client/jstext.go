@@ -143,14 +143,17 @@ func validWords(s []byte, i int) int {
 				return i
 			}
 			nib := x & (0x0F * wordOnes) // the low nibbles
-			b54 := x<<2 | x<<3           // bit 5 or bit 4 of each byte, at bit 7
-			l3only := l3 &^ l4
+			// The second byte's bit 5 (bit 5 or 4 after a four-byte lead),
+			// at bit 0 of the lead's byte: E0 or F0 with it clear, ED or F4
+			// with it set, is what UTF-8 forbids, so the lead's low nibble
+			// XOR 0x0D (0x04) times that bit is 0 exactly then. (A lead in
+			// the last byte is checked with the next word.)
+			next5 := x >> 13 & wordOnes
+			next54 := (x>>13 | x>>12) & wordOnes
 			bad := (lead&^l3)&isZeroByte(x&(0x1E*wordOnes)) | // C0, C1
 				l4&(nib+0x7B*wordOnes) | // F5–FF: a low nibble ≥ 5
-				(l3only&isZeroByte(nib))<<8&^(x<<2) | // E0, then below A0 (bit 5 clear)
-				(l3only&isZeroByte(nib^0x0D*wordOnes))<<8&(x<<2) | // ED, then A0 or above
-				(l4&isZeroByte(nib))<<8&^b54 | // F0, then below 90 (bits 5 and 4 clear)
-				(l4&isZeroByte(nib^0x04*wordOnes))<<8&b54 // F4, then 90 or above
+				(l3&^l4)&isZeroByte(nib^(next5*0x0D))&^(0xFF<<56) | // E0 then below A0, ED then A0 or above
+				l4&isZeroByte(nib^(next54*0x04))&^(0xFF<<56) // F0 then below 90, F4 then 90 or above
 			if bad != 0 {
 				return i
 			}
