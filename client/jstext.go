@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/bits"
 	"strings"
@@ -66,12 +67,19 @@ func appendJSRaw(dst, s []byte) []byte {
 				i += n
 				continue
 			}
-			// Rare: an ill-formed sequence is one U+FFFD for its whole
-			// maximal subpart, as the WHATWG TextDecoder reads it.
+			// Rare: ill-formed UTF-8. The text up to the next escape is
+			// decoded as linestream decodes a string: each maximal subpart
+			// of an ill-formed sequence is one U+FFFD, as the WHATWG
+			// TextDecoder reads it.
 			dst = append(dst, s[run:i]...)
-			dst = append(dst, "\uFFFD"...)
-			i += illFormedLen(s[i:])
-			run = i
+			j := len(s)
+			if k := bytes.IndexByte(s[i:], '\\'); k >= 0 {
+				j = i + k
+			}
+			var b [128]byte
+			tok := append(append(append(b[:0], '"'), s[i:j]...), '"')
+			dst, _ = linestream.AppendString(dst, tok) // a string without escapes: no error
+			i, run = j, j
 			continue
 		}
 		// A backslash.
@@ -183,41 +191,6 @@ const (
 // isZeroByte flags (bit 7) the bytes of t that are zero, for t ≤ 0x7F in
 // every byte (so no carry crosses a byte).
 func isZeroByte(t uint64) uint64 { return ^(t + 0x7F*wordOnes) & wordHigh }
-
-// illFormedLen returns the length of the maximal subpart of the ill-formed
-// UTF-8 sequence at the start of s (utf8.DecodeRune found none there): the
-// lead byte and the continuation bytes that could still have made a
-// character with it. The WHATWG TextDecoder replaces it with one U+FFFD.
-func illFormedLen(s []byte) int {
-	c := s[0]
-	n, lo, hi := 0, byte(0x80), byte(0xBF) // the length c leads, the range of its second byte
-	switch {
-	case c >= 0xC2 && c <= 0xDF:
-		n = 2
-	case c >= 0xE0 && c <= 0xEF:
-		n = 3
-		if c == 0xE0 {
-			lo = 0xA0
-		} else if c == 0xED {
-			hi = 0x9F
-		}
-	case c >= 0xF0 && c <= 0xF4:
-		n = 4
-		if c == 0xF0 {
-			lo = 0x90
-		} else if c == 0xF4 {
-			hi = 0x8F
-		}
-	default:
-		return 1
-	}
-	i := 1
-	for i < n && i < len(s) && s[i] >= lo && s[i] <= hi {
-		lo, hi = 0x80, 0xBF
-		i++
-	}
-	return i
-}
 
 // endsWhole reports whether the bytes between the quotes of a JSON string
 // token end outside a UTF-8 sequence: in ASCII or after a whole character.
