@@ -52,12 +52,13 @@ func (e *AssemblyError) Unwrap() error { return e.Err }
 //
 // The work per part is proportional to the part, not to the message: text
 // is appended to the parts it extends, an args delta to its call's args
-// text, and nothing copies the message. The args of a partial call, which
-// the SDK re-reads whole on every delta, are repaired when the message is
-// asked for ([Assembler.Message], [Assembler.Result]), once for all the
-// deltas since the last time: asked for after every part, they are
-// repaired after each delta, as the SDK does; asked for at the end, at most
-// once per call.
+// text, and nothing copies the message. Text parts are decoded, and the
+// args of a partial call (which the SDK re-reads whole on every delta)
+// repaired, when the message is asked for ([Assembler.Message],
+// [Assembler.Result]) or the part they extend ends, once for all the parts
+// since the last time: asked for after every part, that is after each part,
+// as the SDK does; asked for at the end, in one pass over the text of each
+// text part and at most once per call.
 //
 // The message and the slices and JSON values it holds are views that the
 // next call to [Assembler.Add] or [Assembler.Reset] may change (its strings
