@@ -52,12 +52,13 @@ func (e *AssemblyError) Unwrap() error { return e.Err }
 //
 // The work per part is proportional to the part, not to the message: text
 // is appended to the parts it extends, an args delta to its call's args
-// text, and nothing copies the message. The args of a partial call, which
-// the SDK re-reads whole on every delta, are repaired when the message is
-// asked for ([Assembler.Message], [Assembler.Result]), once for all the
-// deltas since the last time: asked for after every part, they are
-// repaired after each delta, as the SDK does; asked for at the end, at most
-// once per call.
+// text, and nothing copies the message. Text parts are decoded, and the
+// args of a partial call (which the SDK re-reads whole on every delta)
+// repaired, when the message is asked for ([Assembler.Message],
+// [Assembler.Result]) or the part they extend ends, once for all the parts
+// since the last time: asked for after every part, that is after each part,
+// as the SDK does; asked for at the end, in one pass over the text of each
+// text part and at most once per call.
 //
 // The message and the slices and JSON values it holds are views that the
 // next call to [Assembler.Add] or [Assembler.Reset] may change (its strings
@@ -67,6 +68,7 @@ func (e *AssemblyError) Unwrap() error { return e.Err }
 type Assembler struct {
 	msg          Message
 	data         []json.RawMessage
+	mem          []member // the members of the tool part being read (see keepMembers)
 	finishReason string
 	usage        Usage
 	err          error
@@ -82,7 +84,15 @@ type Assembler struct {
 	content, reasoning          jsString
 	text, partReasoning, detail tail
 
+	// textRaw holds the text parts' values not yet decoded into content:
+	// the bytes between their quotes, run together. They all extend the
+	// text part being extended; flushText decodes them in one pass when the
+	// message is asked for or that part ends.
+	textRaw []byte
+
 	partial   map[string]*partialCall // the SDK's partialToolCalls
+	deltaID   []byte                  // the toolCallId of the last args delta, quoted as in its part
+	deltaRec  *partialCall            // and its call, until a call starts (see toolCallDelta)
 	dirty     []*partialCall          // the partial calls whose args are to be repaired (see flush)
 	firstInv  map[string]int          // the first index in msg.ToolInvocations per toolCallId
 	toolParts map[string]int          // the index in msg.Parts of the part per toolCallId
@@ -92,8 +102,9 @@ type Assembler struct {
 	// the members of invocations and the invocations of tool parts.
 	recs      []*partialCall
 	nrecs     int
-	fieldSlab []field
-	invSlab   []ToolInvocation
+	fieldSlab slab[field]
+	invSlab   slab[ToolInvocation]
+	invs      []ToolInvocation // msg.ToolInvocations of an earlier stream, reused after Reset
 
 	// undo reverts the signatures set since the SDK's last update, which
 	// its onUpdate has not shown when a later part throws.
@@ -109,7 +120,7 @@ type Assembler struct {
 // partialCall is one entry of the SDK's partialToolCalls.
 type partialCall struct {
 	text   []byte // the args text so far
-	fix    fixer  // fixJson's walk of text
+	fix    fixer  // fixJson's walk of text, brought up to its end by repair
 	step   int
 	index  int // in msg.ToolInvocations
 	id     string
@@ -134,24 +145,38 @@ func NewAssembler() *Assembler {
 }
 
 // Reset makes a ready for a new stream, keeping its buffers. The views
-// handed out before are no longer valid.
+// handed out before are no longer valid: the message's slices of parts and
+// invocations are reused (its strings are not: they never change).
 func (a *Assembler) Reset() {
 	contentHint, reasoningHint := a.content.len(), a.reasoning.len()
+	parts := a.msg.Parts
+	clear(parts)
+	if parts == nil {
+		parts = []Part{}
+	}
+	invs := a.invs
+	if a.msg.ToolInvocations != nil {
+		invs = a.msg.ToolInvocations
+		clear(invs)
+	}
 	*a = Assembler{
 		w:             a.w,
 		pp:            a.pp,
 		arena:         a.arena[:0],
 		buf:           a.buf[:0],
+		textRaw:       a.textRaw[:0],
 		offs:          a.offs[:0],
 		undo:          a.undo[:0],
 		dirty:         a.dirty[:0],
+		deltaID:       a.deltaID[:0],
 		partial:       a.partial,
 		firstInv:      a.firstInv,
 		toolParts:     a.toolParts,
 		recs:          a.recs,
-		fieldSlab:     a.fieldSlab,
-		invSlab:       a.invSlab,
-		msg:           Message{Role: "assistant", Parts: []Part{}},
+		fieldSlab:     a.fieldSlab.rewound(),
+		invSlab:       a.invSlab.rewound(),
+		invs:          invs[:0],
+		msg:           Message{Role: "assistant", Parts: parts[:0]},
 		finishReason:  "unknown",
 		usage:         unknownUsage(),
 		textPart:      -1,
@@ -167,12 +192,13 @@ func (a *Assembler) Reset() {
 
 // Message returns the message so far. It is a view: the next call to
 // [Assembler.Add] or [Assembler.Reset] may change it and the slices it
-// holds, and it is up to date only as of this call (the args of a partial
-// tool call are repaired when the message is asked for, not per delta), so
-// call Message again after Add to see the message as of that part; use
-// [Message.Clone] to keep it. After an error it is the message the SDK
-// showed last (its last onUpdate). It does no allocation beyond the
-// amortised growth of the args it repairs.
+// holds, and it is up to date only as of this call (text is decoded and
+// the args of a partial tool call repaired when the message is asked for,
+// not per part), so call Message again after Add to see the message as of
+// that part; use [Message.Clone] to keep it. After an error it is the
+// message the SDK showed last (its last onUpdate). It does no allocation
+// beyond the amortised growth of the text it decodes and the args it
+// repairs.
 func (a *Assembler) Message() *Message {
 	a.flush()
 	return &a.msg
@@ -314,19 +340,36 @@ func (a *Assembler) add(p linestream.Part) (string, error) {
 			return msg, ErrUnknownToolCall
 		}
 	case linestream.KindToolCall:
-		id, name := lookup2(v, "toolCallId", "toolName")
-		if args := lookup(v, "args"); !isStr(id) || !isStr(name) || len(args) == 0 || (args[0] != '{' && args[0] != '[' && args[0] != 'n') {
+		// The value is kept first: its members are read from the kept
+		// value, in one walk. (Where keeping it fails, they are read from
+		// v, for the shape error the SDK gives first.)
+		start := len(a.arena)
+		ms, err := a.keepMembers(v)
+		id, name, args := memberValue(ms, "toolCallId"), memberValue(ms, "toolName"), memberValue(ms, "args")
+		if err != nil {
+			id, name = lookup2(v, "toolCallId", "toolName")
+			args = lookup(v, "args")
+		}
+		if !isStr(id) || !isStr(name) || len(args) == 0 || (args[0] != '{' && args[0] != '[' && args[0] != 'n') {
+			a.arena = a.arena[:start]
 			return shapeError(p)
 		}
-		if err := a.toolCall(v, id); err != nil {
+		if err != nil {
 			return err.Error(), err
 		}
+		a.toolCall(ms, id)
 	case linestream.KindToolResult:
-		id, result := lookup2(v, "toolCallId", "result")
+		start := len(a.arena)
+		ms, err := a.keepMembers(v) // as for a tool call
+		id, result := memberValue(ms, "toolCallId"), memberValue(ms, "result")
+		if err != nil {
+			id, result = lookup2(v, "toolCallId", "result")
+		}
 		if !isStr(id) || result == nil {
+			a.arena = a.arena[:start]
 			return shapeError(p)
 		}
-		if msg, err := a.toolResult(v, id); err != nil {
+		if msg, err := a.toolResult(ms, err, id); err != nil {
 			return msg, err
 		}
 	case linestream.KindData:
@@ -358,6 +401,7 @@ func (a *Assembler) add(p linestream.Part) (string, error) {
 		a.step++
 		a.stepJSON = nil
 		if string(continued) != "true" {
+			a.flushText()
 			a.textPart = -1
 		}
 		a.reasoningPart, a.detailIdx = -1, -1
@@ -394,20 +438,33 @@ func (a *Assembler) add(p linestream.Part) (string, error) {
 	return "", nil
 }
 
-// addText is the SDK's onTextPart.
+// addText is the SDK's onTextPart. The text is decoded later, by
+// flushText: decoding the values run together gives the text of each
+// appended in turn, as JavaScript's += appends it, but in one pass rather
+// than one per part.
 func (a *Assembler) addText(v []byte) {
 	if a.textPart < 0 {
 		a.text.begin(&a.content)
 		a.textPart = len(a.msg.Parts)
 		a.msg.Parts = append(a.msg.Parts, Part{Type: PartText})
 	}
-	whole, more, ok := a.content.addText(v, &a.buf)
-	if !ok { // the text joins a surrogate pair across the content's end
-		a.text.prepare(&a.content, more)
-		whole = a.content.add(more)
+	raw := v[1 : len(v)-1]
+	a.textRaw = append(a.textRaw, raw...)
+	if !endsWhole(raw) {
+		a.flushText() // the next value must not run on to a cut UTF-8 sequence
 	}
+}
+
+// flushText decodes the text parts' values added since the last time into
+// the message's content and the text part being extended.
+func (a *Assembler) flushText() {
+	if len(a.textRaw) == 0 {
+		return
+	}
+	whole, more := a.content.addRaw(a.textRaw, &a.buf, &a.text)
 	a.msg.Content = whole
 	a.msg.Parts[a.textPart].Text = a.text.value(whole, more)
+	a.textRaw = a.textRaw[:0]
 }
 
 // isStr reports whether the JSON value v is a string.
@@ -435,12 +492,7 @@ func (a *Assembler) addReasoning(v []byte) {
 		a.detailIdx = len(rp.Details)
 		rp.Details = append(rp.Details, ReasoningDetail{Type: DetailText})
 	}
-	whole, more, ok := a.reasoning.addText(v, &a.buf)
-	if !ok { // the text joins a surrogate pair across the reasoning's end
-		a.partReasoning.prepare(&a.reasoning, more)
-		a.detail.prepare(&a.reasoning, more)
-		whole = a.reasoning.add(more)
-	}
+	whole, more := a.reasoning.addRaw(v[1:len(v)-1], &a.buf, &a.partReasoning, &a.detail)
 	rp := &a.msg.Parts[a.reasoningPart]
 	rp.Details[a.detailIdx].Text = a.detail.value(whole, more)
 	rp.Reasoning = a.partReasoning.value(whole, more)
@@ -496,7 +548,7 @@ func (a *Assembler) keepElements(v []byte, dst *[]json.RawMessage) error {
 	}
 	for {
 		var err error
-		if a.arena, i, err = a.w.value(a.arena, v, i, 1); err != nil {
+		if a.arena, i, err = a.w.valueCopy(a.arena, v, i, 1); err != nil {
 			a.arena = a.arena[:start]
 			return err
 		}
@@ -550,8 +602,7 @@ func (a *Assembler) startToolCall(id, name string) {
 		a.repair(old)
 	}
 	if a.msg.ToolInvocations == nil {
-		a.msg.ToolInvocations = []ToolInvocation{}
-		a.msg.addKey(keyToolInvocations)
+		a.startInvocations()
 	}
 	if a.partial == nil {
 		a.partial = make(map[string]*partialCall)
@@ -566,6 +617,7 @@ func (a *Assembler) startToolCall(id, name string) {
 		field{keyArgs, nil},
 	)
 	a.partial[id] = rec
+	a.deltaRec = nil // the id may name this call now
 	inv := rec.invocation(nil)
 	a.appendInvocation(id, inv)
 	a.setToolPart(id, inv)
@@ -592,14 +644,31 @@ func (a *Assembler) keepQuoted(s string) []byte {
 	return a.arena[start:len(a.arena):len(a.arena)]
 }
 
+// A slab hands out pieces of one array, so that many small slices cost
+// one allocation. Each new array is twice the one before, so that a slab
+// grows to what a stream needs; after the Assembler's Reset, which ends the
+// views of the stream before, it hands out the same array again.
+type slab[T any] struct {
+	all  []T
+	used int
+}
+
+// take returns n elements (their old values, to be overwritten).
+func (s *slab[T]) take(n int) []T {
+	if s.used+n > len(s.all) {
+		s.all, s.used = make([]T, max(2*len(s.all), n, 64)), 0
+	}
+	t := s.all[s.used : s.used+n : s.used+n]
+	s.used += n
+	return t
+}
+
+// rewound returns the slab handing out its array from the start.
+func (s slab[T]) rewound() slab[T] { return slab[T]{all: s.all} }
+
 // newFields returns an empty slice of members with room for n.
 func (a *Assembler) newFields(n int) []field {
-	if len(a.fieldSlab) < n {
-		a.fieldSlab = make([]field, max(256, n))
-	}
-	f := a.fieldSlab[:0:n]
-	a.fieldSlab = a.fieldSlab[n:]
-	return f
+	return a.fieldSlab.take(n)[:0]
 }
 
 // invocation returns the partial-call invocation with the given args,
@@ -612,21 +681,24 @@ func (rec *partialCall) invocation(args []byte) ToolInvocation {
 // toolCallDelta is the SDK's onToolCallDeltaPart; it returns the SDK's
 // message for a delta of a tool call that has not begun.
 func (a *Assembler) toolCallDelta(rawID, delta []byte) string {
-	a.buf = appendJSText(a.buf[:0], rawID)
-	rec := a.partial[string(a.buf)] // no allocation: the id stays in the record
-	if rec == nil {
-		return "Cannot read properties of undefined (reading 'text')"
+	// Deltas of one call come in runs: the call of the last delta is kept
+	// with its id as the part wrote it.
+	rec := a.deltaRec
+	if rec == nil || !bytes.Equal(rawID, a.deltaID) {
+		a.buf = appendJSText(a.buf[:0], rawID)
+		if rec = a.partial[string(a.buf)]; rec == nil { // no allocation: the id stays in the record
+			return "Cannot read properties of undefined (reading 'text')"
+		}
+		a.deltaID, a.deltaRec = append(a.deltaID[:0], rawID...), rec
 	}
-	a.buf = appendJSText(a.buf[:0], delta)
-	joinAt := -1
-	if _, ok := joinPair(rec.text, a.buf); ok {
-		joinAt = len(rec.text) - 3
-	}
-	rec.text = appendJoined(rec.text, a.buf)
-	if joinAt >= 0 {
+	n := len(rec.text)
+	rec.text = appendJSText(rec.text, delta)
+	// fixJson's walk of the text waits for the repair (which a call part
+	// makes needless), but for a surrogate pair joined where it has walked.
+	var joinAt int
+	if rec.text, joinAt = joinSeam(rec.text, n); joinAt >= 0 && rec.fix.n > joinAt {
 		rec.fix.joined(rec.text, joinAt)
 	}
-	rec.fix.feed(rec.text)
 	if !rec.dirty {
 		rec.dirty = true
 		a.dirty = append(a.dirty, rec)
@@ -634,11 +706,19 @@ func (a *Assembler) toolCallDelta(rawID, delta []byte) string {
 	return ""
 }
 
-// flush brings the args of the partial calls that deltas extended since
+// flush brings the message up to date: the text added since the last
+// flush (see flushText) and the args of the partial calls that deltas
+// extended (see flushArgs).
+func (a *Assembler) flush() {
+	a.flushText()
+	a.flushArgs()
+}
+
+// flushArgs brings the args of the partial calls that deltas extended since
 // the last flush up to date, in the message's invocations and parts: the
 // args are a function of the args text alone, so repairing them when the
 // message is looked at, rather than per delta, gives the SDK's value.
-func (a *Assembler) flush() {
+func (a *Assembler) flushArgs() {
 	for _, rec := range a.dirty {
 		if rec.dirty {
 			rec.dirty = false
@@ -651,6 +731,7 @@ func (a *Assembler) flush() {
 // repair repairs and reads rec's args text as the SDK's parsePartialJson
 // does and sets the partial-call invocation with them.
 func (a *Assembler) repair(rec *partialCall) {
+	rec.fix.feed(rec.text)
 	var args []byte
 	var state PartialJSONState
 	if canEndJSON(rec.text) {
@@ -682,12 +763,9 @@ func (a *Assembler) repair(rec *partialCall) {
 
 // toolCall is the SDK's onToolCallPart (without onToolCall: no client
 // tools run here).
-func (a *Assembler) toolCall(v, rawID []byte) error {
+func (a *Assembler) toolCall(ms []member, rawID []byte) {
 	fields := append(a.newFields(8), field{keyState, jsonCall}, field{keyStep, a.stepValue()})
-	fields, err := a.spread(fields, v)
-	if err != nil {
-		return err
-	}
+	fields = spread(fields, ms)
 	inv := ToolInvocation{fields: fields}
 	a.buf = appendJSText(a.buf[:0], rawID)
 	if rec := a.partial[string(a.buf)]; rec != nil {
@@ -699,7 +777,7 @@ func (a *Assembler) toolCall(v, rawID []byte) error {
 		inv.setTypedFrom(&a.msg.ToolInvocations[rec.index])
 		a.msg.ToolInvocations[rec.index] = inv
 		a.setToolPart(rec.id, inv)
-		return nil
+		return
 	}
 	inv.setTyped()
 	id := inv.ToolCallID // the same text, unless the part's toolCallId repeats
@@ -707,17 +785,15 @@ func (a *Assembler) toolCall(v, rawID []byte) error {
 		id = string(a.buf)
 	}
 	if a.msg.ToolInvocations == nil {
-		a.msg.ToolInvocations = []ToolInvocation{}
-		a.msg.addKey(keyToolInvocations)
+		a.startInvocations()
 	}
 	a.appendInvocation(id, inv)
 	a.setToolPart(id, inv)
-	return nil
 }
 
 // toolResult is the SDK's onToolResultPart.
-func (a *Assembler) toolResult(v, rawID []byte) (string, error) {
-	a.flush() // the invocations as the SDK has them before this part
+func (a *Assembler) toolResult(ms []member, keepErr error, rawID []byte) (string, error) {
+	a.flushArgs() // the invocations as the SDK has them before this part
 	if a.msg.ToolInvocations == nil {
 		return "tool_result must be preceded by a tool_call", ErrUnknownToolCall
 	}
@@ -732,10 +808,10 @@ func (a *Assembler) toolResult(v, rawID []byte) (string, error) {
 		fields = append(fields, field{f.key, a.keepBytes(f.value)})
 	}
 	fields = setField(fields, keyState, jsonResult)
-	fields, err := a.spread(fields, v)
-	if err != nil {
-		return err.Error(), err
+	if keepErr != nil {
+		return keepErr.Error(), keepErr
 	}
+	fields = spread(fields, ms)
 	inv := ToolInvocation{fields: fields}
 	inv.setTypedFrom(prev)
 	*prev = inv
@@ -758,17 +834,36 @@ func (a *Assembler) keepBytes(b []byte) []byte {
 	return a.arena[start:len(a.arena):len(a.arena)]
 }
 
-// spread sets the members of the JSON object v on fields, as JavaScript's
-// object spread ({...fields, ...v}) does.
-func (a *Assembler) spread(fields []field, v []byte) ([]field, error) {
+// keepMembers re-serialises the JSON value v into the arena, as keep
+// does, and returns the members of what it kept when that is an object
+// (else none), in a slice the next call reuses. A value already in
+// JSON.stringify's form (nearly all) is copied and its members read in one
+// walk.
+func (a *Assembler) keepMembers(v []byte) ([]member, error) {
+	a.mem = a.mem[:0]
+	start := len(a.arena)
+	a.arena = append(a.arena, v...)
+	if obj := a.arena[start:]; canonicalEnd(obj, 0, 0, &a.mem) == len(obj) {
+		return a.mem, nil
+	}
+	a.arena, a.mem = a.arena[:start], a.mem[:0]
 	obj, err := a.keep(v)
 	if err != nil {
-		return fields, err
+		return nil, err
 	}
 	eachMember(obj, func(key, val []byte) {
-		fields = setField(fields, internKey(key), val)
+		a.mem = append(a.mem, member{key, val})
 	})
-	return fields, nil
+	return a.mem, nil
+}
+
+// spread sets the members ms of a kept JSON object on fields, as
+// JavaScript's object spread ({...fields, ...object}) does.
+func spread(fields []field, ms []member) []field {
+	for _, m := range ms {
+		fields = setField(fields, internKey(m.key), m.val)
+	}
+	return fields
 }
 
 // internKey returns the quoted key as a string, without allocating for
@@ -887,6 +982,16 @@ func textString(v []byte) string {
 	return string(appendJSText(b[:0], v))
 }
 
+// startInvocations makes msg.ToolInvocations an empty list, at the first
+// tool part.
+func (a *Assembler) startInvocations() {
+	a.msg.ToolInvocations = a.invs
+	if a.msg.ToolInvocations == nil {
+		a.msg.ToolInvocations = []ToolInvocation{}
+	}
+	a.msg.addKey(keyToolInvocations)
+}
+
 // appendInvocation appends an invocation to msg.ToolInvocations.
 func (a *Assembler) appendInvocation(id string, inv ToolInvocation) {
 	if a.firstInv == nil {
@@ -909,11 +1014,7 @@ func (a *Assembler) setToolPart(id string, inv ToolInvocation) {
 		return
 	}
 	a.toolParts[id] = len(a.msg.Parts)
-	if len(a.invSlab) == 0 {
-		a.invSlab = make([]ToolInvocation, 64)
-	}
-	t := &a.invSlab[0]
-	a.invSlab = a.invSlab[1:]
+	t := &a.invSlab.take(1)[0]
 	*t = inv
 	a.msg.Parts = append(a.msg.Parts, Part{Type: PartToolInvocation, ToolInvocation: t})
 }

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/bits"
 	"strings"
@@ -28,22 +29,24 @@ func appendJSText(dst, v []byte) []byte {
 	if len(v) < 2 {
 		return dst
 	}
-	s := v[1 : len(v)-1]
-	start := len(dst)
-	// One pass: runs of plain ASCII are skipped eight bytes at a time and
-	// copied whole; a byte ≥ 0x80 is checked as one UTF-8 character where
-	// it stands, an escape decoded. Most text is short, so this beats a
-	// utf8.Valid pass followed by a copy.
+	return appendJSRaw(dst, v[1:len(v)-1])
+}
+
+// appendJSRaw appends the text of s, the bytes between the quotes of a
+// valid JSON string token or of several such tokens run together, to dst in
+// WTF-8, as appendJSText does. Run together, the texts join as JavaScript's
+// string concatenation joins them (a "\ud83d" at the end of one and a
+// "\ude00" at the start of the next make one character), as long as no
+// token but the last ends inside a UTF-8 sequence (see [endsWhole]): the
+// TextDecoder ended such a sequence at the token's closing quote.
+func appendJSRaw(dst, s []byte) []byte {
+	// One pass: runs of valid UTF-8 are checked eight bytes at a time (see
+	// validWords) and copied whole; an escape is decoded where it stands, as
+	// is what validWords leaves (a word with ill-formed UTF-8, the last
+	// bytes).
 	i, run := 0, 0 // run: where the text not yet copied starts
 	for {
-		for i+8 <= len(s) {
-			x := binary.LittleEndian.Uint64(s[i:])
-			if m := x&0x8080808080808080 | zeroBytes(x^0x5C5C5C5C5C5C5C5C); m != 0 {
-				i += bits.TrailingZeros64(m) >> 3
-				break
-			}
-			i += 8
-		}
+		i = validWords(s, i)
 		for i < len(s) && s[i] < utf8.RuneSelf && s[i] != '\\' {
 			i++
 		}
@@ -64,11 +67,20 @@ func appendJSText(dst, v []byte) []byte {
 				i += n
 				continue
 			}
-			// Rare: linestream's decoding has the TextDecoder's U+FFFD
-			// rules (a lone surrogate escape in such a string becomes
-			// U+FFFD too).
-			dst, _ = linestream.AppendString(dst[:start], v)
-			return dst
+			// Rare: ill-formed UTF-8. The text up to the next escape is
+			// decoded as linestream decodes a string: each maximal subpart
+			// of an ill-formed sequence is one U+FFFD, as the WHATWG
+			// TextDecoder reads it.
+			dst = append(dst, s[run:i]...)
+			j := len(s)
+			if k := bytes.IndexByte(s[i:], '\\'); k >= 0 {
+				j = i + k
+			}
+			var b [128]byte
+			tok := append(append(append(b[:0], '"'), s[i:j]...), '"')
+			dst, _ = linestream.AppendString(dst, tok) // a string without escapes: no error
+			i, run = j, j
+			continue
 		}
 		// A backslash.
 		dst = append(dst, s[run:i]...)
@@ -111,6 +123,90 @@ func appendJSText(dst, v []byte) []byte {
 	return append(dst, s[run:]...)
 }
 
+// validWords returns the end of the run from s[i], which starts a
+// character, that is valid UTF-8 without a backslash, found eight bytes at
+// a time: it stops at a backslash, before a word with ill-formed UTF-8 and
+// before the last bytes (fewer than eight), so it may stop short of the
+// run's end but never past it. A word is checked at once with bit masks:
+// every lead byte is followed by as many continuation bytes as it announces
+// and every continuation byte follows one, no lead byte is C0, C1 or F5–FF,
+// and the second byte after E0, ED, F0 and F4 is in the range that excludes
+// overlong forms, surrogates and code points past U+10FFFF. A character
+// that crosses into the next word is checked again with that word, which
+// starts at its lead.
+func validWords(s []byte, i int) int {
+	for i+8 <= len(s) {
+		x := binary.LittleEndian.Uint64(s[i:])
+		n := 8 // the bytes before a backslash
+		if m := zeroBytes(x ^ wordBackslash); m != 0 {
+			n = bits.TrailingZeros64(m) >> 3
+			x &= 1<<(8*n) - 1 // a character cut by the mask fails the check below
+		}
+		if h := x & wordHigh; h != 0 {
+			cont := h &^ (x << 1) // 10xxxxxx
+			lead := h & (x << 1)  // 11xxxxxx
+			l3 := lead & (x << 2) // 111xxxxx
+			l4 := l3 & (x << 3)   // 1111xxxx
+			if lead<<8|l3<<16|l4<<24 != cont {
+				return i
+			}
+			nib := x & (0x0F * wordOnes) // the low nibbles
+			// The second byte's bit 5 (bit 5 or 4 after a four-byte lead),
+			// at bit 0 of the lead's byte: E0 or F0 with it clear, ED or F4
+			// with it set, is what UTF-8 forbids, so the lead's low nibble
+			// XOR 0x0D (0x04) times that bit is 0 exactly then. (A lead in
+			// the last byte is checked with the next word.)
+			next5 := x >> 13 & wordOnes
+			next54 := (x>>13 | x>>12) & wordOnes
+			bad := (lead&^l3)&isZeroByte(x&(0x1E*wordOnes)) | // C0, C1
+				l4&(nib+0x7B*wordOnes) | // F5–FF: a low nibble ≥ 5
+				(l3&^l4)&isZeroByte(nib^(next5*0x0D))&^(0xFF<<56) | // E0 then below A0, ED then A0 or above
+				l4&isZeroByte(nib^(next54*0x04))&^(0xFF<<56) // F0 then below 90, F4 then 90 or above
+			if bad != 0 {
+				return i
+			}
+			if lead>>56|l3>>48|l4>>40 != 0 {
+				// A character continues past the word (which has no
+				// backslash): the next word starts at its lead.
+				i += (63 - bits.LeadingZeros64(lead)) >> 3
+				continue
+			}
+		}
+		i += n
+		if n < 8 {
+			break
+		}
+	}
+	return i
+}
+
+// The constants of the word-at-a-time scans: a byte repeated in every byte
+// of a word.
+const (
+	wordOnes      = 0x0101010101010101
+	wordHigh      = 0x80 * wordOnes
+	wordBackslash = '\\' * wordOnes
+)
+
+// isZeroByte flags (bit 7) the bytes of t that are zero, for t ≤ 0x7F in
+// every byte (so no carry crosses a byte).
+func isZeroByte(t uint64) uint64 { return ^(t + 0x7F*wordOnes) & wordHigh }
+
+// endsWhole reports whether the bytes between the quotes of a JSON string
+// token end outside a UTF-8 sequence: in ASCII or after a whole character.
+// Only then may the next token's bytes be run on to them (see
+// [appendJSRaw]): the TextDecoder that read the SDK's stream ended a
+// sequence cut by the closing quote with U+FFFD, which decoding the tokens
+// run together would not do.
+func endsWhole(s []byte) bool {
+	n := len(s)
+	if n == 0 || s[n-1] < utf8.RuneSelf {
+		return true
+	}
+	r, size := utf8.DecodeLastRune(s)
+	return r != utf8.RuneError || size > 1
+}
+
 // zeroBytes returns a mask with the high bit set in the lowest zero byte
 // of x (and perhaps in higher bytes: only its lowest set bit is exact).
 func zeroBytes(x uint64) uint64 {
@@ -146,14 +242,20 @@ func joinPair[T ~string | ~[]byte](text T, more []byte) (rune, bool) {
 	return utf16.DecodeRune(hi, lo), true
 }
 
-// appendJoined appends the WTF-8 text more to text as JavaScript's string
-// concatenation does.
-func appendJoined(text, more []byte) []byte {
-	if r, ok := joinPair(text, more); ok {
-		text = utf8.AppendRune(text[:len(text)-3], r)
-		more = more[3:]
+// joinSeam makes text, whose bytes from n on were just appended, what
+// JavaScript's string concatenation makes: a lone high surrogate before n
+// and a low one at n become one character, in place. It returns the text
+// and the index of the joined character, or -1.
+func joinSeam(text []byte, n int) ([]byte, int) {
+	r, ok := joinPair(text[:n], text[n:])
+	if !ok {
+		return text, -1
 	}
-	return append(text, more...)
+	var c [utf8.UTFMax]byte
+	utf8.EncodeRune(c[:], r) // four bytes, where the two surrogates took six
+	copy(text[n-3:], c[:])
+	copy(text[n+1:], text[n+3:])
+	return text[:len(text)-2], n - 3
 }
 
 // A jsString is a string being extended, as the SDK's `text += value`
@@ -190,21 +292,25 @@ func (s *jsString) joins(more []byte) bool {
 	return ok
 }
 
-// addText appends the text of the JSON string token v (as appendJSText
-// decodes it) and returns the whole string and the text appended, a view of
-// its end, decoding straight into the string. When the text would join a
-// surrogate pair across the string's end it appends nothing, returns the
-// text in *scratch and false: the caller then takes the general way, with
-// [jsString.add] and its tails prepared.
-func (s *jsString) addText(v []byte, scratch *[]byte) (string, []byte, bool) {
+// addRaw appends the text of raw, the bytes between the quotes of JSON
+// string tokens (as appendJSRaw decodes them), and returns the whole string
+// and the text appended, a view of its end. It decodes straight into the
+// string, except when the text joins a surrogate pair across the string's
+// end: then it prepares the tails of the string (see [tail.prepare]) and
+// joins the pair, which copies the string once.
+func (s *jsString) addRaw(raw []byte, scratch *[]byte, tails ...*tail) (string, []byte) {
 	n := len(s.b)
-	s.b = appendJSText(s.b, v)
-	if _, ok := joinPair(s.b[:n], s.b[n:]); ok {
-		*scratch = append((*scratch)[:0], s.b[n:]...)
-		s.b = s.b[:n]
-		return "", *scratch, false
+	s.b = appendJSRaw(s.b, raw)
+	if _, ok := joinPair(s.b[:n], s.b[n:]); !ok {
+		return s.String(), s.b[n:]
 	}
-	return s.String(), s.b[n:], true
+	more := append((*scratch)[:0], s.b[n:]...)
+	*scratch = more
+	s.b = s.b[:n]
+	for _, t := range tails {
+		t.prepare(s, more)
+	}
+	return s.add(more), more
 }
 
 // A tail is a string that is the part of a jsString from start on: the

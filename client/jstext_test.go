@@ -1,10 +1,14 @@
 package client
 
 import (
+	"bytes"
+	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/chatwire/chatwire/linestream"
 )
@@ -47,5 +51,37 @@ func TestAppendJSTextAsLinestream(t *testing.T) {
 				assert.Equal(t, string(want), string(appendJSText(nil, v)), "%q", v)
 			}
 		}
+	}
+}
+
+// TestValidWords checks the word-at-a-time UTF-8 check on random strings
+// of the bytes where UTF-8's rules change (lead bytes at the edges of their
+// ranges, continuation bytes at the edges of the second byte's ranges): the
+// run it accepts is valid UTF-8 without a backslash, ending where a
+// character ends, and a first word that is such is accepted; and
+// appendJSRaw decodes each string as linestream does.
+func TestValidWords(t *testing.T) {
+	alphabet := []byte{'a', '\\', 'n', 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF,
+		0xE0, 0xE1, 0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xF8, 0xFF}
+	rng := rand.New(rand.NewPCG(1, 2))
+	s := make([]byte, 0, 32)
+	for range 100_000 {
+		s = s[:0]
+		for range 8 + rng.IntN(17) {
+			s = append(s, alphabet[rng.IntN(len(alphabet))])
+		}
+		j := validWords(s, 0)
+		require.True(t, utf8.Valid(s[:j]), "validWords(%x) = %d: not valid UTF-8", s, j)
+		require.NotContains(t, string(s[:j]), `\`, "validWords(%x) = %d", s, j)
+		if w := s[:8]; utf8.Valid(w) && !bytes.Contains(w, []byte(`\`)) {
+			require.GreaterOrEqual(t, j, 5, "validWords(%x): its first word is valid", s)
+		}
+		if bytes.Contains(s, []byte(`\`)) {
+			continue // appendJSRaw takes valid JSON escapes only
+		}
+		v := append(append([]byte{'"'}, s...), '"')
+		want, err := linestream.AppendString(nil, v)
+		require.NoError(t, err)
+		require.Equal(t, string(want), string(appendJSRaw(nil, s)), "%x", s)
 	}
 }

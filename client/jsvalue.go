@@ -2,8 +2,10 @@ package client
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"unicode/utf16"
@@ -62,7 +64,7 @@ type memberSpan struct {
 
 // appendValue appends the JavaScript form of the valid JSON value v to dst.
 func (w *jsWriter) appendValue(dst, v []byte) ([]byte, error) {
-	dst, i, err := w.value(dst, v, 0, 0)
+	dst, i, err := w.valueCopy(dst, v, 0, 0)
 	if err != nil {
 		return dst, err
 	}
@@ -70,6 +72,138 @@ func (w *jsWriter) appendValue(dst, v []byte) ([]byte, error) {
 		return dst, errBadJSON
 	}
 	return dst, nil
+}
+
+// valueCopy is value, but a value already in the form it writes is copied
+// as it stands, in one step (see canonicalEnd). It is tried on the value
+// given, not on the values inside it again: a value that is not in that
+// form is read twice at most.
+func (w *jsWriter) valueCopy(dst, b []byte, i, depth int) ([]byte, int, error) {
+	if !w.secure {
+		if end := canonicalEnd(b, i, depth, nil); end >= 0 {
+			return append(dst, b[i:end]...), end, nil
+		}
+	}
+	return w.value(dst, b, i, depth)
+}
+
+// canonicalEnd returns the end of the valid JSON value at b[i] when it is
+// in the form a jsWriter (without secure) writes it, else -1: no
+// whitespace; strings of valid UTF-8 with no escapes but \" \\ \b \f \n \r
+// \t (a string holds each character in one way then, so equal keys have
+// equal bytes); numbers as JavaScript prints them; objects with at most 16
+// members, none with an array-index key, no key twice; no deeper
+// than maxDepth. With ms not nil, the members of an object at b[i] (not
+// of those inside it) are appended to *ms as they are read (also when the
+// object turns out not to be in that form).
+func canonicalEnd(b []byte, i, depth int, ms *[]member) int {
+	if depth > maxDepth || i >= len(b) {
+		return -1
+	}
+	switch b[i] {
+	case '"':
+		return canonicalStringEnd(b, i)
+	case '{':
+		i++
+		if i < len(b) && b[i] == '}' {
+			return i + 1
+		}
+		var keys [16][]byte
+		for n := 0; ; n++ {
+			if n == len(keys) || i >= len(b) || b[i] != '"' {
+				return -1
+			}
+			end := canonicalStringEnd(b, i)
+			if end < 0 || end >= len(b) || b[end] != ':' {
+				return -1
+			}
+			key := b[i:end]
+			if arrayIndex(key) >= 0 {
+				return -1
+			}
+			for _, k := range keys[:n] {
+				if string(k) == string(key) {
+					return -1
+				}
+			}
+			keys[n] = key
+			if i = canonicalEnd(b, end+1, depth+1, nil); i < 0 || i >= len(b) {
+				return -1
+			}
+			if ms != nil {
+				*ms = append(*ms, member{key, b[end+1 : i]})
+			}
+			if b[i] == '}' {
+				return i + 1
+			}
+			if b[i] != ',' {
+				return -1
+			}
+			i++
+		}
+	case '[':
+		i++
+		if i < len(b) && b[i] == ']' {
+			return i + 1
+		}
+		for {
+			if i = canonicalEnd(b, i, depth+1, nil); i < 0 || i >= len(b) {
+				return -1
+			}
+			if b[i] == ']' {
+				return i + 1
+			}
+			if b[i] != ',' {
+				return -1
+			}
+			i++
+		}
+	case 't', 'n':
+		return min(i+4, len(b)) // true, null: the value is valid
+	case 'f':
+		return min(i+5, len(b))
+	}
+	end := numberEnd(b, i)
+	if end == i {
+		return -1
+	}
+	var buf [32]byte
+	if string(appendNumber(buf[:0], b[i:end])) != string(b[i:end]) {
+		return -1
+	}
+	return end
+}
+
+// canonicalStringEnd returns the end of the valid JSON string at b[i] when
+// it is in the form JSON.stringify writes (see canonicalEnd), else -1.
+func canonicalStringEnd(b []byte, i int) int {
+	end := stringEnd(b, i)
+	if end < 0 {
+		return -1
+	}
+	s := b[i+1 : end-1]
+	for j := 0; ; {
+		j = validWords(s, j)
+		for j < len(s) && s[j] < utf8.RuneSelf && s[j] != '\\' {
+			j++
+		}
+		if j >= len(s) {
+			return end
+		}
+		if s[j] == '\\' {
+			switch s[j+1] {
+			case '"', '\\', 'b', 'f', 'n', 'r', 't':
+				j += 2
+				continue
+			}
+			return -1 // \/ or \u: JSON.stringify writes the character otherwise
+		}
+		r, n := utf8.DecodeRune(s[j:])
+		if r == utf8.RuneError && n == 1 {
+			return -1
+		}
+		j += n
+	}
 }
 
 func (w *jsWriter) value(dst, b []byte, i, depth int) ([]byte, int, error) {
@@ -493,15 +627,28 @@ func skipWS(b []byte, i int) int {
 // stringEnd returns the index after the closing quote of the string starting
 // at b[i] == '"', or -1 if it is not closed.
 func stringEnd(b []byte, i int) int {
-	for j := i + 1; j < len(b); j++ {
-		switch b[j] {
-		case '\\':
+	j := i + 1
+	for {
+		// Eight bytes at a time to the next quote or backslash.
+		for j+8 <= len(b) {
+			x := binary.LittleEndian.Uint64(b[j:])
+			if m := zeroBytes(x^0x2222222222222222) | zeroBytes(x^0x5C5C5C5C5C5C5C5C); m != 0 {
+				j += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			j += 8
+		}
+		for j < len(b) && b[j] != '"' && b[j] != '\\' {
 			j++
-		case '"':
+		}
+		if j >= len(b) {
+			return -1
+		}
+		if b[j] == '"' {
 			return j + 1
 		}
+		j += 2 // the escape's backslash and the byte after it
 	}
-	return -1
 }
 
 // numberEnd returns the index after the number token at b[i].
@@ -560,6 +707,21 @@ func lookup2(obj []byte, name1, name2 string) (v1, v2 []byte) {
 		i = skipWS(obj, i+1)
 	}
 	return v1, v2
+}
+
+// A member is one member of a JSON object: its key, quoted as in the
+// object, and its value.
+type member struct{ key, val []byte }
+
+// memberValue returns the value of the last of ms named name (the one
+// JSON.parse keeps), or nil.
+func memberValue(ms []member, name string) []byte {
+	for i := len(ms) - 1; i >= 0; i-- {
+		if keyIs(ms[i].key, name) {
+			return ms[i].val
+		}
+	}
+	return nil
 }
 
 // eachMember calls fn with the quoted key and the value of each member of
@@ -634,12 +796,13 @@ func valueEnd(b []byte, i int) int {
 // keyIs reports whether the quoted JSON key names name.
 func keyIs(key []byte, name string) bool {
 	k := key[1 : len(key)-1]
-	for _, c := range k {
-		if c == '\\' {
-			var buf [64]byte
-			text, err := linestream.AppendString(buf[:0], key)
-			return err == nil && string(text) == name
-		}
+	if string(k) == name {
+		return true
 	}
-	return string(k) == name
+	if bytes.IndexByte(k, '\\') < 0 {
+		return false // and its text is itself
+	}
+	var buf [64]byte
+	text, err := linestream.AppendString(buf[:0], key)
+	return err == nil && string(text) == name
 }

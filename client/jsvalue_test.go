@@ -73,3 +73,50 @@ func TestJSWriterTooDeep(t *testing.T) {
 	_, err := w.appendValue(nil, in)
 	assert.ErrorIs(t, err, ErrTooDeep, "a value %d deep", maxDepth+2)
 }
+
+// TestCanonicalCopy checks which values are copied as they stand (already
+// in JSON.stringify's form) and that copying them gives what the writer
+// writes.
+func TestCanonicalCopy(t *testing.T) {
+	seventeen := "{"
+	for i := range 17 {
+		if i > 0 {
+			seventeen += ","
+		}
+		seventeen += `"k` + strconv.Itoa(i) + `":0`
+	}
+	seventeen += "}"
+	tests := []struct {
+		in     string
+		copied bool
+	}{
+		{`{"a":[1,true,null,false],"b":{"c":"é😀\n\"x\\ \t"},"d":[]}`, true},
+		{`{"score":0.4663836406543851,"n":-12,"e":1e+21,"s":1e-7}`, true},
+		{`"plain text with “quotes” and \u2028"`, false},
+		{"\"raw \u2028 and \uFFFD\"", true},
+		{`{"a":1,"a":2}`, false},
+		{`{"a":1,"\u0061":2}`, false},
+		{`{"b":1,"1":2}`, false},
+		{`{"01":1,"-1":2,"4294967295":3}`, true},
+		{`"\/"`, false},
+		{`"\u00e9"`, false},
+		{`[1.50]`, false},
+		{`[-0]`, false},
+		{`[1E2]`, false},
+		{`{ "a":1}`, false},
+		{"\"a\xffb\"", false},
+		{"\"\xed\xa0\x80\"", false},
+		{seventeen, false},
+		{`[[[[{"x":[{}]}]]]]`, true},
+	}
+	for _, tt := range tests {
+		end := canonicalEnd([]byte(tt.in), 0, 0, nil)
+		assert.Equal(t, tt.copied, end == len(tt.in), "copied as it stands: %s", tt.in)
+		var w jsWriter
+		want, _, err := w.value(nil, []byte(tt.in), 0, 0)
+		require.NoError(t, err, "writing %s", tt.in)
+		got, err := w.appendValue(nil, []byte(tt.in))
+		require.NoError(t, err, "re-serialising %s", tt.in)
+		assert.Equal(t, string(want), string(got), "re-serialising %s", tt.in)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/chatwire/chatwire/corpus"
 )
@@ -33,12 +34,8 @@ func TestFixerIncremental(t *testing.T) {
 				end := min(i+size, len(runes))
 				piece = append(piece[:0], string(runes[i:end])...)
 				i = end
-				joinAt := -1
-				if _, ok := joinPair(acc, piece); ok {
-					joinAt = len(acc) - 3
-				}
-				acc = appendJoined(acc, piece)
-				if joinAt >= 0 {
+				var joinAt int
+				if acc, joinAt = joinSeam(append(acc, piece...), len(acc)); joinAt >= 0 {
 					f.joined(acc, joinAt)
 				}
 				f.feed(acc)
@@ -58,8 +55,8 @@ func TestFixerIncremental(t *testing.T) {
 			f.feed(acc)
 			more := appendWTF8(nil, lo)
 			more = append(more, text[i+4:]...)
-			joinAt := len(acc) - 3
-			acc = appendJoined(acc, more)
+			acc, joinAt := joinSeam(append(acc, more...), len(acc))
+			require.Equal(t, i, joinAt, "the pair split at %d of %q joins", i, text)
 			f.joined(acc, joinAt)
 			f.feed(acc)
 			assert.Equal(t, string(want), string(f.appendFixed(nil, acc)), "fixJson(%q) with the pair at %d split", text, i)
