@@ -46,9 +46,9 @@ func scanCompact(b []byte, i int) (int, bool) {
 		j      int
 		key    bool // the string at b[i] is an object key
 		err    *jsonErr
-		masks  = haveVector && vectorOn.Load()
+		masks  = haveVector && vectorOn.Load() // blockMasks may be called
 	)
-	if haveVector && i >= 0 && i+64 <= cap(b) && vectorOn.Load() {
+	if masks && i >= 0 && i+64 <= cap(b) {
 		qm, bm = blockMasks(&w[i])
 	}
 value:

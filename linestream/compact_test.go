@@ -131,7 +131,7 @@ func TestScanCompactAgrees(t *testing.T) {
 		// The AI SDK writes compact JSON: every valid value of the corpus
 		// without whitespace and nested at most 64 deep must be taken.
 		_, _, _, _, err := scanValue(v, 0, nil, false)
-		if err == nil && !hasWhitespaceOutsideStrings(v) && depthOf(v) <= compactDepth {
+		if spaced, depth := layout(v); err == nil && !spaced && depth <= compactDepth {
 			compact++
 			if assert.True(t, check(v), "%.200q: compact and valid, want scanCompact to accept it", v) {
 				accepted++
@@ -156,21 +156,27 @@ func TestScanCompactAgrees(t *testing.T) {
 	assert.Greater(t, compact, 1000, "want the corpus's compact values checked")
 }
 
-// hasWhitespaceOutsideStrings reports whether the JSON text v has
-// whitespace between its tokens.
-func hasWhitespaceOutsideStrings(v []byte) bool {
-	in := false
+// layout reports, for the valid JSON text v, whether it has whitespace
+// between its tokens and how deep it nests.
+func layout(v []byte) (spaced bool, deepest int) {
+	depth, in := 0, false
 	for k := 0; k < len(v); k++ {
 		switch c := v[k]; {
 		case in && c == '\\':
 			k++
 		case c == '"':
 			in = !in
-		case !in && isWS(c):
-			return true
+		case in:
+		case isWS(c):
+			spaced = true
+		case c == '{' || c == '[':
+			depth++
+			deepest = max(deepest, depth)
+		case c == '}' || c == ']':
+			depth--
 		}
 	}
-	return false
+	return spaced, deepest
 }
 
 // FuzzScanCompact checks scanCompact against scanValue on any bytes: where
@@ -191,30 +197,11 @@ func FuzzScanCompact(f *testing.F) {
 		compactAgrees(t, buf[:len(data)])
 		SetVectorScan(was)
 		_, end, _, _, err := scanValue(data, 0, nil, false)
-		if err != nil || end != len(data) || hasWhitespaceOutsideStrings(data) || depthOf(data) > compactDepth {
+		if spaced, depth := layout(data); err != nil || end != len(data) || spaced || depth > compactDepth {
 			return
 		}
 		if _, ok := scanCompact(slices.Clip(data), 0); !ok {
 			t.Fatalf("%q: compact and valid, scanCompact rejects it", data)
 		}
 	})
-}
-
-// depthOf returns the deepest nesting of the valid JSON text v.
-func depthOf(v []byte) int {
-	depth, deepest, in := 0, 0, false
-	for k := 0; k < len(v); k++ {
-		switch c := v[k]; {
-		case in && c == '\\':
-			k++
-		case c == '"':
-			in = !in
-		case !in && (c == '{' || c == '['):
-			depth++
-			deepest = max(deepest, depth)
-		case !in && (c == '}' || c == ']'):
-			depth--
-		}
-	}
-	return deepest
 }
