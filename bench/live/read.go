@@ -23,16 +23,9 @@ func ReadJSON(r io.Reader) (*Report, error) {
 		return nil, fmt.Errorf("read bench JSON: %w", err)
 	}
 	var in struct {
-		Tool        string        `json:"tool"`
-		Target      string        `json:"target"`
-		StartedAt   string        `json:"started_at"`
-		DurationMS  float64       `json:"duration_ms"`
-		Interrupted bool          `json:"interrupted"`
-		Config      configJSON    `json:"config"`
-		Requests    requestsJSON  `json:"requests"`
-		Spend       spendJSON     `json:"spend"`
-		BadLines    []badLineJSON `json:"bad_lines"`
-		PerRequest  *[]sampleJSON `json:"per_request"`
+		headJSON
+		BadLines   []badLineJSON `json:"bad_lines"`
+		PerRequest *[]sampleJSON `json:"per_request"`
 	}
 	if err := json.Unmarshal(data, &in); err != nil {
 		return nil, placeJSONError(data, err)

@@ -176,6 +176,20 @@ type sampleJSON struct {
 	LineGaps    []float64 `json:"line_gaps_ms"`
 }
 
+// headJSON is the JSON report's first members, which [ReadJSON] reads back
+// as [Report.MarshalJSON] writes them (embedded, so they stay at the top
+// level).
+type headJSON struct {
+	Tool        string       `json:"tool"`
+	Target      string       `json:"target"`
+	StartedAt   string       `json:"started_at"`
+	DurationMS  float64      `json:"duration_ms"`
+	Interrupted bool         `json:"interrupted"`
+	Config      configJSON   `json:"config"`
+	Requests    requestsJSON `json:"requests"`
+	Spend       spendJSON    `json:"spend"`
+}
+
 // requestsJSON, spendJSON and badLineJSON are parts of the JSON report that
 // [ReadJSON] reads back as [Report.MarshalJSON] writes them.
 type requestsJSON struct {
@@ -252,14 +266,7 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 	}
 	c := &r.Config
 	return json.Marshal(struct {
-		Tool        string         `json:"tool"`
-		Target      string         `json:"target"`
-		StartedAt   string         `json:"started_at"`
-		DurationMS  float64        `json:"duration_ms"`
-		Interrupted bool           `json:"interrupted"`
-		Config      configJSON     `json:"config"`
-		Requests    requestsJSON   `json:"requests"`
-		Spend       spendJSON      `json:"spend"`
+		headJSON
 		Errors      map[string]int `json:"errors"`
 		BadLines    []badLineJSON  `json:"bad_lines"`
 		Lines       int64          `json:"lines"`
@@ -277,16 +284,18 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 		MBPerS      rate           `json:"mb_per_s"`
 		PerRequest  []sampleJSON   `json:"per_request"`
 	}{
-		Tool: r.Tool, Target: r.Target, StartedAt: r.StartedAt.UTC().Format(time.RFC3339Nano),
-		DurationMS: ms(r.Duration), Interrupted: r.Interrupted,
-		Config: configJSON{
-			BaseURL: redactedURL(c.BaseURL), Mode: r.Mode(), Requests: c.Requests, Warmup: c.Warmup,
-			Concurrency: c.Concurrency, Rate: c.Rate, DurationMS: ms(c.Duration), TimeoutMS: ms(c.Timeout),
-			Seed: c.Seed, Model: c.Model, Prompt: c.Prompt, MaxChats: c.MaxChats(),
+		headJSON: headJSON{
+			Tool: r.Tool, Target: r.Target, StartedAt: r.StartedAt.UTC().Format(time.RFC3339Nano),
+			DurationMS: ms(r.Duration), Interrupted: r.Interrupted,
+			Config: configJSON{
+				BaseURL: redactedURL(c.BaseURL), Mode: r.Mode(), Requests: c.Requests, Warmup: c.Warmup,
+				Concurrency: c.Concurrency, Rate: c.Rate, DurationMS: ms(c.Duration), TimeoutMS: ms(c.Timeout),
+				Seed: c.Seed, Model: c.Model, Prompt: c.Prompt, MaxChats: c.MaxChats(),
+			},
+			Requests: requestsJSON{r.Sent, r.OK, r.Failed, r.Canceled, r.WarmupFailed},
+			Spend:    spendJSON{r.ChatsCreated},
 		},
-		Requests: requestsJSON{r.Sent, r.OK, r.Failed, r.Canceled, r.WarmupFailed},
-		Spend:    spendJSON{r.ChatsCreated},
-		Errors:   errs, BadLines: badLines, Lines: r.Lines, Bytes: r.Bytes,
+		Errors: errs, BadLines: badLines, Lines: r.Lines, Bytes: r.Bytes,
 		TTFB: r.TTFB, TTFL: r.TTFL, TTFT: r.TTFT, E2E: r.E2E,
 		LineGap: r.LineGap, LineGapP50: r.LineGapP50, LineGapMean: r.LineGapMean,
 		Service:    service{r.ServiceTTFB, r.ServiceTTFL, r.ServiceTTFT, r.ServiceE2E},
