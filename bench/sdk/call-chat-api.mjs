@@ -23,47 +23,12 @@ import { readFileSync } from 'node:fs';
 
 import { callChatApi } from '@ai-sdk/ui-utils';
 
-import { chunkedStream, printConfig } from './harness.mjs';
+import { chunkedStream, parseArgs, printConfig } from './harness.mjs';
 
 const CHUNK = 64 * 1024;
 const WARMUP_RUNS = 1;
 const WARMUP_NS = 2_000_000_000n;
 const USAGE = 'usage: node call-chat-api.mjs FILE -lines N [-count C]';
-
-function usage(msg) {
-  console.error(`call-chat-api: ${msg}\n${USAGE}`);
-  process.exit(2);
-}
-
-function parseArgs(argv) {
-  let file;
-  let lines;
-  let count = 10;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === '-h' || arg === '-help' || arg === '--help') {
-      console.log(USAGE);
-      process.exit(0);
-    }
-    const m = /^--?(count|lines)(?:=(.*))?$/.exec(arg);
-    if (m) {
-      const v = m[2] !== undefined ? m[2] : argv[++i];
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 1) usage(`bad -${m[1]} ${JSON.stringify(v)}`);
-      if (m[1] === 'count') count = n;
-      else lines = n;
-    } else if (arg.startsWith('-')) {
-      usage(`unknown flag ${arg}`);
-    } else if (file === undefined) {
-      file = arg;
-    } else {
-      usage(`more than one FILE: ${arg}`);
-    }
-  }
-  if (file === undefined) usage('missing FILE');
-  if (lines === undefined) usage('missing -lines');
-  return { file, lines, count };
-}
 
 // input returns the first n lines of buf without its "3:" lines.
 function input(buf, n) {
@@ -97,7 +62,7 @@ async function run(data) {
 }
 
 async function main() {
-  const { file, lines, count } = parseArgs(process.argv.slice(2));
+  const { file, lines, count } = parseArgs(process.argv.slice(2), 'call-chat-api', USAGE, { lines: undefined, count: 10 });
   let buf;
   try {
     buf = readFileSync(file);

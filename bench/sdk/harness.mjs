@@ -1,6 +1,7 @@
-// harness.mjs holds what the SDK timing scripts share: feeding bytes to the
-// SDK as a response body would arrive, and the configuration lines that
-// `go test -bench` prints first, so that benchstat reads their output.
+// harness.mjs holds what the SDK timing scripts share: their command line,
+// feeding bytes to the SDK as a response body would arrive, and the
+// configuration lines that `go test -bench` prints first, so that benchstat
+// reads their output.
 
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -42,4 +43,44 @@ export function printConfig(...extra) {
   console.log(`cpu: ${cpus()[0]?.model ?? 'unknown'}`);
   console.log(`node: ${process.version}`);
   console.log(`sdk: ${sdkVersion()}`);
+}
+
+// parseArgs reads a script's command line: one FILE and the integer flags
+// named in defaults (each ≥ 1, as -name N, -name=N or with two dashes; a
+// default of undefined makes the flag required). -h prints usage and exits
+// 0; anything wrong prints the script's name, the problem and usage, and
+// exits 2. It returns { file, ...flags }.
+export function parseArgs(argv, script, usage, defaults) {
+  const fail = (msg) => {
+    console.error(`${script}: ${msg}\n${usage}`);
+    process.exit(2);
+  };
+  const out = { ...defaults };
+  const flag = new RegExp(`^--?(${Object.keys(defaults).join('|')})(?:=(.*))?$`);
+  let file;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '-h' || arg === '-help' || arg === '--help') {
+      console.log(usage);
+      process.exit(0);
+    }
+    const m = flag.exec(arg);
+    if (m) {
+      const v = m[2] !== undefined ? m[2] : argv[++i];
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1) fail(`bad -${m[1]} ${JSON.stringify(v)}`);
+      out[m[1]] = n;
+    } else if (arg.startsWith('-')) {
+      fail(`unknown flag ${arg}`);
+    } else if (file === undefined) {
+      file = arg;
+    } else {
+      fail(`more than one FILE: ${arg}`);
+    }
+  }
+  if (file === undefined) fail('missing FILE');
+  for (const [name, v] of Object.entries(out)) {
+    if (v === undefined) fail(`missing -${name}`);
+  }
+  return { file, ...out };
 }

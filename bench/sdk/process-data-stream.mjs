@@ -22,7 +22,7 @@ import { basename } from 'node:path';
 
 import { processDataStream } from '@ai-sdk/ui-utils';
 
-import { chunkedStream, printConfig } from './harness.mjs';
+import { chunkedStream, parseArgs, printConfig } from './harness.mjs';
 
 const CHUNK = 64 * 1024;
 const WARMUP_RUNS = 3;
@@ -36,37 +36,6 @@ const CALLBACKS = [
   'onStartStepPart',
 ];
 
-function parseArgs(argv) {
-  let file;
-  let count = 10;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === '-h' || arg === '-help' || arg === '--help') {
-      console.log(USAGE);
-      process.exit(0);
-    }
-    let m = /^--?count(?:=(.*))?$/.exec(arg);
-    if (m) {
-      const v = m[1] !== undefined ? m[1] : argv[++i];
-      count = Number(v);
-      if (!Number.isInteger(count) || count < 1) usage(`bad -count ${JSON.stringify(v)}`);
-    } else if (arg.startsWith('-')) {
-      usage(`unknown flag ${arg}`);
-    } else if (file === undefined) {
-      file = arg;
-    } else {
-      usage(`more than one FILE: ${arg}`);
-    }
-  }
-  if (file === undefined) usage('missing FILE');
-  return { file, count };
-}
-
-function usage(msg) {
-  console.error(`process-data-stream: ${msg}\n${USAGE}`);
-  process.exit(2);
-}
-
 // run feeds data to processDataStream in CHUNK-byte views and returns the
 // number of parts delivered.
 async function run(data) {
@@ -79,7 +48,7 @@ async function run(data) {
 }
 
 async function main() {
-  const { file, count } = parseArgs(process.argv.slice(2));
+  const { file, count } = parseArgs(process.argv.slice(2), 'process-data-stream', USAGE, { count: 10 });
   let buf;
   try {
     buf = readFileSync(file);
