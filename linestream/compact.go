@@ -31,8 +31,9 @@ const compactDepth = 63
 // the index just past it and true; false when the value is not valid or
 // not compact, or nests deeper than compactDepth. Like scanString, it reads
 // eight bytes at a time up to cap(b), and decides only on bytes before
-// len(b).
-func scanCompact(b []byte, i int) (int, bool) {
+// len(b). masks tells whether it may call blockMasks: the vector scanner is
+// on (haveVector && vectorOn.Load(), read once by the caller).
+func scanCompact(b []byte, i int, masks bool) (int, bool) {
 	w := b[:cap(b)]
 	var (
 		// open holds a bit per open container, the innermost lowest, set
@@ -46,7 +47,6 @@ func scanCompact(b []byte, i int) (int, bool) {
 		j      int
 		key    bool // the string at b[i] is an object key
 		err    *jsonErr
-		masks  = haveVector && vectorOn.Load() // blockMasks may be called
 	)
 	if masks && i >= 0 && i+64 <= cap(b) {
 		qm, bm = blockMasks(&w[i])

@@ -58,7 +58,7 @@ func TestStringSpecial(t *testing.T) {
 // end at the same byte. It reports whether scanCompact accepted.
 func compactAgrees(t *testing.T, b []byte) bool {
 	t.Helper()
-	end, ok := scanCompact(b, 0)
+	end, ok := scanCompact(b, 0, VectorScan())
 	if !ok {
 		return false
 	}
@@ -200,7 +200,7 @@ func FuzzScanCompact(f *testing.F) {
 		if spaced, depth := layout(data); err != nil || end != len(data) || spaced || depth > compactDepth {
 			return
 		}
-		if _, ok := scanCompact(slices.Clip(data), 0); !ok {
+		if _, ok := scanCompact(slices.Clip(data), 0, VectorScan()); !ok {
 			t.Fatalf("%q: compact and valid, scanCompact rejects it", data)
 		}
 	})

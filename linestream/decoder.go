@@ -130,13 +130,14 @@ func (d *Decoder) Next() bool {
 		return d.nextLine()
 	}
 	start, end, nl := s+2, 0, -1
-	if b[start] == '"' && !(haveVector && vectorOn.Load()) {
+	masks := haveVector && vectorOn.Load()
+	if b[start] == '"' && !masks {
 		// A string, such as a text delta, right before '\n', on the
 		// portable path: scanString from the start.
 		if e, err := scanString(b, start); err == nil && e < len(b) && b[e] == '\n' {
 			end, nl = e, e
 		}
-	} else if e, ok := scanCompact(b, start); ok && e < len(b) && b[e] == '\n' {
+	} else if e, ok := scanCompact(b, start, masks); ok && e < len(b) && b[e] == '\n' {
 		// A value written compactly (compact.go), as nearly all are;
 		// with the vector scanner's masks, strings too.
 		end, nl = e, e

@@ -243,7 +243,7 @@ func scanLiteral(b []byte, i int, lit string) (int, *jsonErr) {
 // (grown if it had to), so a caller that keeps it validates without
 // allocating once it has grown to the deepest nesting seen.
 func validate(b, stack []byte) (start, end int, _ []byte, err *jsonErr) {
-	if e, ok := scanCompact(b, 0); ok && e == len(b) {
+	if e, ok := scanCompact(b, 0, haveVector && vectorOn.Load()); ok && e == len(b) {
 		return 0, e, stack, nil
 	}
 	start, end, next, stack, err := scanValue(b, 0, stack, true)
