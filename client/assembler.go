@@ -119,7 +119,8 @@ type Assembler struct {
 
 // partialCall is one entry of the SDK's partialToolCalls.
 type partialCall struct {
-	text   []byte // the args text so far
+	text   []byte // the args text so far, decoded
+	raw    []byte // and the deltas after it, not yet decoded (see addDelta)
 	fix    fixer  // fixJson's walk of text, brought up to its end by repair
 	step   int
 	index  int // in msg.ToolInvocations
@@ -332,6 +333,10 @@ func (a *Assembler) add(p linestream.Part) (string, error) {
 		}
 		a.startToolCall(a.stringOf(id), a.stringOf(name))
 	case linestream.KindToolCallDelta:
+		if delta := a.sameCallDelta(v); delta != nil {
+			a.addDelta(a.deltaRec, delta)
+			break
+		}
 		id, delta := lookup2(v, "toolCallId", "argsTextDelta")
 		if !isStr(id) || !isStr(delta) {
 			return shapeError(p)
@@ -631,7 +636,7 @@ func (a *Assembler) newRec() *partialCall {
 	}
 	rec := a.recs[a.nrecs]
 	a.nrecs++
-	*rec = partialCall{text: rec.text[:0], fix: rec.fix, args: rec.args[:0], fixed: rec.fixed[:0], fields: rec.fields[:0]}
+	*rec = partialCall{text: rec.text[:0], raw: rec.raw[:0], fix: rec.fix, args: rec.args[:0], fixed: rec.fixed[:0], fields: rec.fields[:0]}
 	rec.fix.reset()
 	return rec
 }
@@ -691,19 +696,62 @@ func (a *Assembler) toolCallDelta(rawID, delta []byte) string {
 		}
 		a.deltaID, a.deltaRec = append(a.deltaID[:0], rawID...), rec
 	}
-	n := len(rec.text)
-	rec.text = appendJSText(rec.text, delta)
-	// fixJson's walk of the text waits for the repair (which a call part
-	// makes needless), but for a surrogate pair joined where it has walked.
-	var joinAt int
-	if rec.text, joinAt = joinSeam(rec.text, n); joinAt >= 0 && rec.fix.n > joinAt {
-		rec.fix.joined(rec.text, joinAt)
+	a.addDelta(rec, delta)
+	return ""
+}
+
+// sameCallDelta returns the argsTextDelta of an args delta value v of the
+// call of the last delta, written as JSON.stringify writes the SDK's part
+// ({"toolCallId":…,"argsTextDelta":…}, nothing else), or nil for any
+// other value (which toolCallDelta reads in full).
+func (a *Assembler) sameCallDelta(v []byte) []byte {
+	const head, mid = `{"toolCallId":`, `,"argsTextDelta":"`
+	if a.deltaRec == nil {
+		return nil
+	}
+	n := len(head) + len(a.deltaID)
+	if len(v) < n+len(mid)+2 || string(v[:len(head)]) != head ||
+		string(v[len(head):n]) != string(a.deltaID) || string(v[n:n+len(mid)]) != mid {
+		return nil
+	}
+	start := n + len(mid) - 1
+	if stringEnd(v, start) != len(v)-1 { // then v[len(v)-1] is the object's '}'
+		return nil
+	}
+	return v[start : len(v)-1]
+}
+
+// addDelta appends the args text delta, a JSON string token, to rec's args
+// text. The text is decoded when the args are repaired (see decodeArgs),
+// in one pass over the deltas since the last repair: a call part makes
+// that needless.
+func (a *Assembler) addDelta(rec *partialCall, delta []byte) {
+	raw := delta[1 : len(delta)-1]
+	rec.raw = append(rec.raw, raw...)
+	if !endsWhole(raw) {
+		rec.decode() // the next delta must not run on to a cut UTF-8 sequence
 	}
 	if !rec.dirty {
 		rec.dirty = true
 		a.dirty = append(a.dirty, rec)
 	}
-	return ""
+}
+
+// decode decodes the deltas not yet decoded (rec.raw, their bytes between
+// the quotes run together) onto rec.text, as JavaScript's += appends them.
+func (rec *partialCall) decode() {
+	if len(rec.raw) == 0 {
+		return
+	}
+	n := len(rec.text)
+	rec.text = appendJSRaw(rec.text, rec.raw)
+	rec.raw = rec.raw[:0]
+	// fixJson's walk of the text waits for the repair, but for a surrogate
+	// pair joined where it has walked.
+	var joinAt int
+	if rec.text, joinAt = joinSeam(rec.text, n); joinAt >= 0 && rec.fix.n > joinAt {
+		rec.fix.joined(rec.text, joinAt)
+	}
 }
 
 // flush brings the message up to date: the text added since the last
@@ -731,6 +779,7 @@ func (a *Assembler) flushArgs() {
 // repair repairs and reads rec's args text as the SDK's parsePartialJson
 // does and sets the partial-call invocation with them.
 func (a *Assembler) repair(rec *partialCall) {
+	rec.decode()
 	rec.fix.feed(rec.text)
 	var args []byte
 	var state PartialJSONState
