@@ -64,7 +64,7 @@ type memberSpan struct {
 
 // appendValue appends the JavaScript form of the valid JSON value v to dst.
 func (w *jsWriter) appendValue(dst, v []byte) ([]byte, error) {
-	dst, i, err := w.valueCopy(dst, v, 0, 0)
+	dst, i, err := w.valueCopy(dst, v, 0, 0, !w.secure && utf8.Valid(v))
 	if err != nil {
 		return dst, err
 	}
@@ -74,13 +74,14 @@ func (w *jsWriter) appendValue(dst, v []byte) ([]byte, error) {
 	return dst, nil
 }
 
-// valueCopy is value, but a value already in the form it writes is copied
-// as it stands, in one step (see canonicalEnd). It is tried on the value
-// given, not on the values inside it again: a value that is not in that
-// form is read twice at most.
-func (w *jsWriter) valueCopy(dst, b []byte, i, depth int) ([]byte, int, error) {
-	if !w.secure {
-		if end := canonicalEnd(b, i, depth, nil); end >= 0 {
+// valueCopy is value, but with utf8OK (b is valid UTF-8, and w not secure)
+// a value already in the form it writes is copied as it stands, in one
+// step (see canonicalEnd). It is tried on the value given, not on the
+// values inside it again: a value that is not in that form is read twice
+// at most.
+func (w *jsWriter) valueCopy(dst, b []byte, i, depth int, utf8OK bool) ([]byte, int, error) {
+	if utf8OK {
+		if end := canonicalWalk(b, i, depth, nil); end >= 0 {
 			return append(dst, b[i:end]...), end, nil
 		}
 	}
@@ -97,6 +98,16 @@ func (w *jsWriter) valueCopy(dst, b []byte, i, depth int) ([]byte, int, error) {
 // of those inside it) are appended to *ms as they are read (also when the
 // object turns out not to be in that form).
 func canonicalEnd(b []byte, i, depth int, ms *[]member) int {
+	if !utf8.Valid(b[i:]) {
+		return -1
+	}
+	return canonicalWalk(b, i, depth, ms)
+}
+
+// canonicalWalk is canonicalEnd for b that is valid UTF-8 (so are its
+// strings then: the bytes outside them are ASCII). The UTF-8 of a whole
+// value is checked at once, before the walk, rather than string by string.
+func canonicalWalk(b []byte, i, depth int, ms *[]member) int {
 	if depth > maxDepth || i >= len(b) {
 		return -1
 	}
@@ -127,7 +138,7 @@ func canonicalEnd(b []byte, i, depth int, ms *[]member) int {
 				}
 			}
 			keys[n] = key
-			if i = canonicalEnd(b, end+1, depth+1, nil); i < 0 || i >= len(b) {
+			if i = canonicalWalk(b, end+1, depth+1, nil); i < 0 || i >= len(b) {
 				return -1
 			}
 			if ms != nil {
@@ -147,7 +158,7 @@ func canonicalEnd(b []byte, i, depth int, ms *[]member) int {
 			return i + 1
 		}
 		for {
-			if i = canonicalEnd(b, i, depth+1, nil); i < 0 || i >= len(b) {
+			if i = canonicalWalk(b, i, depth+1, nil); i < 0 || i >= len(b) {
 				return -1
 			}
 			if b[i] == ']' {
@@ -164,45 +175,96 @@ func canonicalEnd(b []byte, i, depth int, ms *[]member) int {
 		return min(i+5, len(b))
 	}
 	end := numberEnd(b, i)
-	if end == i {
-		return -1
-	}
-	var buf [32]byte
-	if string(appendNumber(buf[:0], b[i:end])) != string(b[i:end]) {
+	if end == i || !canonicalNumber(b[i:end]) {
 		return -1
 	}
 	return end
 }
 
-// canonicalStringEnd returns the end of the valid JSON string at b[i] when
-// it is in the form JSON.stringify writes (see canonicalEnd), else -1.
-func canonicalStringEnd(b []byte, i int) int {
-	end := stringEnd(b, i)
-	if end < 0 {
-		return -1
+// canonicalNumber reports whether the valid JSON number tok is written as
+// JavaScript prints the double it parses to. A number in plain decimal
+// form with at most 15 significant digits, the last not 0, is: it is the
+// only decimal of so few digits that parses to its double (doubles hold 15
+// decimal digits), so the shortest that round-trips, which JavaScript
+// prints, in that form from 1e-6 to 1e21. Other numbers are printed and
+// compared.
+func canonicalNumber(tok []byte) bool {
+	d := tok
+	if d[0] == '-' {
+		d = d[1:]
 	}
-	s := b[i+1 : end-1]
-	for j := 0; ; {
-		j = validWords(s, j)
-		for j < len(s) && s[j] < utf8.RuneSelf && s[j] != '\\' {
+	i := 0
+	for i < len(d) && '0' <= d[i] && d[i] <= '9' {
+		i++
+	}
+	if i == 0 || (d[0] == '0' && i > 1) {
+		// Not a JSON number (the assembly is given valid ones): printed.
+	} else if i == len(d) {
+		if len(d) <= 15 {
+			return string(tok) != "-0"
+		}
+	} else if d[i] == '.' {
+		j := i + 1
+		for j < len(d) && '0' <= d[j] && d[j] <= '9' {
 			j++
 		}
-		if j >= len(s) {
-			return end
-		}
-		if s[j] == '\\' {
-			switch s[j+1] {
-			case '"', '\\', 'b', 'f', 'n', 'r', 't':
-				j += 2
-				continue
+		if j == len(d) && j > i+1 {
+			if d[j-1] == '0' {
+				return false // JavaScript prints no trailing zero
 			}
-			return -1 // \/ or \u: JSON.stringify writes the character otherwise
+			sig := j - 1 // the digits but the point
+			if string(d[:i]) == "0" {
+				z := i + 1
+				for d[z] == '0' {
+					z++
+				}
+				if z-i-1 > 5 {
+					return false // below 1e-6: JavaScript prints an exponent
+				}
+				sig = j - z
+			}
+			if sig <= 15 {
+				return true
+			}
 		}
-		r, n := utf8.DecodeRune(s[j:])
-		if r == utf8.RuneError && n == 1 {
+	}
+	var buf [32]byte
+	return string(appendNumber(buf[:0], tok)) == string(tok)
+}
+
+// canonicalStringEnd returns the end of the valid JSON string at b[i] when
+// its escapes are those JSON.stringify writes (see canonicalEnd), else -1;
+// b must be valid UTF-8.
+func canonicalStringEnd(b []byte, i int) int {
+	j := i + 1
+	for {
+		// Eight bytes at a time to the next quote or backslash.
+		for j+8 <= len(b) {
+			x := binary.LittleEndian.Uint64(b[j:])
+			if m := zeroBytes(x^0x2222222222222222) | zeroBytes(x^0x5C5C5C5C5C5C5C5C); m != 0 {
+				j += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			j += 8
+		}
+		for j < len(b) && b[j] != '"' && b[j] != '\\' {
+			j++
+		}
+		if j >= len(b) {
 			return -1
 		}
-		j += n
+		if b[j] == '"' {
+			return j + 1
+		}
+		if j+1 >= len(b) {
+			return -1
+		}
+		switch b[j+1] {
+		case '"', '\\', 'b', 'f', 'n', 'r', 't':
+			j += 2
+		default:
+			return -1 // \/ or \u: JSON.stringify writes the character otherwise
+		}
 	}
 }
 

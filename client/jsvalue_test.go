@@ -1,7 +1,9 @@
 package client
 
 import (
+	"math/rand/v2"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -107,6 +109,12 @@ func TestCanonicalCopy(t *testing.T) {
 		{"\"a\xffb\"", false},
 		{"\"\xed\xa0\x80\"", false},
 		{seventeen, false},
+		{`[0.5,-0.25,0.000001,123.456,100000000000000.5]`, true},
+		{`[0.0000001]`, false},
+		{`[0.10]`, false},
+		{`[1.5e0]`, false},
+		{`[12345678901234567890]`, false},
+		{`[0.30000000000000004,1234567890123456.5]`, true},
 		{`[[[[{"x":[{}]}]]]]`, true},
 	}
 	for _, tt := range tests {
@@ -118,5 +126,38 @@ func TestCanonicalCopy(t *testing.T) {
 		got, err := w.appendValue(nil, []byte(tt.in))
 		require.NoError(t, err, "re-serialising %s", tt.in)
 		assert.Equal(t, string(want), string(got), "re-serialising %s", tt.in)
+	}
+}
+
+// TestCanonicalNumber checks the quick rule of canonicalNumber against
+// printing the number, over decimals of every length around its limits.
+func TestCanonicalNumber(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	digits := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte('0' + rng.IntN(10))
+		}
+		return string(b)
+	}
+	for range 20000 {
+		intPart := digits(rng.IntN(18))
+		if intPart == "" || rng.IntN(3) == 0 {
+			intPart = "0"
+		}
+		intPart = strings.TrimLeft(intPart, "0")
+		if intPart == "" {
+			intPart = "0"
+		}
+		tok := intPart
+		if rng.IntN(4) > 0 {
+			tok += "." + strings.Repeat("0", rng.IntN(8)) + digits(1+rng.IntN(18))
+		}
+		if rng.IntN(2) == 0 {
+			tok = "-" + tok
+		}
+		var buf [32]byte
+		want := string(appendNumber(buf[:0], []byte(tok))) == tok
+		assert.Equal(t, want, canonicalNumber([]byte(tok)), "canonical: %s", tok)
 	}
 }
