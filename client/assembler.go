@@ -91,18 +91,17 @@ type Assembler struct {
 	// message is asked for or that part ends.
 	textRaw []byte
 
-	partial   map[string]*partialCall // the SDK's partialToolCalls
-	deltaID   []byte                  // the toolCallId of the last args delta, quoted as in its part
-	deltaRec  *partialCall            // and its call, until a call starts (see toolCallDelta)
-	dirty     []*partialCall          // the partial calls whose args are to be repaired (see flush)
-	firstInv  map[string]int          // the first index in msg.ToolInvocations per toolCallId
-	toolParts map[string]int          // the index in msg.Parts of the part per toolCallId
+	calls  map[string]*toolCall // what the SDK keeps per toolCallId (see toolCall)
+	lastID []byte               // the toolCallId of the last tool part, quoted as in the part
+	last   *toolCall            // and its call: tool parts of one call come in runs
+	dirty  []*partialCall       // the partial calls whose args are to be repaired (see flush)
 
 	// Storage handed out in pieces, so that a tool part allocates little:
 	// the partial-call records (reused, with their buffers, after Reset),
 	// the members of invocations and the invocations of tool parts.
 	recs      []*partialCall
 	nrecs     int
+	callSlab  slab[toolCall]
 	fieldSlab slab[field]
 	invSlab   slab[ToolInvocation]
 	invs      []ToolInvocation // msg.ToolInvocations of an earlier stream, reused after Reset
@@ -118,11 +117,23 @@ type Assembler struct {
 	offs  []int  // element offsets in arena
 }
 
+// A toolCall is what the SDK finds by a toolCallId: its entry in
+// partialToolCalls, the first of its invocations (toolInvocations.findIndex)
+// and its tool-invocation part (updateToolInvocationPart's parts.find). The
+// last two never change once set, when the first invocation of the id is
+// added, with its part.
+type toolCall struct {
+	partial *partialCall // nil before a tool_call_streaming_start part
+	inv     int          // index in msg.ToolInvocations
+	part    int          // index in msg.Parts
+}
+
 // partialCall is one entry of the SDK's partialToolCalls.
 type partialCall struct {
-	text   []byte // the args text so far, decoded
-	raw    []byte // and the deltas after it, not yet decoded (see addDelta)
-	fix    fixer  // fixJson's walk of text, brought up to its end by repair
+	call   *toolCall // the call of its id
+	text   []byte    // the args text so far, decoded
+	raw    []byte    // and the deltas after it, not yet decoded (see addDelta)
+	fix    fixer     // fixJson's walk of text, brought up to its end by repair
 	step   int
 	index  int // in msg.ToolInvocations
 	id     string
@@ -170,11 +181,10 @@ func (a *Assembler) Reset() {
 		offs:          a.offs[:0],
 		undo:          a.undo[:0],
 		dirty:         a.dirty[:0],
-		deltaID:       a.deltaID[:0],
-		partial:       a.partial,
-		firstInv:      a.firstInv,
-		toolParts:     a.toolParts,
+		lastID:        a.lastID[:0],
+		calls:         a.calls,
 		recs:          a.recs,
+		callSlab:      a.callSlab.rewound(),
 		fieldSlab:     a.fieldSlab.rewound(),
 		invSlab:       a.invSlab.rewound(),
 		invs:          invs[:0],
@@ -187,9 +197,7 @@ func (a *Assembler) Reset() {
 	}
 	a.content.reset(contentHint)
 	a.reasoning.reset(reasoningHint)
-	clear(a.partial)
-	clear(a.firstInv)
-	clear(a.toolParts)
+	clear(a.calls)
 }
 
 // Message returns the message so far. It is a view: the next call to
@@ -332,10 +340,10 @@ func (a *Assembler) add(p linestream.Part) (string, error) {
 		if !isStr(id) || !isStr(name) {
 			return shapeError(p)
 		}
-		a.startToolCall(a.stringOf(id), a.stringOf(name))
+		a.startToolCall(id, name)
 	case linestream.KindToolCallDelta:
 		if delta := a.sameCallDelta(v); delta != nil {
-			a.addDelta(a.deltaRec, delta)
+			a.addDelta(a.last.partial, delta)
 			break
 		}
 		id, delta := lookup2(v, "toolCallId", "argsTextDelta")
@@ -601,19 +609,24 @@ func (a *Assembler) stepValue() []byte {
 }
 
 // startToolCall is the SDK's onToolCallStreamingStartPart.
-func (a *Assembler) startToolCall(id, name string) {
+func (a *Assembler) startToolCall(rawID, rawName []byte) {
+	c := a.callOf(rawID)
 	// A call restarted under the same id shares its tool part with the
 	// call before: that one's args go first, as the SDK showed them.
-	if old := a.partial[id]; old != nil && old.dirty {
-		old.dirty = false
-		a.repair(old)
+	if c != nil && c.partial != nil && c.partial.dirty {
+		c.partial.dirty = false
+		a.repair(c.partial)
 	}
 	if a.msg.ToolInvocations == nil {
 		a.startInvocations()
 	}
-	if a.partial == nil {
-		a.partial = make(map[string]*partialCall)
+	var id string
+	if c != nil && c.partial != nil {
+		id = c.partial.id
+	} else {
+		id = a.stringOf(rawID)
 	}
+	name := a.stringOf(rawName)
 	rec := a.newRec()
 	rec.step, rec.index, rec.id, rec.name = a.step, len(a.msg.ToolInvocations), id, name
 	rec.fields = append(rec.fields[:0],
@@ -623,11 +636,43 @@ func (a *Assembler) startToolCall(id, name string) {
 		field{keyToolName, a.keepQuoted(name)},
 		field{keyArgs, nil},
 	)
-	a.partial[id] = rec
-	a.deltaRec = nil // the id may name this call now
 	inv := rec.invocation(nil)
-	a.appendInvocation(id, inv)
-	a.setToolPart(id, inv)
+	a.msg.ToolInvocations = append(a.msg.ToolInvocations, inv)
+	if c == nil {
+		c = a.addCall(id, rawID, inv)
+	} else {
+		*a.msg.Parts[c.part].ToolInvocation = inv
+	}
+	c.partial, rec.call = rec, c
+}
+
+// callOf returns the call of the id the JSON string rawID names, or nil.
+func (a *Assembler) callOf(rawID []byte) *toolCall {
+	if a.last != nil && string(rawID) == string(a.lastID) {
+		return a.last
+	}
+	a.buf = appendJSText(a.buf[:0], rawID)
+	c := a.calls[string(a.buf)] // no allocation
+	if c != nil {
+		a.lastID, a.last = append(a.lastID[:0], rawID...), c
+	}
+	return c
+}
+
+// addCall adds the call of a new id (written as rawID in its part), whose
+// first invocation inv is the last of msg.ToolInvocations, with its part.
+func (a *Assembler) addCall(id string, rawID []byte, inv ToolInvocation) *toolCall {
+	if a.calls == nil {
+		a.calls = make(map[string]*toolCall)
+	}
+	c := &a.callSlab.take(1)[0]
+	*c = toolCall{inv: len(a.msg.ToolInvocations) - 1, part: len(a.msg.Parts)}
+	a.calls[id] = c
+	a.lastID, a.last = append(a.lastID[:0], rawID...), c
+	t := &a.invSlab.take(1)[0]
+	*t = inv
+	a.msg.Parts = append(a.msg.Parts, Part{Type: PartToolInvocation, ToolInvocation: t})
+	return c
 }
 
 // newRec returns a partial-call record at its start, reusing one of an
@@ -688,32 +733,26 @@ func (rec *partialCall) invocation(args []byte) ToolInvocation {
 // toolCallDelta is the SDK's onToolCallDeltaPart; it returns the SDK's
 // message for a delta of a tool call that has not begun.
 func (a *Assembler) toolCallDelta(rawID, delta []byte) string {
-	// Deltas of one call come in runs: the call of the last delta is kept
-	// with its id as the part wrote it.
-	rec := a.deltaRec
-	if rec == nil || !bytes.Equal(rawID, a.deltaID) {
-		a.buf = appendJSText(a.buf[:0], rawID)
-		if rec = a.partial[string(a.buf)]; rec == nil { // no allocation: the id stays in the record
-			return "Cannot read properties of undefined (reading 'text')"
-		}
-		a.deltaID, a.deltaRec = append(a.deltaID[:0], rawID...), rec
+	c := a.callOf(rawID)
+	if c == nil || c.partial == nil {
+		return "Cannot read properties of undefined (reading 'text')"
 	}
-	a.addDelta(rec, delta)
+	a.addDelta(c.partial, delta)
 	return ""
 }
 
 // sameCallDelta returns the argsTextDelta of an args delta value v of the
-// call of the last delta, written as JSON.stringify writes the SDK's part
+// call of the last tool part, a partial call, written as JSON.stringify writes the SDK's part
 // ({"toolCallId":…,"argsTextDelta":…}, nothing else), or nil for any
 // other value (which toolCallDelta reads in full).
 func (a *Assembler) sameCallDelta(v []byte) []byte {
 	const head, mid = `{"toolCallId":`, `,"argsTextDelta":"`
-	if a.deltaRec == nil {
+	if a.last == nil || a.last.partial == nil {
 		return nil
 	}
-	n := len(head) + len(a.deltaID)
+	n := len(head) + len(a.lastID)
 	if len(v) < n+len(mid)+2 || string(v[:len(head)]) != head ||
-		string(v[len(head):n]) != string(a.deltaID) || string(v[n:n+len(mid)]) != mid {
+		string(v[len(head):n]) != string(a.lastID) || string(v[n:n+len(mid)]) != mid {
 		return nil
 	}
 	start := n + len(mid) - 1
@@ -809,7 +848,7 @@ func (a *Assembler) repair(rec *partialCall) {
 	}
 	inv := rec.invocation(args)
 	a.msg.ToolInvocations[rec.index] = inv
-	a.setToolPart(rec.id, inv)
+	*a.msg.Parts[rec.call.part].ToolInvocation = inv
 }
 
 // toolCall is the SDK's onToolCallPart (without onToolCall: no client
@@ -818,28 +857,34 @@ func (a *Assembler) toolCall(ms []member, rawID []byte) {
 	fields := append(a.newFields(8), field{keyState, jsonCall}, field{keyStep, a.stepValue()})
 	fields = spread(fields, ms)
 	inv := ToolInvocation{fields: fields}
-	a.buf = appendJSText(a.buf[:0], rawID)
-	if rec := a.partial[string(a.buf)]; rec != nil {
+	c := a.callOf(rawID)
+	if c != nil && c.partial != nil {
 		// The call replaces the partial call's invocation and part, the
 		// only ones its args would go to: they need no repair. (Other
 		// calls repair into their own invocation and part: a call earlier
 		// under the same id was repaired when this one started.)
+		rec := c.partial
 		rec.dirty = false
 		inv.setTypedFrom(&a.msg.ToolInvocations[rec.index])
 		a.msg.ToolInvocations[rec.index] = inv
-		a.setToolPart(rec.id, inv)
+		*a.msg.Parts[c.part].ToolInvocation = inv
 		return
 	}
 	inv.setTyped()
+	if a.msg.ToolInvocations == nil {
+		a.startInvocations()
+	}
+	a.msg.ToolInvocations = append(a.msg.ToolInvocations, inv)
+	if c != nil {
+		*a.msg.Parts[c.part].ToolInvocation = inv
+		return
+	}
+	a.buf = appendJSText(a.buf[:0], rawID)
 	id := inv.ToolCallID // the same text, unless the part's toolCallId repeats
 	if id != string(a.buf) {
 		id = string(a.buf)
 	}
-	if a.msg.ToolInvocations == nil {
-		a.startInvocations()
-	}
-	a.appendInvocation(id, inv)
-	a.setToolPart(id, inv)
+	a.addCall(id, rawID, inv)
 }
 
 // toolResult is the SDK's onToolResultPart.
@@ -848,15 +893,19 @@ func (a *Assembler) toolResult(ms []member, keepErr error, rawID []byte) (string
 	if a.msg.ToolInvocations == nil {
 		return "tool_result must be preceded by a tool_call", ErrUnknownToolCall
 	}
-	a.buf = appendJSText(a.buf[:0], rawID)
-	i, ok := a.firstInv[string(a.buf)]
-	if !ok {
+	c := a.callOf(rawID)
+	if c == nil {
 		return "tool_result must be preceded by a tool_call with the same toolCallId", ErrUnknownToolCall
 	}
-	prev := &a.msg.ToolInvocations[i]
+	prev := &a.msg.ToolInvocations[c.inv]
 	fields := a.newFields(len(prev.fields) + 2)
 	for _, f := range prev.fields {
-		fields = append(fields, field{f.key, a.keepBytes(f.value)})
+		if f.key == keyArgs && prev.State == StatePartialCall {
+			// The args of a partial call are rewritten in place by its next
+			// repair; all other values stay as they are.
+			f.value = a.keepBytes(f.value)
+		}
+		fields = append(fields, f)
 	}
 	fields = setField(fields, keyState, jsonResult)
 	if keepErr != nil {
@@ -866,12 +915,7 @@ func (a *Assembler) toolResult(ms []member, keepErr error, rawID []byte) (string
 	inv := ToolInvocation{fields: fields}
 	inv.setTypedFrom(prev)
 	*prev = inv
-	a.buf = appendJSText(a.buf[:0], rawID)
-	if i, ok := a.toolParts[string(a.buf)]; ok {
-		*a.msg.Parts[i].ToolInvocation = inv
-	} else {
-		a.setToolPart(string(a.buf), inv)
-	}
+	*a.msg.Parts[c.part].ToolInvocation = inv
 	return "", nil
 }
 
@@ -1041,33 +1085,6 @@ func (a *Assembler) startInvocations() {
 		a.msg.ToolInvocations = []ToolInvocation{}
 	}
 	a.msg.addKey(keyToolInvocations)
-}
-
-// appendInvocation appends an invocation to msg.ToolInvocations.
-func (a *Assembler) appendInvocation(id string, inv ToolInvocation) {
-	if a.firstInv == nil {
-		a.firstInv = make(map[string]int)
-	}
-	if _, ok := a.firstInv[id]; !ok {
-		a.firstInv[id] = len(a.msg.ToolInvocations)
-	}
-	a.msg.ToolInvocations = append(a.msg.ToolInvocations, inv)
-}
-
-// setToolPart is the SDK's updateToolInvocationPart: the first
-// tool-invocation part of the call shows inv; without one, a part is added.
-func (a *Assembler) setToolPart(id string, inv ToolInvocation) {
-	if a.toolParts == nil {
-		a.toolParts = make(map[string]int)
-	}
-	if i, ok := a.toolParts[id]; ok {
-		*a.msg.Parts[i].ToolInvocation = inv
-		return
-	}
-	a.toolParts[id] = len(a.msg.Parts)
-	t := &a.invSlab.take(1)[0]
-	*t = inv
-	a.msg.Parts = append(a.msg.Parts, Part{Type: PartToolInvocation, ToolInvocation: t})
 }
 
 // A Result is a whole stream assembled: the message with what the SDK

@@ -119,9 +119,9 @@ func canonicalWalk(b []byte, i, depth int, ms *[]member) int {
 		if i < len(b) && b[i] == '}' {
 			return i + 1
 		}
-		var keys [16][]byte
+		var keys [16][2]int32 // where the keys so far start and end (smaller than slices to clear)
 		for n := 0; ; n++ {
-			if n == len(keys) || i >= len(b) || b[i] != '"' {
+			if n == len(keys) || i >= len(b) || b[i] != '"' || len(b) > math.MaxInt32 {
 				return -1
 			}
 			end := canonicalStringEnd(b, i)
@@ -129,15 +129,15 @@ func canonicalWalk(b []byte, i, depth int, ms *[]member) int {
 				return -1
 			}
 			key := b[i:end]
-			if arrayIndex(key) >= 0 {
+			if c := key[1]; '0' <= c && c <= '9' && arrayIndex(key) >= 0 {
 				return -1
 			}
 			for _, k := range keys[:n] {
-				if string(k) == string(key) {
+				if string(b[k[0]:k[1]]) == string(key) {
 					return -1
 				}
 			}
-			keys[n] = key
+			keys[n] = [2]int32{int32(i), int32(end)}
 			if i = canonicalWalk(b, end+1, depth+1, nil); i < 0 || i >= len(b) {
 				return -1
 			}
