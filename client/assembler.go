@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/chatwire/chatwire/linestream"
 )
@@ -113,6 +114,7 @@ type Assembler struct {
 	w     jsWriter
 	pp    partialParser
 	arena []byte // the JSON values the message keeps (data, annotations, sources, tool values)
+	strs  strArena // the text of the short strings it keeps
 	buf   []byte // decoded text
 	offs  []int  // element offsets in arena
 }
@@ -432,7 +434,7 @@ func (a *Assembler) add(p linestream.Part) (string, error) {
 		if !isStr(reason) {
 			return shapeError(p)
 		}
-		a.finishReason = a.stringOf(reason)
+		a.finishReason = a.finishReasonOf(reason)
 		if len(u) > 0 && u[0] == '{' {
 			prompt, completion := lookup2(u, "promptTokens", "completionTokens")
 			if prompt != nil && completion != nil {
@@ -520,7 +522,53 @@ func (a *Assembler) stringOf(v []byte) string {
 		return ""
 	}
 	a.buf = appendJSText(a.buf[:0], v)
-	return string(a.buf)
+	return a.strs.add(a.buf)
+}
+
+// finishReasonOf returns the text of the finishReason value v, one of the
+// SDK's reasons without allocating.
+func (a *Assembler) finishReasonOf(v []byte) string {
+	switch string(v) {
+	case `"stop"`:
+		return "stop"
+	case `"tool-calls"`:
+		return "tool-calls"
+	case `"length"`:
+		return "length"
+	case `"content-filter"`:
+		return "content-filter"
+	case `"error"`:
+		return "error"
+	case `"other"`:
+		return "other"
+	case `"unknown"`:
+		return "unknown"
+	}
+	return a.stringOf(v)
+}
+
+// A strArena holds the text of the short strings the message keeps (ids,
+// names, signatures) in chunks, so that they cost an allocation per chunk,
+// not per string. Like a jsString it never writes a byte twice: a full
+// chunk is left to the strings that hold it, and Reset starts a new one.
+type strArena struct {
+	b []byte
+}
+
+// add returns text as a string whose bytes are in the arena.
+func (s *strArena) add(text []byte) string {
+	if len(text) == 0 {
+		return ""
+	}
+	if len(text) > 1024 {
+		return string(text) // long: its own allocation
+	}
+	if len(s.b)+len(text) > cap(s.b) {
+		s.b = make([]byte, 0, min(max(2*cap(s.b), 256), 16<<10))
+	}
+	start := len(s.b)
+	s.b = append(s.b, text...)
+	return unsafe.String(&s.b[start], len(text))
 }
 
 // number returns what the SDK makes of a usage count: the JSON number as a
@@ -528,6 +576,27 @@ func (a *Assembler) stringOf(v []byte) string {
 func number(v []byte) float64 {
 	if len(v) == 0 || (v[0] != '-' && (v[0] < '0' || v[0] > '9')) {
 		return math.NaN()
+	}
+	// A plain integer of up to 15 digits is its double exactly.
+	neg, d := v[0] == '-', v
+	if neg {
+		d = v[1:]
+	}
+	if len(d) > 0 && len(d) <= 15 {
+		n := int64(0)
+		for _, c := range d {
+			if c < '0' || c > '9' {
+				n = -1
+				break
+			}
+			n = n*10 + int64(c-'0')
+		}
+		if n >= 0 {
+			if neg {
+				return -float64(n) // -0 too
+			}
+			return float64(n)
+		}
 	}
 	f, err := strconv.ParseFloat(string(v), 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {

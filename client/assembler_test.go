@@ -163,6 +163,36 @@ func TestAssemblerReset(t *testing.T) {
 	}
 }
 
+// TestStringsOutliveReset checks that the strings of a message stay as they
+// were after Reset and the next stream, which reuses the message's slices
+// but not the chunks its short strings are kept in.
+func TestStringsOutliveReset(t *testing.T) {
+	stream := func(c string) string {
+		return "f:{\"messageId\":\"msg-" + c + "\"}\n" +
+			"b:{\"toolCallId\":\"call-" + c + "\",\"toolName\":\"name-" + c + "\"}\n" +
+			"g:\"r\"\nj:{\"signature\":\"sig-" + c + "\"}\ni:{\"data\":\"red-" + c + "\"}\n" +
+			"k:{\"mimeType\":\"mime-" + c + "\",\"data\":\"data-" + c + "\"}\n" +
+			"d:{\"finishReason\":\"why-" + c + "\"}\n"
+	}
+	a := NewAssembler()
+	add := func(s string) *Message {
+		a.Reset()
+		d := linestream.NewDecoder(strings.NewReader(s))
+		for d.Next() {
+			require.NoError(t, a.Add(d.Part()))
+		}
+		require.NoError(t, d.Err())
+		return a.Message()
+	}
+	m := add(stream("1"))
+	kept := []string{m.ID, m.ToolInvocations[0].ToolCallID, m.ToolInvocations[0].ToolName,
+		m.Parts[2].Details[0].Signature, m.Parts[2].Details[1].Data, m.Parts[3].MimeType, m.Parts[3].Data, a.FinishReason()}
+	want := []string{"msg-1", "call-1", "name-1", "sig-1", "red-1", "mime-1", "data-1", "why-1"}
+	require.Equal(t, want, kept)
+	add(stream("2"))
+	assert.Equal(t, want, kept, "the strings of the stream before Reset")
+}
+
 // TestArgsPairAcrossDeltas checks a surrogate pair split across two args
 // deltas, with the args repaired before the second delta (fixJson has
 // walked the high surrogate) and only at the end (it has not).
