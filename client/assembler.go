@@ -113,10 +113,10 @@ type Assembler struct {
 
 	w     jsWriter
 	pp    partialParser
-	arena []byte // the JSON values the message keeps (data, annotations, sources, tool values)
+	arena []byte   // the JSON values the message keeps (data, annotations, sources, tool values)
 	strs  strArena // the text of the short strings it keeps
-	buf   []byte // decoded text
-	offs  []int  // element offsets in arena
+	buf   []byte   // decoded text
+	offs  []int    // element offsets in arena
 }
 
 // A toolCall is what the SDK finds by a toolCallId: its entry in
