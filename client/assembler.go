@@ -250,7 +250,7 @@ func (a *Assembler) Add(p linestream.Part) error {
 		a.undo = a.undo[:0] // the SDK's execUpdate, as at the end of add
 		return nil
 	}
-	msg, sentinel := a.add(p)
+	msg, sentinel := a.add(&p)
 	if sentinel == nil {
 		return nil
 	}
@@ -278,7 +278,7 @@ func (a *Assembler) Fail(err error) {
 
 // add folds p; for a part the SDK throws at it returns the SDK's message and
 // a sentinel error.
-func (a *Assembler) add(p linestream.Part) (string, error) {
+func (a *Assembler) add(p *linestream.Part) (string, error) {
 	k := p.Kind()
 	if k == linestream.KindUnknown {
 		return "Failed to parse stream string. Invalid code " + string(p.Code) + ".", linestream.ErrUnknownCode
@@ -488,7 +488,7 @@ func isStr(v []byte) bool { return len(v) > 0 && v[0] == '"' }
 
 // shapeError returns the SDK's message for a part whose value has the wrong
 // shape for its kind.
-func shapeError(p linestream.Part) (string, error) {
+func shapeError(p *linestream.Part) (string, error) {
 	if err := p.CheckShape(); err != nil {
 		return strings.TrimPrefix(err.Error(), linestream.ErrShape.Error()+": ") + ".", linestream.ErrShape
 	}

@@ -858,8 +858,8 @@ func valueEnd(b []byte, i int) int {
 // keyIs reports whether the quoted JSON key names name.
 func keyIs(key []byte, name string) bool {
 	k := key[1 : len(key)-1]
-	if string(k) == name {
-		return true
+	if len(k) <= len(name) {
+		return string(k) == name // an escape would make it longer than its text
 	}
 	if bytes.IndexByte(k, '\\') < 0 {
 		return false // and its text is itself
