@@ -105,7 +105,9 @@ type Assembler struct {
 	callSlab  slab[toolCall]
 	fieldSlab slab[field]
 	invSlab   slab[ToolInvocation]
-	invs      []ToolInvocation // msg.ToolInvocations of an earlier stream, reused after Reset
+	invs      []ToolInvocation  // msg.ToolInvocations of an earlier stream, reused after Reset
+	dataBuf   []json.RawMessage // and its data and msg.Annotations
+	annBuf    []json.RawMessage
 
 	// undo reverts the signatures set since the SDK's last update, which
 	// its onUpdate has not shown when a later part throws.
@@ -174,6 +176,13 @@ func (a *Assembler) Reset() {
 		invs = a.msg.ToolInvocations
 		clear(invs)
 	}
+	dataBuf, annBuf := a.dataBuf, a.annBuf
+	if a.data != nil {
+		dataBuf = a.data
+	}
+	if a.msg.Annotations != nil {
+		annBuf = a.msg.Annotations
+	}
 	*a = Assembler{
 		w:             a.w,
 		pp:            a.pp,
@@ -190,6 +199,8 @@ func (a *Assembler) Reset() {
 		fieldSlab:     a.fieldSlab.rewound(),
 		invSlab:       a.invSlab.rewound(),
 		invs:          invs[:0],
+		dataBuf:       dataBuf[:0],
+		annBuf:        annBuf[:0],
 		msg:           Message{Role: "assistant", Parts: parts[:0]},
 		finishReason:  "unknown",
 		usage:         unknownUsage(),
@@ -392,18 +403,36 @@ func (a *Assembler) add(p *linestream.Part) (string, error) {
 		if len(v) == 0 || v[0] != '[' {
 			return shapeError(p)
 		}
+		if a.data == nil {
+			a.data = a.dataBuf
+		}
 		start := len(a.data)
-		if err := a.keepElements(v, &a.data); err != nil {
+		err := a.keepElements(v, &a.data)
+		if err != nil {
 			a.data = a.data[:start]
+		}
+		if len(a.data) == 0 {
+			a.data = nil // as before the first value
+		}
+		if err != nil {
 			return err.Error(), err
 		}
 	case linestream.KindMessageAnnotations:
 		if len(v) == 0 || v[0] != '[' {
 			return shapeError(p)
 		}
+		if a.msg.Annotations == nil {
+			a.msg.Annotations = a.annBuf
+		}
 		start := len(a.msg.Annotations)
-		if err := a.keepElements(v, &a.msg.Annotations); err != nil {
+		err := a.keepElements(v, &a.msg.Annotations)
+		if err != nil {
 			a.msg.Annotations = a.msg.Annotations[:start]
+		}
+		if len(a.msg.Annotations) == 0 {
+			a.msg.Annotations = nil // nil until one is not empty
+		}
+		if err != nil {
 			return err.Error(), err
 		}
 		if len(a.msg.Annotations) > 0 {
