@@ -9,7 +9,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/chatwire/chatwire/linestream"
@@ -658,10 +657,9 @@ func (a *Assembler) keepElements(v []byte, dst *[]json.RawMessage) error {
 	if i < len(v) && v[i] == ']' {
 		return nil
 	}
-	utf8OK := utf8.Valid(v)
 	for {
 		var err error
-		if a.arena, i, err = a.w.valueCopy(a.arena, v, i, 1, utf8OK); err != nil {
+		if a.arena, i, err = a.w.valueCopy(a.arena, v, i, 1); err != nil {
 			a.arena = a.arena[:start]
 			return err
 		}
@@ -1036,7 +1034,7 @@ func (a *Assembler) keepMembers(v []byte) ([]member, error) {
 	a.mem = a.mem[:0]
 	start := len(a.arena)
 	a.arena = append(a.arena, v...)
-	if obj := a.arena[start:]; utf8.Valid(obj) && canonicalWalk(obj, 0, 0, &a.mem) == len(obj) {
+	if obj := a.arena[start:]; canonicalEnd(obj, 0, 0, &a.mem) == len(obj) {
 		return a.mem, nil
 	}
 	a.arena, a.mem = a.arena[:start], a.mem[:0]

@@ -64,7 +64,7 @@ type memberSpan struct {
 
 // appendValue appends the JavaScript form of the valid JSON value v to dst.
 func (w *jsWriter) appendValue(dst, v []byte) ([]byte, error) {
-	dst, i, err := w.valueCopy(dst, v, 0, 0, !w.secure && utf8.Valid(v))
+	dst, i, err := w.valueCopy(dst, v, 0, 0)
 	if err != nil {
 		return dst, err
 	}
@@ -74,14 +74,13 @@ func (w *jsWriter) appendValue(dst, v []byte) ([]byte, error) {
 	return dst, nil
 }
 
-// valueCopy is value, but with utf8OK (b is valid UTF-8, and w not secure)
-// a value already in the form it writes is copied as it stands, in one
-// step (see canonicalEnd). It is tried on the value given, not on the
-// values inside it again: a value that is not in that form is read twice
-// at most.
-func (w *jsWriter) valueCopy(dst, b []byte, i, depth int, utf8OK bool) ([]byte, int, error) {
-	if utf8OK {
-		if end := canonicalWalk(b, i, depth, nil); end >= 0 {
+// valueCopy is value, but a value already in the form it writes is copied
+// as it stands, in one step (see canonicalEnd). It is tried on the value
+// given, not on the values inside it again: a value that is not in that
+// form is read twice at most.
+func (w *jsWriter) valueCopy(dst, b []byte, i, depth int) ([]byte, int, error) {
+	if !w.secure {
+		if end := canonicalEnd(b, i, depth, nil); end >= 0 {
 			return append(dst, b[i:end]...), end, nil
 		}
 	}
@@ -98,16 +97,6 @@ func (w *jsWriter) valueCopy(dst, b []byte, i, depth int, utf8OK bool) ([]byte, 
 // of those inside it) are appended to *ms as they are read (also when the
 // object turns out not to be in that form).
 func canonicalEnd(b []byte, i, depth int, ms *[]member) int {
-	if !utf8.Valid(b[i:]) {
-		return -1
-	}
-	return canonicalWalk(b, i, depth, ms)
-}
-
-// canonicalWalk is canonicalEnd for b that is valid UTF-8 (so are its
-// strings then: the bytes outside them are ASCII). The UTF-8 of a whole
-// value is checked at once, before the walk, rather than string by string.
-func canonicalWalk(b []byte, i, depth int, ms *[]member) int {
 	if depth > maxDepth || i >= len(b) {
 		return -1
 	}
@@ -138,7 +127,7 @@ func canonicalWalk(b []byte, i, depth int, ms *[]member) int {
 				}
 			}
 			keys[n] = [2]int32{int32(i), int32(end)}
-			if i = canonicalWalk(b, end+1, depth+1, nil); i < 0 || i >= len(b) {
+			if i = canonicalEnd(b, end+1, depth+1, nil); i < 0 || i >= len(b) {
 				return -1
 			}
 			if ms != nil {
@@ -158,7 +147,7 @@ func canonicalWalk(b []byte, i, depth int, ms *[]member) int {
 			return i + 1
 		}
 		for {
-			if i = canonicalWalk(b, i, depth+1, nil); i < 0 || i >= len(b) {
+			if i = canonicalEnd(b, i, depth+1, nil); i < 0 || i >= len(b) {
 				return -1
 			}
 			if b[i] == ']' {
@@ -233,14 +222,15 @@ func canonicalNumber(tok []byte) bool {
 }
 
 // canonicalStringEnd returns the end of the valid JSON string at b[i] when
-// its escapes are those JSON.stringify writes (see canonicalEnd), else -1;
-// b must be valid UTF-8.
+// it is in the form JSON.stringify writes (see canonicalEnd), else -1.
 func canonicalStringEnd(b []byte, i int) int {
 	j := i + 1
+	var high uint64 // the high bits of the bytes scanned (perhaps some past the string)
 	for {
 		// Eight bytes at a time to the next quote or backslash.
 		for j+8 <= len(b) {
 			x := binary.LittleEndian.Uint64(b[j:])
+			high |= x
 			if m := zeroBytes(x^0x2222222222222222) | zeroBytes(x^0x5C5C5C5C5C5C5C5C); m != 0 {
 				j += bits.TrailingZeros64(m) >> 3
 				break
@@ -248,12 +238,18 @@ func canonicalStringEnd(b []byte, i int) int {
 			j += 8
 		}
 		for j < len(b) && b[j] != '"' && b[j] != '\\' {
+			high |= uint64(b[j])
 			j++
 		}
 		if j >= len(b) {
 			return -1
 		}
 		if b[j] == '"' {
+			// The UTF-8 is checked only for a string with a byte past
+			// ASCII (or next to one).
+			if high&wordHigh != 0 && !utf8.Valid(b[i+1:j]) {
+				return -1
+			}
 			return j + 1
 		}
 		if j+1 >= len(b) {
