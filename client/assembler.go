@@ -371,7 +371,7 @@ func (a *Assembler) add(p *linestream.Part) (string, error) {
 		// v, for the shape error the SDK gives first.)
 		start := len(a.arena)
 		ms, err := a.keepMembers(v)
-		id, name, args := memberValue(ms, "toolCallId"), memberValue(ms, "toolName"), memberValue(ms, "args")
+		id, name, args, _ := toolMembers(ms)
 		if err != nil {
 			id, name = lookup2(v, "toolCallId", "toolName")
 			args = lookup(v, "args")
@@ -387,7 +387,7 @@ func (a *Assembler) add(p *linestream.Part) (string, error) {
 	case linestream.KindToolResult:
 		start := len(a.arena)
 		ms, err := a.keepMembers(v) // as for a tool call
-		id, result := memberValue(ms, "toolCallId"), memberValue(ms, "result")
+		id, _, _, result := toolMembers(ms)
 		if err != nil {
 			id, result = lookup2(v, "toolCallId", "result")
 		}
@@ -1027,7 +1027,8 @@ func (a *Assembler) keepBytes(b []byte) []byte {
 
 // keepMembers re-serialises the JSON value v into the arena, as keep
 // does, and returns the members of what it kept when that is an object
-// (else none), in a slice the next call reuses. A value already in
+// (else none), in a slice the next call reuses: their keys as
+// JSON.stringify writes them, each once. A value already in
 // JSON.stringify's form (nearly all) is copied and its members read in one
 // walk.
 func (a *Assembler) keepMembers(v []byte) ([]member, error) {
@@ -1046,6 +1047,25 @@ func (a *Assembler) keepMembers(v []byte) ([]member, error) {
 		a.mem = append(a.mem, member{key, val})
 	})
 	return a.mem, nil
+}
+
+// toolMembers returns the values of the members of a tool part that the
+// SDK reads, from the members of its kept value (nil when absent). Their
+// keys are as JSON.stringify writes them, each once.
+func toolMembers(ms []member) (id, name, args, result []byte) {
+	for _, m := range ms {
+		switch string(m.key) {
+		case keyToolCallID:
+			id = m.val
+		case keyToolName:
+			name = m.val
+		case keyArgs:
+			args = m.val
+		case keyResult:
+			result = m.val
+		}
+	}
+	return id, name, args, result
 }
 
 // spread sets the members ms of a kept JSON object on fields, as

@@ -771,17 +771,6 @@ func lookup2(obj []byte, name1, name2 string) (v1, v2 []byte) {
 // object, and its value.
 type member struct{ key, val []byte }
 
-// memberValue returns the value of the last of ms named name (the one
-// JSON.parse keeps), or nil.
-func memberValue(ms []member, name string) []byte {
-	for i := len(ms) - 1; i >= 0; i-- {
-		if keyIs(ms[i].key, name) {
-			return ms[i].val
-		}
-	}
-	return nil
-}
-
 // eachMember calls fn with the quoted key and the value of each member of
 // the valid JSON object obj, in order; it does nothing when obj is not an
 // object.
