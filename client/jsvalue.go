@@ -859,9 +859,19 @@ func lookup2(obj []byte, name1, name2 string) (v1, v2 []byte) {
 	}
 	i = skipWS(obj, i+1)
 	for i < len(obj) && obj[i] == '"' {
-		kEnd := stringEnd(obj, i)
-		if kEnd < 0 {
+		// A key written as a name, without escapes (nearly all), ends
+		// after it; any other is read to its end and decoded to compare.
+		which, kEnd := 0, -1
+		if keyAt(obj, i, name1) {
+			which, kEnd = 1, i+len(name1)+2
+		} else if keyAt(obj, i, name2) {
+			which, kEnd = 2, i+len(name2)+2
+		} else if kEnd = stringEnd(obj, i); kEnd < 0 {
 			return v1, v2
+		} else if key := obj[i:kEnd]; name1 != "" && keyIs(key, name1) {
+			which = 1
+		} else if name2 != "" && keyIs(key, name2) {
+			which = 2
 		}
 		v := skipWS(obj, kEnd)
 		if v >= len(obj) || obj[v] != ':' {
@@ -872,10 +882,10 @@ func lookup2(obj []byte, name1, name2 string) (v1, v2 []byte) {
 		if vEnd < 0 {
 			return v1, v2
 		}
-		key := obj[i:kEnd]
-		if name1 != "" && keyIs(key, name1) {
+		switch which {
+		case 1:
 			v1 = obj[v:vEnd]
-		} else if name2 != "" && keyIs(key, name2) {
+		case 2:
 			v2 = obj[v:vEnd]
 		}
 		i = skipWS(obj, vEnd)
@@ -885,6 +895,14 @@ func lookup2(obj []byte, name1, name2 string) (v1, v2 []byte) {
 		i = skipWS(obj, i+1)
 	}
 	return v1, v2
+}
+
+// keyAt reports whether the JSON string at obj[i] is name, written without
+// escapes (name has no quote or backslash, so the quote after it ends the
+// string); "" matches none.
+func keyAt(obj []byte, i int, name string) bool {
+	n := len(name)
+	return n > 0 && i+n+2 <= len(obj) && obj[i+n+1] == '"' && string(obj[i+1:i+n+1]) == name
 }
 
 // A member is one member of a JSON object: its key, quoted as in the
@@ -923,6 +941,15 @@ func eachMember(obj []byte, fn func(key, val []byte)) {
 	}
 }
 
+// The classes of the bytes valueEnd stops at; 0 for the others.
+const (
+	classQuote = 1 + iota
+	classOpen
+	classClose
+)
+
+var jsonClass = [256]uint8{'"': classQuote, '{': classOpen, '[': classOpen, '}': classClose, ']': classClose}
+
 // valueEnd returns the index after the valid JSON value at b[i], or -1.
 func valueEnd(b []byte, i int) int {
 	if i >= len(b) {
@@ -934,15 +961,20 @@ func valueEnd(b []byte, i int) int {
 	case '{', '[':
 		depth := 0
 		for j := i; j < len(b); j++ {
-			switch b[j] {
-			case '"':
+			for jsonClass[b[j]] == 0 {
+				if j++; j == len(b) {
+					return -1
+				}
+			}
+			switch jsonClass[b[j]] {
+			case classQuote:
 				if j = stringEnd(b, j); j < 0 {
 					return -1
 				}
 				j--
-			case '{', '[':
+			case classOpen:
 				depth++
-			case '}', ']':
+			case classClose:
 				if depth--; depth == 0 {
 					return j + 1
 				}
