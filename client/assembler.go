@@ -717,9 +717,12 @@ func (a *Assembler) startToolCall(rawID, rawName []byte) {
 		a.startInvocations()
 	}
 	var id string
-	if c != nil && c.partial != nil {
+	switch {
+	case c == nil:
+		id = a.strs.add(a.buf) // callOf left the id decoded there
+	case c.partial != nil:
 		id = c.partial.id
-	} else {
+	default:
 		id = a.stringOf(rawID)
 	}
 	name := a.stringOf(rawName)
@@ -728,8 +731,8 @@ func (a *Assembler) startToolCall(rawID, rawName []byte) {
 	rec.fields = append(rec.fields[:0],
 		field{keyState, jsonPartialCall},
 		field{keyStep, a.stepValue()},
-		field{keyToolCallID, a.keepQuoted(id)},
-		field{keyToolName, a.keepQuoted(name)},
+		field{keyToolCallID, a.keepString(rawID, id)},
+		field{keyToolName, a.keepString(rawName, name)},
 		field{keyArgs, nil},
 	)
 	inv := rec.invocation(nil)
@@ -742,7 +745,8 @@ func (a *Assembler) startToolCall(rawID, rawName []byte) {
 	c.partial, rec.call = rec, c
 }
 
-// callOf returns the call of the id the JSON string rawID names, or nil.
+// callOf returns the call of the id the JSON string rawID names, or nil
+// (and then leaves the id decoded in a.buf).
 func (a *Assembler) callOf(rawID []byte) *toolCall {
 	if a.last != nil && string(rawID) == string(a.lastID) {
 		return a.last
@@ -782,6 +786,16 @@ func (a *Assembler) newRec() *partialCall {
 	*rec = partialCall{text: rec.text[:0], raw: rec.raw[:0], fix: rec.fix, args: rec.args[:0], fixed: rec.fixed[:0], fields: rec.fields[:0]}
 	rec.fix.reset()
 	return rec
+}
+
+// keepString writes the string s, whose JSON string token is raw, into the
+// arena as JSON.stringify writes it and returns it: raw itself when it is
+// written so.
+func (a *Assembler) keepString(raw []byte, s string) []byte {
+	if canonicalStringEnd(raw, 0) == len(raw) {
+		return a.keepBytes(raw)
+	}
+	return a.keepQuoted(s)
 }
 
 // keepQuoted writes the WTF-8 string s into the arena as JSON.stringify
