@@ -278,7 +278,8 @@ func isShortest(m uint64, k int) (shortest, ok bool) {
 	}
 	// Find x: the double whose interval holds m.
 	found := false
-	for _, c := range [...]float64{x, math.Nextafter(x, 0), math.Nextafter(x, 2), math.Nextafter(math.Nextafter(x, 0), 0), math.Nextafter(math.Nextafter(x, 2), 2)} {
+	for _, step := range [...]int64{0, -1, 1, -2, 2} { // x and its neighbours (x > 0)
+		c := math.Float64frombits(uint64(int64(math.Float64bits(x)) + step))
 		in, decided := within(c, m)
 		if !decided {
 			return false, false
@@ -347,8 +348,16 @@ func canonicalStringEnd(b []byte, i int) int {
 	j := i + 1
 	var high uint64 // the high bits of the bytes scanned (perhaps some past the string)
 	for {
-		// Eight bytes at a time to the next quote or backslash.
-		for j+8 <= len(b) {
+		// Eight bytes at a time to the next quote or backslash; the
+		// last few one at a time.
+		for {
+			if j+8 > len(b) {
+				for j < len(b) && b[j] != '"' && b[j] != '\\' {
+					high |= uint64(b[j])
+					j++
+				}
+				break
+			}
 			x := binary.LittleEndian.Uint64(b[j:])
 			high |= x
 			if m := zeroBytes(x^0x2222222222222222) | zeroBytes(x^0x5C5C5C5C5C5C5C5C); m != 0 {
@@ -356,10 +365,6 @@ func canonicalStringEnd(b []byte, i int) int {
 				break
 			}
 			j += 8
-		}
-		for j < len(b) && b[j] != '"' && b[j] != '\\' {
-			high |= uint64(b[j])
-			j++
 		}
 		if j >= len(b) {
 			return -1
