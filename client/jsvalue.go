@@ -183,7 +183,9 @@ func canonicalNumber(tok []byte) bool {
 		d = d[1:]
 	}
 	i := 0
+	var m uint64 // the digits as an integer (used only where they fit)
 	for i < len(d) && '0' <= d[i] && d[i] <= '9' {
+		m = m*10 + uint64(d[i]-'0')
 		i++
 	}
 	if i == 0 || (d[0] == '0' && i > 1) {
@@ -195,6 +197,7 @@ func canonicalNumber(tok []byte) bool {
 	} else if d[i] == '.' {
 		j := i + 1
 		for j < len(d) && '0' <= d[j] && d[j] <= '9' {
+			m = m*10 + uint64(d[j]-'0')
 			j++
 		}
 		if j == len(d) && j > i+1 {
@@ -216,13 +219,7 @@ func canonicalNumber(tok []byte) bool {
 				return true
 			}
 			if k := j - i - 1; sig <= 18 && k <= 19 {
-				var m uint64 // the digits as an integer, in units of 10^-k
-				for _, c := range d[:j] {
-					if c != '.' {
-						m = m*10 + uint64(c-'0')
-					}
-				}
-				if shortest, ok := isShortest(m, k); ok {
+				if shortest, ok := isShortest(m, k); ok { // m×10^-k
 					return shortest
 				}
 			}
