@@ -9,6 +9,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/chatwire/chatwire/linestream"
 )
@@ -90,21 +91,22 @@ type Assembler struct {
 	// message is asked for or that part ends.
 	textRaw []byte
 
-	partial   map[string]*partialCall // the SDK's partialToolCalls
-	deltaID   []byte                  // the toolCallId of the last args delta, quoted as in its part
-	deltaRec  *partialCall            // and its call, until a call starts (see toolCallDelta)
-	dirty     []*partialCall          // the partial calls whose args are to be repaired (see flush)
-	firstInv  map[string]int          // the first index in msg.ToolInvocations per toolCallId
-	toolParts map[string]int          // the index in msg.Parts of the part per toolCallId
+	calls  map[string]*toolCall // what the SDK keeps per toolCallId (see toolCall)
+	lastID []byte               // the toolCallId of the last tool part, quoted as in the part
+	last   *toolCall            // and its call: tool parts of one call come in runs
+	dirty  []*partialCall       // the partial calls whose args are to be repaired (see flush)
 
 	// Storage handed out in pieces, so that a tool part allocates little:
 	// the partial-call records (reused, with their buffers, after Reset),
 	// the members of invocations and the invocations of tool parts.
 	recs      []*partialCall
 	nrecs     int
+	callSlab  slab[toolCall]
 	fieldSlab slab[field]
 	invSlab   slab[ToolInvocation]
-	invs      []ToolInvocation // msg.ToolInvocations of an earlier stream, reused after Reset
+	invs      []ToolInvocation  // msg.ToolInvocations of an earlier stream, reused after Reset
+	dataBuf   []json.RawMessage // and its data and msg.Annotations
+	annBuf    []json.RawMessage
 
 	// undo reverts the signatures set since the SDK's last update, which
 	// its onUpdate has not shown when a later part throws.
@@ -112,15 +114,29 @@ type Assembler struct {
 
 	w     jsWriter
 	pp    partialParser
-	arena []byte // the JSON values the message keeps (data, annotations, sources, tool values)
-	buf   []byte // decoded text
-	offs  []int  // element offsets in arena
+	arena []byte   // the JSON values the message keeps (data, annotations, sources, tool values)
+	strs  strArena // the text of the short strings it keeps
+	buf   []byte   // decoded text
+	offs  []int    // element offsets in arena
+}
+
+// A toolCall is what the SDK finds by a toolCallId: its entry in
+// partialToolCalls, the first of its invocations (toolInvocations.findIndex)
+// and its tool-invocation part (updateToolInvocationPart's parts.find). The
+// last two never change once set, when the first invocation of the id is
+// added, with its part.
+type toolCall struct {
+	partial *partialCall // nil before a tool_call_streaming_start part
+	inv     int          // index in msg.ToolInvocations
+	part    int          // index in msg.Parts
 }
 
 // partialCall is one entry of the SDK's partialToolCalls.
 type partialCall struct {
-	text   []byte // the args text so far
-	fix    fixer  // fixJson's walk of text, brought up to its end by repair
+	call   *toolCall // the call of its id
+	text   []byte    // the args text so far, decoded
+	raw    []byte    // and the deltas after it, not yet decoded (see addDelta)
+	fix    fixer     // fixJson's walk of text, brought up to its end by repair
 	step   int
 	index  int // in msg.ToolInvocations
 	id     string
@@ -159,6 +175,13 @@ func (a *Assembler) Reset() {
 		invs = a.msg.ToolInvocations
 		clear(invs)
 	}
+	dataBuf, annBuf := a.dataBuf, a.annBuf
+	if a.data != nil {
+		dataBuf = a.data
+	}
+	if a.msg.Annotations != nil {
+		annBuf = a.msg.Annotations
+	}
 	*a = Assembler{
 		w:             a.w,
 		pp:            a.pp,
@@ -168,14 +191,15 @@ func (a *Assembler) Reset() {
 		offs:          a.offs[:0],
 		undo:          a.undo[:0],
 		dirty:         a.dirty[:0],
-		deltaID:       a.deltaID[:0],
-		partial:       a.partial,
-		firstInv:      a.firstInv,
-		toolParts:     a.toolParts,
+		lastID:        a.lastID[:0],
+		calls:         a.calls,
 		recs:          a.recs,
+		callSlab:      a.callSlab.rewound(),
 		fieldSlab:     a.fieldSlab.rewound(),
 		invSlab:       a.invSlab.rewound(),
 		invs:          invs[:0],
+		dataBuf:       dataBuf[:0],
+		annBuf:        annBuf[:0],
 		msg:           Message{Role: "assistant", Parts: parts[:0]},
 		finishReason:  "unknown",
 		usage:         unknownUsage(),
@@ -185,9 +209,7 @@ func (a *Assembler) Reset() {
 	}
 	a.content.reset(contentHint)
 	a.reasoning.reset(reasoningHint)
-	clear(a.partial)
-	clear(a.firstInv)
-	clear(a.toolParts)
+	clear(a.calls)
 }
 
 // Message returns the message so far. It is a view: the next call to
@@ -238,7 +260,7 @@ func (a *Assembler) Add(p linestream.Part) error {
 		a.undo = a.undo[:0] // the SDK's execUpdate, as at the end of add
 		return nil
 	}
-	msg, sentinel := a.add(p)
+	msg, sentinel := a.add(&p)
 	if sentinel == nil {
 		return nil
 	}
@@ -266,7 +288,7 @@ func (a *Assembler) Fail(err error) {
 
 // add folds p; for a part the SDK throws at it returns the SDK's message and
 // a sentinel error.
-func (a *Assembler) add(p linestream.Part) (string, error) {
+func (a *Assembler) add(p *linestream.Part) (string, error) {
 	k := p.Kind()
 	if k == linestream.KindUnknown {
 		return "Failed to parse stream string. Invalid code " + string(p.Code) + ".", linestream.ErrUnknownCode
@@ -330,8 +352,12 @@ func (a *Assembler) add(p linestream.Part) (string, error) {
 		if !isStr(id) || !isStr(name) {
 			return shapeError(p)
 		}
-		a.startToolCall(a.stringOf(id), a.stringOf(name))
+		a.startToolCall(id, name)
 	case linestream.KindToolCallDelta:
+		if delta := a.sameCallDelta(v); delta != nil {
+			a.addDelta(a.last.partial, delta)
+			break
+		}
 		id, delta := lookup2(v, "toolCallId", "argsTextDelta")
 		if !isStr(id) || !isStr(delta) {
 			return shapeError(p)
@@ -345,7 +371,7 @@ func (a *Assembler) add(p linestream.Part) (string, error) {
 		// v, for the shape error the SDK gives first.)
 		start := len(a.arena)
 		ms, err := a.keepMembers(v)
-		id, name, args := memberValue(ms, "toolCallId"), memberValue(ms, "toolName"), memberValue(ms, "args")
+		id, name, args, _ := toolMembers(ms)
 		if err != nil {
 			id, name = lookup2(v, "toolCallId", "toolName")
 			args = lookup(v, "args")
@@ -361,7 +387,7 @@ func (a *Assembler) add(p linestream.Part) (string, error) {
 	case linestream.KindToolResult:
 		start := len(a.arena)
 		ms, err := a.keepMembers(v) // as for a tool call
-		id, result := memberValue(ms, "toolCallId"), memberValue(ms, "result")
+		id, _, _, result := toolMembers(ms)
 		if err != nil {
 			id, result = lookup2(v, "toolCallId", "result")
 		}
@@ -376,18 +402,36 @@ func (a *Assembler) add(p linestream.Part) (string, error) {
 		if len(v) == 0 || v[0] != '[' {
 			return shapeError(p)
 		}
+		if a.data == nil {
+			a.data = a.dataBuf
+		}
 		start := len(a.data)
-		if err := a.keepElements(v, &a.data); err != nil {
+		err := a.keepElements(v, &a.data)
+		if err != nil {
 			a.data = a.data[:start]
+		}
+		if len(a.data) == 0 {
+			a.data = nil // as before the first value
+		}
+		if err != nil {
 			return err.Error(), err
 		}
 	case linestream.KindMessageAnnotations:
 		if len(v) == 0 || v[0] != '[' {
 			return shapeError(p)
 		}
+		if a.msg.Annotations == nil {
+			a.msg.Annotations = a.annBuf
+		}
 		start := len(a.msg.Annotations)
-		if err := a.keepElements(v, &a.msg.Annotations); err != nil {
+		err := a.keepElements(v, &a.msg.Annotations)
+		if err != nil {
 			a.msg.Annotations = a.msg.Annotations[:start]
+		}
+		if len(a.msg.Annotations) == 0 {
+			a.msg.Annotations = nil // nil until one is not empty
+		}
+		if err != nil {
 			return err.Error(), err
 		}
 		if len(a.msg.Annotations) > 0 {
@@ -418,7 +462,7 @@ func (a *Assembler) add(p linestream.Part) (string, error) {
 		if !isStr(reason) {
 			return shapeError(p)
 		}
-		a.finishReason = a.stringOf(reason)
+		a.finishReason = a.finishReasonOf(reason)
 		if len(u) > 0 && u[0] == '{' {
 			prompt, completion := lookup2(u, "promptTokens", "completionTokens")
 			if prompt != nil && completion != nil {
@@ -472,7 +516,7 @@ func isStr(v []byte) bool { return len(v) > 0 && v[0] == '"' }
 
 // shapeError returns the SDK's message for a part whose value has the wrong
 // shape for its kind.
-func shapeError(p linestream.Part) (string, error) {
+func shapeError(p *linestream.Part) (string, error) {
 	if err := p.CheckShape(); err != nil {
 		return strings.TrimPrefix(err.Error(), linestream.ErrShape.Error()+": ") + ".", linestream.ErrShape
 	}
@@ -506,7 +550,53 @@ func (a *Assembler) stringOf(v []byte) string {
 		return ""
 	}
 	a.buf = appendJSText(a.buf[:0], v)
-	return string(a.buf)
+	return a.strs.add(a.buf)
+}
+
+// finishReasonOf returns the text of the finishReason value v, one of the
+// SDK's reasons without allocating.
+func (a *Assembler) finishReasonOf(v []byte) string {
+	switch string(v) {
+	case `"stop"`:
+		return "stop"
+	case `"tool-calls"`:
+		return "tool-calls"
+	case `"length"`:
+		return "length"
+	case `"content-filter"`:
+		return "content-filter"
+	case `"error"`:
+		return "error"
+	case `"other"`:
+		return "other"
+	case `"unknown"`:
+		return "unknown"
+	}
+	return a.stringOf(v)
+}
+
+// A strArena holds the text of the short strings the message keeps (ids,
+// names, signatures) in chunks, so that they cost an allocation per chunk,
+// not per string. Like a jsString it never writes a byte twice: a full
+// chunk is left to the strings that hold it, and Reset starts a new one.
+type strArena struct {
+	b []byte
+}
+
+// add returns text as a string whose bytes are in the arena.
+func (s *strArena) add(text []byte) string {
+	if len(text) == 0 {
+		return ""
+	}
+	if len(text) > 1024 {
+		return string(text) // long: its own allocation
+	}
+	if len(s.b)+len(text) > cap(s.b) {
+		s.b = make([]byte, 0, min(max(2*cap(s.b), 256), 16<<10))
+	}
+	start := len(s.b)
+	s.b = append(s.b, text...)
+	return unsafe.String(&s.b[start], len(text))
 }
 
 // number returns what the SDK makes of a usage count: the JSON number as a
@@ -514,6 +604,27 @@ func (a *Assembler) stringOf(v []byte) string {
 func number(v []byte) float64 {
 	if len(v) == 0 || (v[0] != '-' && (v[0] < '0' || v[0] > '9')) {
 		return math.NaN()
+	}
+	// A plain integer of up to 15 digits is its double exactly.
+	neg, d := v[0] == '-', v
+	if neg {
+		d = v[1:]
+	}
+	if len(d) > 0 && len(d) <= 15 {
+		n := int64(0)
+		for _, c := range d {
+			if c < '0' || c > '9' {
+				n = -1
+				break
+			}
+			n = n*10 + int64(c-'0')
+		}
+		if n >= 0 {
+			if neg {
+				return -float64(n) // -0 too
+			}
+			return float64(n)
+		}
 	}
 	f, err := strconv.ParseFloat(string(v), 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
@@ -594,33 +705,74 @@ func (a *Assembler) stepValue() []byte {
 }
 
 // startToolCall is the SDK's onToolCallStreamingStartPart.
-func (a *Assembler) startToolCall(id, name string) {
+func (a *Assembler) startToolCall(rawID, rawName []byte) {
+	c := a.callOf(rawID)
 	// A call restarted under the same id shares its tool part with the
 	// call before: that one's args go first, as the SDK showed them.
-	if old := a.partial[id]; old != nil && old.dirty {
-		old.dirty = false
-		a.repair(old)
+	if c != nil && c.partial != nil && c.partial.dirty {
+		c.partial.dirty = false
+		a.repair(c.partial)
 	}
 	if a.msg.ToolInvocations == nil {
 		a.startInvocations()
 	}
-	if a.partial == nil {
-		a.partial = make(map[string]*partialCall)
+	var id string
+	switch {
+	case c == nil:
+		id = a.strs.add(a.buf) // callOf left the id decoded there
+	case c.partial != nil:
+		id = c.partial.id
+	default:
+		id = a.stringOf(rawID)
 	}
+	name := a.stringOf(rawName)
 	rec := a.newRec()
 	rec.step, rec.index, rec.id, rec.name = a.step, len(a.msg.ToolInvocations), id, name
 	rec.fields = append(rec.fields[:0],
 		field{keyState, jsonPartialCall},
 		field{keyStep, a.stepValue()},
-		field{keyToolCallID, a.keepQuoted(id)},
-		field{keyToolName, a.keepQuoted(name)},
+		field{keyToolCallID, a.keepString(rawID, id)},
+		field{keyToolName, a.keepString(rawName, name)},
 		field{keyArgs, nil},
 	)
-	a.partial[id] = rec
-	a.deltaRec = nil // the id may name this call now
 	inv := rec.invocation(nil)
-	a.appendInvocation(id, inv)
-	a.setToolPart(id, inv)
+	a.msg.ToolInvocations = append(a.msg.ToolInvocations, inv)
+	if c == nil {
+		c = a.addCall(id, rawID, inv)
+	} else {
+		*a.msg.Parts[c.part].ToolInvocation = inv
+	}
+	c.partial, rec.call = rec, c
+}
+
+// callOf returns the call of the id the JSON string rawID names, or nil
+// (and then leaves the id decoded in a.buf).
+func (a *Assembler) callOf(rawID []byte) *toolCall {
+	if a.last != nil && string(rawID) == string(a.lastID) {
+		return a.last
+	}
+	a.buf = appendJSText(a.buf[:0], rawID)
+	c := a.calls[string(a.buf)] // no allocation
+	if c != nil {
+		a.lastID, a.last = append(a.lastID[:0], rawID...), c
+	}
+	return c
+}
+
+// addCall adds the call of a new id (written as rawID in its part), whose
+// first invocation inv is the last of msg.ToolInvocations, with its part.
+func (a *Assembler) addCall(id string, rawID []byte, inv ToolInvocation) *toolCall {
+	if a.calls == nil {
+		a.calls = make(map[string]*toolCall)
+	}
+	c := &a.callSlab.take(1)[0]
+	*c = toolCall{inv: len(a.msg.ToolInvocations) - 1, part: len(a.msg.Parts)}
+	a.calls[id] = c
+	a.lastID, a.last = append(a.lastID[:0], rawID...), c
+	t := &a.invSlab.take(1)[0]
+	*t = inv
+	a.msg.Parts = append(a.msg.Parts, Part{Type: PartToolInvocation, ToolInvocation: t})
+	return c
 }
 
 // newRec returns a partial-call record at its start, reusing one of an
@@ -631,9 +783,19 @@ func (a *Assembler) newRec() *partialCall {
 	}
 	rec := a.recs[a.nrecs]
 	a.nrecs++
-	*rec = partialCall{text: rec.text[:0], fix: rec.fix, args: rec.args[:0], fixed: rec.fixed[:0], fields: rec.fields[:0]}
+	*rec = partialCall{text: rec.text[:0], raw: rec.raw[:0], fix: rec.fix, args: rec.args[:0], fixed: rec.fixed[:0], fields: rec.fields[:0]}
 	rec.fix.reset()
 	return rec
+}
+
+// keepString writes the string s, whose JSON string token is raw, into the
+// arena as JSON.stringify writes it and returns it: raw itself when it is
+// written so.
+func (a *Assembler) keepString(raw []byte, s string) []byte {
+	if canonicalStringEnd(raw, 0) == len(raw) {
+		return a.keepBytes(raw)
+	}
+	return a.keepQuoted(s)
 }
 
 // keepQuoted writes the WTF-8 string s into the arena as JSON.stringify
@@ -681,29 +843,66 @@ func (rec *partialCall) invocation(args []byte) ToolInvocation {
 // toolCallDelta is the SDK's onToolCallDeltaPart; it returns the SDK's
 // message for a delta of a tool call that has not begun.
 func (a *Assembler) toolCallDelta(rawID, delta []byte) string {
-	// Deltas of one call come in runs: the call of the last delta is kept
-	// with its id as the part wrote it.
-	rec := a.deltaRec
-	if rec == nil || !bytes.Equal(rawID, a.deltaID) {
-		a.buf = appendJSText(a.buf[:0], rawID)
-		if rec = a.partial[string(a.buf)]; rec == nil { // no allocation: the id stays in the record
-			return "Cannot read properties of undefined (reading 'text')"
-		}
-		a.deltaID, a.deltaRec = append(a.deltaID[:0], rawID...), rec
+	c := a.callOf(rawID)
+	if c == nil || c.partial == nil {
+		return "Cannot read properties of undefined (reading 'text')"
 	}
-	n := len(rec.text)
-	rec.text = appendJSText(rec.text, delta)
-	// fixJson's walk of the text waits for the repair (which a call part
-	// makes needless), but for a surrogate pair joined where it has walked.
-	var joinAt int
-	if rec.text, joinAt = joinSeam(rec.text, n); joinAt >= 0 && rec.fix.n > joinAt {
-		rec.fix.joined(rec.text, joinAt)
+	a.addDelta(c.partial, delta)
+	return ""
+}
+
+// sameCallDelta returns the argsTextDelta of an args delta value v of the
+// call of the last tool part, a partial call, written as JSON.stringify writes the SDK's part
+// ({"toolCallId":…,"argsTextDelta":…}, nothing else), or nil for any
+// other value (which toolCallDelta reads in full).
+func (a *Assembler) sameCallDelta(v []byte) []byte {
+	const head, mid = `{"toolCallId":`, `,"argsTextDelta":"`
+	if a.last == nil || a.last.partial == nil {
+		return nil
+	}
+	n := len(head) + len(a.lastID)
+	if len(v) < n+len(mid)+2 || string(v[:len(head)]) != head ||
+		string(v[len(head):n]) != string(a.lastID) || string(v[n:n+len(mid)]) != mid {
+		return nil
+	}
+	start := n + len(mid) - 1
+	if stringEnd(v, start) != len(v)-1 { // then v[len(v)-1] is the object's '}'
+		return nil
+	}
+	return v[start : len(v)-1]
+}
+
+// addDelta appends the args text delta, a JSON string token, to rec's args
+// text. The text is decoded when the args are repaired (see decodeArgs),
+// in one pass over the deltas since the last repair: a call part makes
+// that needless.
+func (a *Assembler) addDelta(rec *partialCall, delta []byte) {
+	raw := delta[1 : len(delta)-1]
+	rec.raw = append(rec.raw, raw...)
+	if !endsWhole(raw) {
+		rec.decode() // the next delta must not run on to a cut UTF-8 sequence
 	}
 	if !rec.dirty {
 		rec.dirty = true
 		a.dirty = append(a.dirty, rec)
 	}
-	return ""
+}
+
+// decode decodes the deltas not yet decoded (rec.raw, their bytes between
+// the quotes run together) onto rec.text, as JavaScript's += appends them.
+func (rec *partialCall) decode() {
+	if len(rec.raw) == 0 {
+		return
+	}
+	n := len(rec.text)
+	rec.text = appendJSRaw(rec.text, rec.raw)
+	rec.raw = rec.raw[:0]
+	// fixJson's walk of the text waits for the repair, but for a surrogate
+	// pair joined where it has walked.
+	var joinAt int
+	if rec.text, joinAt = joinSeam(rec.text, n); joinAt >= 0 && rec.fix.n > joinAt {
+		rec.fix.joined(rec.text, joinAt)
+	}
 }
 
 // flush brings the message up to date: the text added since the last
@@ -731,6 +930,7 @@ func (a *Assembler) flushArgs() {
 // repair repairs and reads rec's args text as the SDK's parsePartialJson
 // does and sets the partial-call invocation with them.
 func (a *Assembler) repair(rec *partialCall) {
+	rec.decode()
 	rec.fix.feed(rec.text)
 	var args []byte
 	var state PartialJSONState
@@ -758,7 +958,7 @@ func (a *Assembler) repair(rec *partialCall) {
 	}
 	inv := rec.invocation(args)
 	a.msg.ToolInvocations[rec.index] = inv
-	a.setToolPart(rec.id, inv)
+	*a.msg.Parts[rec.call.part].ToolInvocation = inv
 }
 
 // toolCall is the SDK's onToolCallPart (without onToolCall: no client
@@ -767,28 +967,34 @@ func (a *Assembler) toolCall(ms []member, rawID []byte) {
 	fields := append(a.newFields(8), field{keyState, jsonCall}, field{keyStep, a.stepValue()})
 	fields = spread(fields, ms)
 	inv := ToolInvocation{fields: fields}
-	a.buf = appendJSText(a.buf[:0], rawID)
-	if rec := a.partial[string(a.buf)]; rec != nil {
+	c := a.callOf(rawID)
+	if c != nil && c.partial != nil {
 		// The call replaces the partial call's invocation and part, the
 		// only ones its args would go to: they need no repair. (Other
 		// calls repair into their own invocation and part: a call earlier
 		// under the same id was repaired when this one started.)
+		rec := c.partial
 		rec.dirty = false
 		inv.setTypedFrom(&a.msg.ToolInvocations[rec.index])
 		a.msg.ToolInvocations[rec.index] = inv
-		a.setToolPart(rec.id, inv)
+		*a.msg.Parts[c.part].ToolInvocation = inv
 		return
 	}
 	inv.setTyped()
+	if a.msg.ToolInvocations == nil {
+		a.startInvocations()
+	}
+	a.msg.ToolInvocations = append(a.msg.ToolInvocations, inv)
+	if c != nil {
+		*a.msg.Parts[c.part].ToolInvocation = inv
+		return
+	}
+	a.buf = appendJSText(a.buf[:0], rawID)
 	id := inv.ToolCallID // the same text, unless the part's toolCallId repeats
 	if id != string(a.buf) {
 		id = string(a.buf)
 	}
-	if a.msg.ToolInvocations == nil {
-		a.startInvocations()
-	}
-	a.appendInvocation(id, inv)
-	a.setToolPart(id, inv)
+	a.addCall(id, rawID, inv)
 }
 
 // toolResult is the SDK's onToolResultPart.
@@ -797,15 +1003,19 @@ func (a *Assembler) toolResult(ms []member, keepErr error, rawID []byte) (string
 	if a.msg.ToolInvocations == nil {
 		return "tool_result must be preceded by a tool_call", ErrUnknownToolCall
 	}
-	a.buf = appendJSText(a.buf[:0], rawID)
-	i, ok := a.firstInv[string(a.buf)]
-	if !ok {
+	c := a.callOf(rawID)
+	if c == nil {
 		return "tool_result must be preceded by a tool_call with the same toolCallId", ErrUnknownToolCall
 	}
-	prev := &a.msg.ToolInvocations[i]
+	prev := &a.msg.ToolInvocations[c.inv]
 	fields := a.newFields(len(prev.fields) + 2)
 	for _, f := range prev.fields {
-		fields = append(fields, field{f.key, a.keepBytes(f.value)})
+		if f.key == keyArgs && prev.State == StatePartialCall {
+			// The args of a partial call are rewritten in place by its next
+			// repair; all other values stay as they are.
+			f.value = a.keepBytes(f.value)
+		}
+		fields = append(fields, f)
 	}
 	fields = setField(fields, keyState, jsonResult)
 	if keepErr != nil {
@@ -815,12 +1025,7 @@ func (a *Assembler) toolResult(ms []member, keepErr error, rawID []byte) (string
 	inv := ToolInvocation{fields: fields}
 	inv.setTypedFrom(prev)
 	*prev = inv
-	a.buf = appendJSText(a.buf[:0], rawID)
-	if i, ok := a.toolParts[string(a.buf)]; ok {
-		*a.msg.Parts[i].ToolInvocation = inv
-	} else {
-		a.setToolPart(string(a.buf), inv)
-	}
+	*a.msg.Parts[c.part].ToolInvocation = inv
 	return "", nil
 }
 
@@ -836,7 +1041,8 @@ func (a *Assembler) keepBytes(b []byte) []byte {
 
 // keepMembers re-serialises the JSON value v into the arena, as keep
 // does, and returns the members of what it kept when that is an object
-// (else none), in a slice the next call reuses. A value already in
+// (else none), in a slice the next call reuses: their keys as
+// JSON.stringify writes them, each once. A value already in
 // JSON.stringify's form (nearly all) is copied and its members read in one
 // walk.
 func (a *Assembler) keepMembers(v []byte) ([]member, error) {
@@ -855,6 +1061,25 @@ func (a *Assembler) keepMembers(v []byte) ([]member, error) {
 		a.mem = append(a.mem, member{key, val})
 	})
 	return a.mem, nil
+}
+
+// toolMembers returns the values of the members of a tool part that the
+// SDK reads, from the members of its kept value (nil when absent). Their
+// keys are as JSON.stringify writes them, each once.
+func toolMembers(ms []member) (id, name, args, result []byte) {
+	for _, m := range ms {
+		switch string(m.key) {
+		case keyToolCallID:
+			id = m.val
+		case keyToolName:
+			name = m.val
+		case keyArgs:
+			args = m.val
+		case keyResult:
+			result = m.val
+		}
+	}
+	return id, name, args, result
 }
 
 // spread sets the members ms of a kept JSON object on fields, as
@@ -990,33 +1215,6 @@ func (a *Assembler) startInvocations() {
 		a.msg.ToolInvocations = []ToolInvocation{}
 	}
 	a.msg.addKey(keyToolInvocations)
-}
-
-// appendInvocation appends an invocation to msg.ToolInvocations.
-func (a *Assembler) appendInvocation(id string, inv ToolInvocation) {
-	if a.firstInv == nil {
-		a.firstInv = make(map[string]int)
-	}
-	if _, ok := a.firstInv[id]; !ok {
-		a.firstInv[id] = len(a.msg.ToolInvocations)
-	}
-	a.msg.ToolInvocations = append(a.msg.ToolInvocations, inv)
-}
-
-// setToolPart is the SDK's updateToolInvocationPart: the first
-// tool-invocation part of the call shows inv; without one, a part is added.
-func (a *Assembler) setToolPart(id string, inv ToolInvocation) {
-	if a.toolParts == nil {
-		a.toolParts = make(map[string]int)
-	}
-	if i, ok := a.toolParts[id]; ok {
-		*a.msg.Parts[i].ToolInvocation = inv
-		return
-	}
-	a.toolParts[id] = len(a.msg.Parts)
-	t := &a.invSlab.take(1)[0]
-	*t = inv
-	a.msg.Parts = append(a.msg.Parts, Part{Type: PartToolInvocation, ToolInvocation: t})
 }
 
 // A Result is a whole stream assembled: the message with what the SDK

@@ -163,6 +163,36 @@ func TestAssemblerReset(t *testing.T) {
 	}
 }
 
+// TestStringsOutliveReset checks that the strings of a message stay as they
+// were after Reset and the next stream, which reuses the message's slices
+// but not the chunks its short strings are kept in.
+func TestStringsOutliveReset(t *testing.T) {
+	stream := func(c string) string {
+		return "f:{\"messageId\":\"msg-" + c + "\"}\n" +
+			"b:{\"toolCallId\":\"call-" + c + "\",\"toolName\":\"name-" + c + "\"}\n" +
+			"g:\"r\"\nj:{\"signature\":\"sig-" + c + "\"}\ni:{\"data\":\"red-" + c + "\"}\n" +
+			"k:{\"mimeType\":\"mime-" + c + "\",\"data\":\"data-" + c + "\"}\n" +
+			"d:{\"finishReason\":\"why-" + c + "\"}\n"
+	}
+	a := NewAssembler()
+	add := func(s string) *Message {
+		a.Reset()
+		d := linestream.NewDecoder(strings.NewReader(s))
+		for d.Next() {
+			require.NoError(t, a.Add(d.Part()))
+		}
+		require.NoError(t, d.Err())
+		return a.Message()
+	}
+	m := add(stream("1"))
+	kept := []string{m.ID, m.ToolInvocations[0].ToolCallID, m.ToolInvocations[0].ToolName,
+		m.Parts[2].Details[0].Signature, m.Parts[2].Details[1].Data, m.Parts[3].MimeType, m.Parts[3].Data, a.FinishReason()}
+	want := []string{"msg-1", "call-1", "name-1", "sig-1", "red-1", "mime-1", "data-1", "why-1"}
+	require.Equal(t, want, kept)
+	add(stream("2"))
+	assert.Equal(t, want, kept, "the strings of the stream before Reset")
+}
+
 // TestArgsPairAcrossDeltas checks a surrogate pair split across two args
 // deltas, with the args repaired before the second delta (fixJson has
 // walked the high surrogate) and only at the end (it has not).
@@ -183,6 +213,51 @@ func TestArgsPairAcrossDeltas(t *testing.T) {
 	}
 	require.NoError(t, d.Err())
 	assert.Equal(t, want, string(a.Message().ToolInvocations[0].Args), "repaired after every part")
+}
+
+// TestArgsDeltaLayouts checks args deltas written otherwise than the SDK
+// writes them (which the assembly reads at fixed offsets), after a delta
+// of the same call: each gives the message its plain form gives, asked for
+// after every part and at the end.
+func TestArgsDeltaLayouts(t *testing.T) {
+	const start = `b:{"toolCallId":"t1","toolName":"n"}` + "\n" + `c:{"toolCallId":"t1","argsTextDelta":"{\"a\":\"x"}` + "\n"
+	tests := []struct{ name, line, plain string }{
+		{"plain", `c:{"toolCallId":"t1","argsTextDelta":"y\",\"b\":[1"}`, `c:{"toolCallId":"t1","argsTextDelta":"y\",\"b\":[1"}`},
+		{"a member after", `c:{"toolCallId":"t1","argsTextDelta":"y","z":1}`, `c:{"toolCallId":"t1","argsTextDelta":"y"}`},
+		{"the delta twice", `c:{"toolCallId":"t1","argsTextDelta":"y","argsTextDelta":"w"}`, `c:{"toolCallId":"t1","argsTextDelta":"w"}`},
+		{"the id twice", `c:{"toolCallId":"t1","argsTextDelta":"y","toolCallId":"t2"}`, `c:{"toolCallId":"t2","argsTextDelta":"y"}`},
+		{"the id escaped", `c:{"toolCallId":"t\u0031","argsTextDelta":"y"}`, `c:{"toolCallId":"t1","argsTextDelta":"y"}`},
+		{"whitespace", `c:{"toolCallId":"t1", "argsTextDelta":"y"}`, `c:{"toolCallId":"t1","argsTextDelta":"y"}`},
+		{"another call", `c:{"toolCallId":"t2","argsTextDelta":"y"}`, `c:{"toolCallId":"t2","argsTextDelta":"y"}`},
+		{"a quote inside", `c:{"toolCallId":"t1","argsTextDelta":"y\"}"}`, `c:{"toolCallId":"t1","argsTextDelta":"y\"}"}`},
+		{"a cut character", "c:{\"toolCallId\":\"t1\",\"argsTextDelta\":\"\xc3\"}", "c:{\"toolCallId\":\"t1\",\"argsTextDelta\":\"\ufffd\"}"},
+	}
+	assemble := func(stream string, view bool) string {
+		a := NewAssembler()
+		d := linestream.NewDecoder(strings.NewReader(stream))
+		var out []byte
+		for d.Next() {
+			if a.Add(d.Part()) != nil {
+				break
+			}
+			if view {
+				out = a.Message().appendJSON(out)
+			}
+		}
+		return string(a.Result().AppendJSON(out))
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, view := range []bool{false, true} {
+				// The last delta starts with a continuation byte, which
+				// must not complete a character cut before it.
+				const end = "c:{\"toolCallId\":\"t1\",\"argsTextDelta\":\"\xa9]\"}\n"
+				got := assemble(start+tt.line+"\n"+end, view)
+				want := assemble(start+tt.plain+"\n"+end, view)
+				assert.Equal(t, want, got, "asked for after every part: %v", view)
+			}
+		})
+	}
 }
 
 // TestToolPartTooDeep checks which error a tool part with a value nested

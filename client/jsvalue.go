@@ -108,9 +108,9 @@ func canonicalEnd(b []byte, i, depth int, ms *[]member) int {
 		if i < len(b) && b[i] == '}' {
 			return i + 1
 		}
-		var keys [16][]byte
+		var keys [16][2]int32 // where the keys so far start and end (smaller than slices to clear)
 		for n := 0; ; n++ {
-			if n == len(keys) || i >= len(b) || b[i] != '"' {
+			if n == len(keys) || i >= len(b) || b[i] != '"' || len(b) > math.MaxInt32 {
 				return -1
 			}
 			end := canonicalStringEnd(b, i)
@@ -118,15 +118,15 @@ func canonicalEnd(b []byte, i, depth int, ms *[]member) int {
 				return -1
 			}
 			key := b[i:end]
-			if arrayIndex(key) >= 0 {
+			if c := key[1]; '0' <= c && c <= '9' && arrayIndex(key) >= 0 {
 				return -1
 			}
 			for _, k := range keys[:n] {
-				if string(k) == string(key) {
+				if string(b[k[0]:k[1]]) == string(key) {
 					return -1
 				}
 			}
-			keys[n] = key
+			keys[n] = [2]int32{int32(i), int32(end)}
 			if i = canonicalEnd(b, end+1, depth+1, nil); i < 0 || i >= len(b) {
 				return -1
 			}
@@ -164,45 +164,225 @@ func canonicalEnd(b []byte, i, depth int, ms *[]member) int {
 		return min(i+5, len(b))
 	}
 	end := numberEnd(b, i)
-	if end == i {
-		return -1
-	}
-	var buf [32]byte
-	if string(appendNumber(buf[:0], b[i:end])) != string(b[i:end]) {
+	if end == i || !canonicalNumber(b[i:end]) {
 		return -1
 	}
 	return end
 }
 
+// canonicalNumber reports whether the valid JSON number tok is written as
+// JavaScript prints the double it parses to. A number in plain decimal
+// form with at most 15 significant digits, the last not 0, is: it is the
+// only decimal of so few digits that parses to its double (doubles hold 15
+// decimal digits), so the shortest that round-trips, which JavaScript
+// prints, in that form from 1e-6 to 1e21. Other numbers are printed and
+// compared.
+func canonicalNumber(tok []byte) bool {
+	d := tok
+	if d[0] == '-' {
+		d = d[1:]
+	}
+	i := 0
+	var m uint64 // the digits as an integer (used only where they fit)
+	for i < len(d) && '0' <= d[i] && d[i] <= '9' {
+		m = m*10 + uint64(d[i]-'0')
+		i++
+	}
+	if i == 0 || (d[0] == '0' && i > 1) {
+		// Not a JSON number (the assembly is given valid ones): printed.
+	} else if i == len(d) {
+		if len(d) <= 15 {
+			return string(tok) != "-0"
+		}
+	} else if d[i] == '.' {
+		j := i + 1
+		for j < len(d) && '0' <= d[j] && d[j] <= '9' {
+			m = m*10 + uint64(d[j]-'0')
+			j++
+		}
+		if j == len(d) && j > i+1 {
+			if d[j-1] == '0' {
+				return false // JavaScript prints no trailing zero
+			}
+			sig := j - 1 // the digits but the point
+			if string(d[:i]) == "0" {
+				z := i + 1
+				for d[z] == '0' {
+					z++
+				}
+				if z-i-1 > 5 {
+					return false // below 1e-6: JavaScript prints an exponent
+				}
+				sig = j - z
+			}
+			if sig <= 15 {
+				return true
+			}
+			if k := j - i - 1; sig <= 18 && k <= 19 {
+				if shortest, ok := isShortest(m, k); ok { // m×10^-k
+					return shortest
+				}
+			}
+		}
+	}
+	var buf [32]byte
+	return string(appendNumber(buf[:0], tok)) == string(tok)
+}
+
+// pow10u holds the powers of ten that fit in a uint64.
+var pow10u = func() (p [20]uint64) {
+	p[0] = 1
+	for i := 1; i < len(p); i++ {
+		p[i] = p[i-1] * 10
+	}
+	return p
+}()
+
+// isShortest reports whether the decimal m×10^-k (m with 16 to 18 digits,
+// the last not 0, k ≤ 19) is what JavaScript prints for the double it parses
+// to, x: whether no decimal of fewer digits parses to x and m is the
+// nearest of its length to x (Number::toString's choice). It computes in
+// exact 128-bit integers, without printing x; ok is false where it does
+// not decide (x of 2^52 or more, at a power of two, a tie), for the caller
+// to print x.
+//
+// Scaled by 10^k·2^s (x = mant·2^-s), x is A = mant·10^k, a decimal q (in
+// units of 10^-k) is q·2^s, and the decimals that parse to x are those
+// within half an ulp, 10^k/2, of A.
+func isShortest(m uint64, k int) (shortest, ok bool) {
+	x := float64(m) / float64(pow10u[k]) // within an ulp or two of the double m×10^-k parses to
+	// within reports whether q is within half an ulp of the double c.
+	within := func(c float64, q uint64) (in, decided bool) {
+		b := math.Float64bits(c)
+		mant, e := b&(1<<52-1), int(b>>52&0x7FF)
+		if e == 0 || mant == 0 || c >= 1<<52 {
+			return false, false // subnormal, a power of two (its lower neighbour is nearer), or past the integers
+		}
+		mant |= 1 << 52
+		shift := 1075 - e // c = mant·2^-shift
+		if bits.Len64(q)+shift > 127 {
+			return false, false
+		}
+		diff := absDiff128(shl128(q, shift), mul128(mant, pow10u[k]))
+		half := pow10u[k] / 2
+		if diff.hi != 0 || diff.lo > half {
+			return false, true
+		}
+		if diff.lo == half {
+			return mant&1 == 0, true // round half to even: the even one takes the tie
+		}
+		return true, true
+	}
+	// Find x: the double whose interval holds m.
+	found := false
+	for _, step := range [...]int64{0, -1, 1, -2, 2} { // x and its neighbours (x > 0)
+		c := math.Float64frombits(uint64(int64(math.Float64bits(x)) + step))
+		in, decided := within(c, m)
+		if !decided {
+			return false, false
+		}
+		if in {
+			x, found = c, true
+			break
+		}
+	}
+	if !found {
+		return false, false
+	}
+	// m is the nearest decimal of its length to x: |m·2^s − A| < 2^s/2.
+	b := math.Float64bits(x)
+	mant, shift := b&(1<<52-1)|1<<52, 1075-int(b>>52&0x7FF)
+	diff := absDiff128(shl128(m, shift), mul128(mant, pow10u[k]))
+	halfUnit := shl128(1, shift-1)
+	if diff == halfUnit {
+		return false, false
+	}
+	if diff.hi > halfUnit.hi || (diff.hi == halfUnit.hi && diff.lo > halfUnit.lo) {
+		return false, true
+	}
+	// No decimal with a digit fewer parses to x: the two nearest to m.
+	lo := m - m%10
+	for _, q := range [...]uint64{lo, lo + 10} {
+		in, decided := within(x, q)
+		if !decided {
+			return false, false
+		}
+		if in {
+			return false, true
+		}
+	}
+	return true, true
+}
+
+// u128 is an unsigned 128-bit integer.
+type u128 struct{ hi, lo uint64 }
+
+func mul128(a, b uint64) u128 {
+	hi, lo := bits.Mul64(a, b)
+	return u128{hi, lo}
+}
+
+// shl128 returns q<<s for 0 < s < 128 (the caller keeps it below 2^128).
+func shl128(q uint64, s int) u128 {
+	if s >= 64 {
+		return u128{q << (s - 64), 0}
+	}
+	return u128{q >> (64 - s), q << s}
+}
+
+func absDiff128(a, b u128) u128 {
+	if a.hi < b.hi || (a.hi == b.hi && a.lo < b.lo) {
+		a, b = b, a
+	}
+	lo, borrow := bits.Sub64(a.lo, b.lo, 0)
+	hi, _ := bits.Sub64(a.hi, b.hi, borrow)
+	return u128{hi, lo}
+}
+
 // canonicalStringEnd returns the end of the valid JSON string at b[i] when
 // it is in the form JSON.stringify writes (see canonicalEnd), else -1.
 func canonicalStringEnd(b []byte, i int) int {
-	end := stringEnd(b, i)
-	if end < 0 {
-		return -1
-	}
-	s := b[i+1 : end-1]
-	for j := 0; ; {
-		j = validWords(s, j)
-		for j < len(s) && s[j] < utf8.RuneSelf && s[j] != '\\' {
-			j++
-		}
-		if j >= len(s) {
-			return end
-		}
-		if s[j] == '\\' {
-			switch s[j+1] {
-			case '"', '\\', 'b', 'f', 'n', 'r', 't':
-				j += 2
-				continue
+	j := i + 1
+	var high uint64 // the high bits of the bytes scanned (perhaps some past the string)
+	for {
+		// Eight bytes at a time to the next quote or backslash; the
+		// last few one at a time.
+		for {
+			if j+8 > len(b) {
+				for j < len(b) && b[j] != '"' && b[j] != '\\' {
+					high |= uint64(b[j])
+					j++
+				}
+				break
 			}
-			return -1 // \/ or \u: JSON.stringify writes the character otherwise
+			x := binary.LittleEndian.Uint64(b[j:])
+			high |= x
+			if m := zeroBytes(x^0x2222222222222222) | zeroBytes(x^0x5C5C5C5C5C5C5C5C); m != 0 {
+				j += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			j += 8
 		}
-		r, n := utf8.DecodeRune(s[j:])
-		if r == utf8.RuneError && n == 1 {
+		if j >= len(b) {
 			return -1
 		}
-		j += n
+		if b[j] == '"' {
+			// The UTF-8 is checked only for a string with a byte past
+			// ASCII (or next to one).
+			if high&wordHigh != 0 && !utf8.Valid(b[i+1:j]) {
+				return -1
+			}
+			return j + 1
+		}
+		if j+1 >= len(b) {
+			return -1
+		}
+		switch b[j+1] {
+		case '"', '\\', 'b', 'f', 'n', 'r', 't':
+			j += 2
+		default:
+			return -1 // \/ or \u: JSON.stringify writes the character otherwise
+		}
 	}
 }
 
@@ -681,9 +861,19 @@ func lookup2(obj []byte, name1, name2 string) (v1, v2 []byte) {
 	}
 	i = skipWS(obj, i+1)
 	for i < len(obj) && obj[i] == '"' {
-		kEnd := stringEnd(obj, i)
-		if kEnd < 0 {
+		// A key written as a name, without escapes (nearly all), ends
+		// after it; any other is read to its end and decoded to compare.
+		which, kEnd := 0, -1
+		if keyAt(obj, i, name1) {
+			which, kEnd = 1, i+len(name1)+2
+		} else if keyAt(obj, i, name2) {
+			which, kEnd = 2, i+len(name2)+2
+		} else if kEnd = stringEnd(obj, i); kEnd < 0 {
 			return v1, v2
+		} else if key := obj[i:kEnd]; name1 != "" && keyIs(key, name1) {
+			which = 1
+		} else if name2 != "" && keyIs(key, name2) {
+			which = 2
 		}
 		v := skipWS(obj, kEnd)
 		if v >= len(obj) || obj[v] != ':' {
@@ -694,10 +884,10 @@ func lookup2(obj []byte, name1, name2 string) (v1, v2 []byte) {
 		if vEnd < 0 {
 			return v1, v2
 		}
-		key := obj[i:kEnd]
-		if name1 != "" && keyIs(key, name1) {
+		switch which {
+		case 1:
 			v1 = obj[v:vEnd]
-		} else if name2 != "" && keyIs(key, name2) {
+		case 2:
 			v2 = obj[v:vEnd]
 		}
 		i = skipWS(obj, vEnd)
@@ -709,20 +899,17 @@ func lookup2(obj []byte, name1, name2 string) (v1, v2 []byte) {
 	return v1, v2
 }
 
+// keyAt reports whether the JSON string at obj[i] is name, written without
+// escapes (name has no quote or backslash, so the quote after it ends the
+// string); "" matches none.
+func keyAt(obj []byte, i int, name string) bool {
+	n := len(name)
+	return n > 0 && i+n+2 <= len(obj) && obj[i+n+1] == '"' && string(obj[i+1:i+n+1]) == name
+}
+
 // A member is one member of a JSON object: its key, quoted as in the
 // object, and its value.
 type member struct{ key, val []byte }
-
-// memberValue returns the value of the last of ms named name (the one
-// JSON.parse keeps), or nil.
-func memberValue(ms []member, name string) []byte {
-	for i := len(ms) - 1; i >= 0; i-- {
-		if keyIs(ms[i].key, name) {
-			return ms[i].val
-		}
-	}
-	return nil
-}
 
 // eachMember calls fn with the quoted key and the value of each member of
 // the valid JSON object obj, in order; it does nothing when obj is not an
@@ -756,6 +943,15 @@ func eachMember(obj []byte, fn func(key, val []byte)) {
 	}
 }
 
+// The classes of the bytes valueEnd stops at; 0 for the others.
+const (
+	classQuote = 1 + iota
+	classOpen
+	classClose
+)
+
+var jsonClass = [256]uint8{'"': classQuote, '{': classOpen, '[': classOpen, '}': classClose, ']': classClose}
+
 // valueEnd returns the index after the valid JSON value at b[i], or -1.
 func valueEnd(b []byte, i int) int {
 	if i >= len(b) {
@@ -767,15 +963,20 @@ func valueEnd(b []byte, i int) int {
 	case '{', '[':
 		depth := 0
 		for j := i; j < len(b); j++ {
-			switch b[j] {
-			case '"':
+			for jsonClass[b[j]] == 0 {
+				if j++; j == len(b) {
+					return -1
+				}
+			}
+			switch jsonClass[b[j]] {
+			case classQuote:
 				if j = stringEnd(b, j); j < 0 {
 					return -1
 				}
 				j--
-			case '{', '[':
+			case classOpen:
 				depth++
-			case '}', ']':
+			case classClose:
 				if depth--; depth == 0 {
 					return j + 1
 				}
@@ -796,8 +997,8 @@ func valueEnd(b []byte, i int) int {
 // keyIs reports whether the quoted JSON key names name.
 func keyIs(key []byte, name string) bool {
 	k := key[1 : len(key)-1]
-	if string(k) == name {
-		return true
+	if len(k) <= len(name) {
+		return string(k) == name // an escape would make it longer than its text
 	}
 	if bytes.IndexByte(k, '\\') < 0 {
 		return false // and its text is itself
