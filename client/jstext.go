@@ -40,12 +40,19 @@ func appendJSText(dst, v []byte) []byte {
 // token but the last ends inside a UTF-8 sequence (see [endsWhole]): the
 // TextDecoder ended such a sequence at the token's closing quote.
 func appendJSRaw(dst, s []byte) []byte {
-	// One pass: runs of valid UTF-8 are checked eight bytes at a time (see
-	// validWords) and copied whole; an escape is decoded where it stands, as
-	// is what validWords leaves (a word with ill-formed UTF-8, the last
-	// bytes).
+	// One pass: the vector decoder (vector.go), where there is one, decodes
+	// what it can; runs of valid UTF-8 are checked eight bytes at a time
+	// (see validWords) and copied whole; an escape is decoded where it
+	// stands, as is what validWords leaves (a word with ill-formed UTF-8,
+	// the last bytes).
 	i, run := 0, 0 // run: where the text not yet copied starts
+	vector := vectorText.Load()
 	for {
+		if vector {
+			dst = append(dst, s[run:i]...)
+			dst, i = appendVector(dst, s, i)
+			run = i
+		}
 		i = validWords(s, i)
 		for i < len(s) && s[i] < utf8.RuneSelf && s[i] != '\\' {
 			i++

@@ -1,0 +1,238 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// The bytes textVector compares with, 32 of each.
+DATA backslashes<>+0x00(SB)/8, $0x5c5c5c5c5c5c5c5c
+DATA backslashes<>+0x08(SB)/8, $0x5c5c5c5c5c5c5c5c
+DATA backslashes<>+0x10(SB)/8, $0x5c5c5c5c5c5c5c5c
+DATA backslashes<>+0x18(SB)/8, $0x5c5c5c5c5c5c5c5c
+GLOBL backslashes<>(SB), RODATA|NOPTR, $32
+
+DATA nibbles<>+0x00(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA nibbles<>+0x08(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA nibbles<>+0x10(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA nibbles<>+0x18(SB)/8, $0x0f0f0f0f0f0f0f0f
+GLOBL nibbles<>(SB), RODATA|NOPTR, $32
+
+// A byte minus these, saturated at 0, is not 0 exactly when the byte is at
+// least 0xC0 (a lead byte), 0xE0 (a lead of three or four bytes), 0xF0 (a
+// lead of four bytes).
+DATA belowC0<>+0x00(SB)/8, $0xbfbfbfbfbfbfbfbf
+DATA belowC0<>+0x08(SB)/8, $0xbfbfbfbfbfbfbfbf
+DATA belowC0<>+0x10(SB)/8, $0xbfbfbfbfbfbfbfbf
+DATA belowC0<>+0x18(SB)/8, $0xbfbfbfbfbfbfbfbf
+GLOBL belowC0<>(SB), RODATA|NOPTR, $32
+
+DATA belowE0<>+0x00(SB)/8, $0xdfdfdfdfdfdfdfdf
+DATA belowE0<>+0x08(SB)/8, $0xdfdfdfdfdfdfdfdf
+DATA belowE0<>+0x10(SB)/8, $0xdfdfdfdfdfdfdfdf
+DATA belowE0<>+0x18(SB)/8, $0xdfdfdfdfdfdfdfdf
+GLOBL belowE0<>(SB), RODATA|NOPTR, $32
+
+DATA belowF0<>+0x00(SB)/8, $0xefefefefefefefef
+DATA belowF0<>+0x08(SB)/8, $0xefefefefefefefef
+DATA belowF0<>+0x10(SB)/8, $0xefefefefefefefef
+DATA belowF0<>+0x18(SB)/8, $0xefefefefefefefef
+GLOBL belowF0<>(SB), RODATA|NOPTR, $32
+
+DATA highBits<>+0x00(SB)/8, $0x8080808080808080
+DATA highBits<>+0x08(SB)/8, $0x8080808080808080
+DATA highBits<>+0x10(SB)/8, $0x8080808080808080
+DATA highBits<>+0x18(SB)/8, $0x8080808080808080
+GLOBL highBits<>(SB), RODATA|NOPTR, $32
+
+// The UTF-8 check of Keiser and Lemire ("Validating UTF-8 in less than one
+// instruction per byte", 2021): each byte is looked at with the one before
+// it, by three tables indexed by the previous byte's high nibble, its low
+// nibble and the byte's high nibble (VPSHUFB, one 16-byte table per 128-bit
+// lane). A bit set in all three names what is wrong with the pair:
+//
+//	0x01 a lead byte (C0–FF) not followed by a continuation byte (80–BF)
+//	0x02 a continuation byte after an ASCII byte
+//	0x04 E0 followed by 80–9F (overlong)
+//	0x08 F4 followed by 90–BF, F5–FF followed by 90–BF (past U+10FFFF)
+//	0x10 ED followed by A0–BF (a surrogate)
+//	0x20 C0 or C1 followed by a continuation byte (overlong)
+//	0x40 F0 followed by 80–8F (overlong), F5–FF followed by 80–8F
+//	0x80 a continuation byte after a continuation byte
+//
+// The last is wrong exactly when the byte is not the third or fourth of a
+// character, that is when neither the byte two before is E0–FF nor the
+// byte three before F0–FF: the check flips it where they are.
+DATA utf8Prev1Hi<>+0x00(SB)/8, $0x0202020202020202 // 0–7: ASCII
+DATA utf8Prev1Hi<>+0x08(SB)/8, $0x4915012180808080 // 8–B, C, D, E, F
+DATA utf8Prev1Hi<>+0x10(SB)/8, $0x0202020202020202
+DATA utf8Prev1Hi<>+0x18(SB)/8, $0x4915012180808080
+GLOBL utf8Prev1Hi<>(SB), RODATA|NOPTR, $32
+
+DATA utf8Prev1Lo<>+0x00(SB)/8, $0xcbcbcb8b8383a3e7 // 0, 1, 2, 3, 4, 5–7
+DATA utf8Prev1Lo<>+0x08(SB)/8, $0xcbcbdbcbcbcbcbcb // 8–C, D, E, F
+DATA utf8Prev1Lo<>+0x10(SB)/8, $0xcbcbcb8b8383a3e7
+DATA utf8Prev1Lo<>+0x18(SB)/8, $0xcbcbdbcbcbcbcbcb
+GLOBL utf8Prev1Lo<>(SB), RODATA|NOPTR, $32
+
+DATA utf8CurHi<>+0x00(SB)/8, $0x0101010101010101 // 0–7: ASCII
+DATA utf8CurHi<>+0x08(SB)/8, $0x01010101babaaee6 // 8, 9, A, B, C–F
+DATA utf8CurHi<>+0x10(SB)/8, $0x0101010101010101
+DATA utf8CurHi<>+0x18(SB)/8, $0x01010101babaaee6
+GLOBL utf8CurHi<>(SB), RODATA|NOPTR, $32
+
+// func textVector(dst, src *byte, n int) (read, written int)
+//
+// Registers: SI src, DI dst, R8 n, AX read, BX written, R11 &escapeByte,
+// R9 the block's stop bit (bit 32, or the bit of the last byte's successor
+// when fewer than 32 are left), DX e: the bytes of the block before its
+// first backslash or its stop. Each block starts at a character boundary,
+// so the bytes before it do not count: the check shifts zeros in.
+// Y0 the block; Y15 backslashes, Y14 zero, Y13 the low nibbles' mask,
+// Y12–Y10 the tables, Y9–Y7 belowE0, belowF0, belowC0.
+TEXT ·textVector(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), R8
+	XORQ AX, AX
+	XORQ BX, BX
+	LEAQ ·escapeByte(SB), R11
+	// Only VEX-encoded vector instructions: a legacy SSE instruction while
+	// the upper halves of the YMM registers are in use costs a state
+	// transition on many CPUs.
+	VMOVDQU backslashes<>(SB), Y15
+	VPXOR   Y14, Y14, Y14
+	VMOVDQU nibbles<>(SB), Y13
+	VMOVDQU utf8Prev1Hi<>(SB), Y12
+	VMOVDQU utf8Prev1Lo<>(SB), Y11
+	VMOVDQU utf8CurHi<>(SB), Y10
+	VMOVDQU belowE0<>(SB), Y9
+	VMOVDQU belowF0<>(SB), Y8
+	VMOVDQU belowC0<>(SB), Y7
+
+loop:
+	MOVQ R8, CX
+	SUBQ AX, CX // the bytes left
+	JLE  done
+	MOVQ $0x100000000, R9
+	CMPQ CX, $32
+	JAE  block
+	// Fewer than 32 left: read 32 only if they lie in the page of the
+	// first (the string's end is then in it, or the next page is the
+	// string's too).
+	LEAQ (SI)(AX*1), DX
+	ANDL $4095, DX
+	CMPL DX, $(4096-32)
+	JA   done
+	XORL R9, R9
+	BTSQ CX, R9
+
+block:
+	VMOVDQU   (SI)(AX*1), Y0
+	VMOVDQU   Y0, (DI)(BX*1) // copied as it is, whatever part of it counts
+	VPCMPEQB  Y0, Y15, Y1
+	VPMOVMSKB Y1, DX
+	ORQ       R9, DX
+	TZCNTQ    DX, DX // e
+	VPMOVMSKB Y0, R10
+	BZHIQ     DX, R10, R10 // the bytes ≥ 0x80 before e
+	TESTQ     R10, R10
+	JNZ       utf8
+
+advance:
+	ADDQ DX, AX
+	ADDQ DX, BX
+	CMPQ DX, $32
+	JEQ  loop
+	CMPQ AX, R8
+	JAE  done // the end of src
+	// A backslash at src[AX]: decode a two-byte escape.
+	LEAQ    1(AX), CX
+	CMPQ    CX, R8
+	JAE     done
+	MOVBLZX (SI)(CX*1), CX
+	MOVBLZX (R11)(CX*1), CX
+	TESTL   CX, CX
+	JZ      done // \u, or no escape: the caller decides
+	MOVB    CX, (DI)(BX*1)
+	ADDQ    $2, AX
+	INCQ    BX
+	JMP     loop
+
+utf8:
+	// Y2, Y3, Y4: the block shifted by one, two and three bytes (each
+	// lane's bytes after the low lane's last, or after zeros).
+	VPERM2I128 $0x08, Y0, Y0, Y1
+	VPALIGNR   $15, Y1, Y0, Y2
+	VPALIGNR   $14, Y1, Y0, Y3
+	VPALIGNR   $13, Y1, Y0, Y4
+	VPSRLW     $4, Y2, Y5
+	VPAND      Y13, Y5, Y5
+	VPSHUFB    Y5, Y12, Y5
+	VPAND      Y13, Y2, Y6
+	VPSHUFB    Y6, Y11, Y6
+	VPAND      Y6, Y5, Y5
+	VPSRLW     $4, Y0, Y6
+	VPAND      Y13, Y6, Y6
+	VPSHUFB    Y6, Y10, Y6
+	VPAND      Y6, Y5, Y5 // what is wrong with each pair
+	VPSUBUSB   Y9, Y3, Y6
+	VPSUBUSB   Y8, Y4, Y1
+	VPOR       Y1, Y6, Y6
+	VPCMPGTB   Y14, Y6, Y6 // the third and fourth bytes of characters
+	VPAND      highBits<>(SB), Y6, Y6
+	VPXOR      Y6, Y5, Y5
+	VPCMPEQB   Y14, Y5, Y5
+	VPMOVMSKB  Y5, R10
+	NOTL       R10
+	BZHIQ      DX, R10, R10
+	TESTQ      R10, R10
+	JNZ        done // ill-formed UTF-8 before e: the caller decides
+
+	// R10 bit k: byte k+1 must be a continuation byte (byte k is a lead,
+	// or byte k-1 one of three or four bytes, or byte k-2 one of four).
+	VPSUBUSB  Y7, Y0, Y1
+	VPSUBUSB  Y9, Y2, Y5
+	VPSUBUSB  Y8, Y3, Y6
+	VPOR      Y5, Y1, Y1
+	VPOR      Y6, Y1, Y1
+	VPCMPEQB  Y14, Y1, Y1
+	VPMOVMSKB Y1, R10
+	NOTL      R10
+	LEAQ      -1(DX), CX
+	BTQ       CX, R10
+	JCC       advance // no character crosses e
+	// A character crosses e: its lead follows the last byte before e
+	// that announces no continuation.
+	NOTL  R10
+	BZHIQ DX, R10, R10
+	TESTQ R10, R10
+	JZ    done
+	BSRQ  R10, CX
+	INCQ  CX
+	ADDQ  CX, AX
+	ADDQ  CX, BX
+	CMPQ  DX, $32
+	JEQ   loop // the block's end: the next block starts at the lead
+	// Cut by a backslash or by the end of src: the caller decides.
+
+done:
+	VZEROUPPER
+	MOVQ AX, read+24(FP)
+	MOVQ BX, written+32(FP)
+	RET
+
+// func cpuid(eax, ecx uint32) (a, b, c, d uint32)
+TEXT ·cpuid(SB), NOSPLIT, $0-24
+	MOVL eax+0(FP), AX
+	MOVL ecx+4(FP), CX
+	CPUID
+	MOVL AX, a+8(FP)
+	MOVL BX, b+12(FP)
+	MOVL CX, c+16(FP)
+	MOVL DX, d+20(FP)
+	RET
+
+// func xgetbv() uint32
+TEXT ·xgetbv(SB), NOSPLIT, $0-4
+	MOVL $0, CX
+	XGETBV
+	MOVL AX, ret+0(FP)
+	RET
