@@ -41,7 +41,19 @@ func appendVector(dst, s []byte, i int) ([]byte, int) {
 	if n <= 0 {
 		return dst, i
 	}
-	dst = slices.Grow(dst, n+32)
+	if room := cap(dst) - len(dst) - 32; room < n {
+		// The text may fit, but not the decoder's 32 bytes of slack (as when
+		// the assembly's strings are made the size of the last stream's):
+		// rather than copy dst to a larger one, the vector decoder decodes
+		// what leaves room for them and the portable code the rest.
+		if n-room > 256 {
+			dst = slices.Grow(dst, n+32)
+		} else if room <= 0 {
+			return dst, i
+		} else {
+			n = room
+		}
+	}
 	free := dst[len(dst):cap(dst)]
 	r, w := textVector(unsafe.SliceData(free), unsafe.SliceData(s[i:]), n)
 	return dst[:len(dst)+w], i + r

@@ -78,15 +78,57 @@ DATA utf8CurHi<>+0x10(SB)/8, $0x0101010101010101
 DATA utf8CurHi<>+0x18(SB)/8, $0x01010101babaaee6
 GLOBL utf8CurHi<>(SB), RODATA|NOPTR, $32
 
+// UTF8ERRORS leaves in Y5 a byte 0 for each byte of the block in Y0 that
+// the check finds nothing wrong with (its pair with the byte before, and
+// whether it must be the third or fourth of a character); in Y2, Y3, Y4
+// the block shifted by one, two and three bytes (zeros shifted in).
+#define UTF8ERRORS(B) \
+	VPERM2I128 $0x08, B, B, Y1 \
+	VPALIGNR   $15, Y1, B, Y2 \
+	VPALIGNR   $14, Y1, B, Y3 \
+	VPALIGNR   $13, Y1, B, Y4 \
+	VPSRLW     $4, Y2, Y5 \
+	VPAND      Y13, Y5, Y5 \
+	VPSHUFB    Y5, Y12, Y5 \
+	VPAND      Y13, Y2, Y6 \
+	VPSHUFB    Y6, Y11, Y6 \
+	VPAND      Y6, Y5, Y5 \
+	VPSRLW     $4, B, Y6 \
+	VPAND      Y13, Y6, Y6 \
+	VPSHUFB    Y6, Y10, Y6 \
+	VPAND      Y6, Y5, Y5 \
+	VPSUBUSB   Y9, Y3, Y6 \
+	VPSUBUSB   Y8, Y4, Y1 \
+	VPOR       Y1, Y6, Y6 \
+	VPCMPGTB   Y14, Y6, Y6 \
+	VPAND      highBits<>(SB), Y6, Y6 \
+	VPXOR      Y6, Y5, Y5 \
+	VPCMPEQB   Y14, Y5, Y5
+
+// Bytes minus these, saturated at 0, are not all 0 exactly when a
+// character starts in the last three bytes of 32 and does not end in them:
+// a lead at least 0xF0 in byte 29, 0xE0 in byte 30, 0xC0 in byte 31.
+DATA cutAtEnd<>+0x00(SB)/8, $0xffffffffffffffff
+DATA cutAtEnd<>+0x08(SB)/8, $0xffffffffffffffff
+DATA cutAtEnd<>+0x10(SB)/8, $0xffffffffffffffff
+DATA cutAtEnd<>+0x18(SB)/8, $0xbfdfefffffffffff
+GLOBL cutAtEnd<>(SB), RODATA|NOPTR, $32
+
 // func textVector(dst, src *byte, n int) (read, written int)
 //
-// Registers: SI src, DI dst, R8 n, AX read, BX written, R11 &escapeByte,
-// R9 the block's stop bit (bit 32, or the bit of the last byte's successor
-// when fewer than 32 are left), DX e: the bytes of the block before its
-// first backslash or its stop. Each block starts at a character boundary,
-// so the bytes before it do not count: the check shifts zeros in.
-// Y0 the block; Y15 backslashes, Y14 zero, Y13 the low nibbles' mask,
-// Y12–Y10 the tables, Y9–Y7 belowE0, belowF0, belowC0.
+// Registers: SI src, DI dst, R8 n, AX read, BX written, R11 &escapeByte.
+// Each block starts at a character boundary, so the bytes before it do not
+// count: the UTF-8 check shifts zeros in. Y0 the block; Y15 backslashes,
+// Y14 zero, Y13 the low nibbles' mask, Y12–Y10 the tables, Y9–Y7 belowE0,
+// belowF0, belowC0.
+//
+// Two loops. While at least 65 bytes are left, a block's escapes are
+// decoded one after the other from its mask of backslashes: after each,
+// the 32 bytes that follow it are copied to where they go (the next
+// escape's copy overwrites what this one copied past it), which reads at
+// most 65 bytes from the block's start. The last bytes go through a loop
+// that stops at the block's first backslash and starts the next block
+// after its escape, and reads 32 bytes of fewer only within a page.
 TEXT ·textVector(SB), NOSPLIT, $0-40
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
@@ -110,10 +152,76 @@ TEXT ·textVector(SB), NOSPLIT, $0-40
 loop:
 	MOVQ R8, CX
 	SUBQ AX, CX // the bytes left
-	JLE  done
-	MOVQ $0x100000000, R9
-	CMPQ CX, $32
-	JAE  block
+	CMPQ CX, $65
+	JLT  tailLeft
+	VMOVDQU   (SI)(AX*1), Y0
+	VMOVDQU   Y0, (DI)(BX*1) // copied as it is, up to the first backslash
+	VPCMPEQB  Y0, Y15, Y1
+	VPMOVMSKB Y1, R13        // the backslashes
+	// Every block is checked: a branch on whether it has bytes ≥ 0x80 costs
+	// more in text that mixes ASCII and other characters.
+	UTF8ERRORS(Y0)
+	VPMOVMSKB Y5, R10
+	CMPL      R10, $0xffffffff
+	JNE       done // ill-formed UTF-8: the caller decides
+	// DX: the bytes of the block to take: 32, or those before the lead of
+	// a character that crosses the block's end.
+	VPSUBUSB  cutAtEnd<>(SB), Y0, Y1
+	VPCMPEQB  Y14, Y1, Y1
+	VPMOVMSKB Y1, DX
+	NOTL      DX
+	BTSQ      $32, DX
+	TZCNTQ    DX, DX
+
+escapes:
+	TESTL R13, R13
+	JNZ   escape
+	ADDQ  DX, AX
+	ADDQ  DX, BX
+	JMP   loop
+
+escape:
+	// CX k, the backslash's index in the block; BX is written minus the
+	// escapes decoded in the block, so that byte k goes to BX+k.
+	TZCNTL  R13, CX
+	LEAQ    1(AX)(CX*1), R12
+	MOVBLZX (SI)(R12*1), R10
+	MOVBLZX (R11)(R10*1), R10
+	TESTL   R10, R10
+	JZ      escapeStop // \u, or no escape: the caller decides
+	LEAQ    (BX)(CX*1), R12
+	MOVB    R10, (DI)(R12*1)
+	DECQ    BX
+	LEAQ    (AX)(CX*1), R12
+	VMOVDQU 2(SI)(R12*1), Y1
+	LEAQ    (BX)(CX*1), R12
+	VMOVDQU Y1, 2(DI)(R12*1)
+	ADDL    $2, CX
+	CMPL    CX, DX
+	CMOVLGT CX, DX // an escape at the block's last byte ends past it
+	SHRXQ   CX, R13, R13 // drop the backslash and the escaped byte
+	SHLXQ   CX, R13, R13
+	TESTL   R13, R13
+	JNZ     escape
+	ADDQ    DX, AX
+	ADDQ    DX, BX
+	JMP     loop
+
+escapeStop:
+	ADDQ CX, AX
+	ADDQ CX, BX
+	JMP  done
+
+tail:
+	MOVQ  R8, CX
+	SUBQ  AX, CX
+
+tailLeft:
+	TESTQ CX, CX
+	JLE   done
+	MOVQ  $0x100000000, R9 // the stop bit: 32
+	CMPQ  CX, $32
+	JAE   tailBlock
 	// Fewer than 32 left: read 32 only if they lie in the page of the
 	// first (the string's end is then in it, or the next page is the
 	// string's too).
@@ -122,25 +230,25 @@ loop:
 	CMPL DX, $(4096-32)
 	JA   done
 	XORL R9, R9
-	BTSQ CX, R9
+	BTSQ CX, R9 // the stop bit: the byte after the last
 
-block:
+tailBlock:
 	VMOVDQU   (SI)(AX*1), Y0
-	VMOVDQU   Y0, (DI)(BX*1) // copied as it is, whatever part of it counts
+	VMOVDQU   Y0, (DI)(BX*1)
 	VPCMPEQB  Y0, Y15, Y1
 	VPMOVMSKB Y1, DX
 	ORQ       R9, DX
-	TZCNTQ    DX, DX // e
+	TZCNTQ    DX, DX // e: the bytes before the first backslash or the stop
 	VPMOVMSKB Y0, R10
 	BZHIQ     DX, R10, R10 // the bytes ≥ 0x80 before e
 	TESTQ     R10, R10
-	JNZ       utf8
+	JNZ       tailUTF8
 
-advance:
+tailAdvance:
 	ADDQ DX, AX
 	ADDQ DX, BX
 	CMPQ DX, $32
-	JEQ  loop
+	JEQ  tail
 	CMPQ AX, R8
 	JAE  done // the end of src
 	// A backslash at src[AX]: decode a two-byte escape.
@@ -154,37 +262,15 @@ advance:
 	MOVB    CX, (DI)(BX*1)
 	ADDQ    $2, AX
 	INCQ    BX
-	JMP     loop
+	JMP     tail
 
-utf8:
-	// Y2, Y3, Y4: the block shifted by one, two and three bytes (each
-	// lane's bytes after the low lane's last, or after zeros).
-	VPERM2I128 $0x08, Y0, Y0, Y1
-	VPALIGNR   $15, Y1, Y0, Y2
-	VPALIGNR   $14, Y1, Y0, Y3
-	VPALIGNR   $13, Y1, Y0, Y4
-	VPSRLW     $4, Y2, Y5
-	VPAND      Y13, Y5, Y5
-	VPSHUFB    Y5, Y12, Y5
-	VPAND      Y13, Y2, Y6
-	VPSHUFB    Y6, Y11, Y6
-	VPAND      Y6, Y5, Y5
-	VPSRLW     $4, Y0, Y6
-	VPAND      Y13, Y6, Y6
-	VPSHUFB    Y6, Y10, Y6
-	VPAND      Y6, Y5, Y5 // what is wrong with each pair
-	VPSUBUSB   Y9, Y3, Y6
-	VPSUBUSB   Y8, Y4, Y1
-	VPOR       Y1, Y6, Y6
-	VPCMPGTB   Y14, Y6, Y6 // the third and fourth bytes of characters
-	VPAND      highBits<>(SB), Y6, Y6
-	VPXOR      Y6, Y5, Y5
-	VPCMPEQB   Y14, Y5, Y5
-	VPMOVMSKB  Y5, R10
-	NOTL       R10
-	BZHIQ      DX, R10, R10
-	TESTQ      R10, R10
-	JNZ        done // ill-formed UTF-8 before e: the caller decides
+tailUTF8:
+	UTF8ERRORS(Y0)
+	VPMOVMSKB Y5, R10
+	NOTL      R10
+	BZHIQ     DX, R10, R10
+	TESTQ     R10, R10
+	JNZ       done // ill-formed UTF-8 before e: the caller decides
 
 	// R10 bit k: byte k+1 must be a continuation byte (byte k is a lead,
 	// or byte k-1 one of three or four bytes, or byte k-2 one of four).
@@ -198,7 +284,7 @@ utf8:
 	NOTL      R10
 	LEAQ      -1(DX), CX
 	BTQ       CX, R10
-	JCC       advance // no character crosses e
+	JCC       tailAdvance // no character crosses e
 	// A character crosses e: its lead follows the last byte before e
 	// that announces no continuation.
 	NOTL  R10
@@ -210,8 +296,8 @@ utf8:
 	ADDQ  CX, AX
 	ADDQ  CX, BX
 	CMPQ  DX, $32
-	JEQ   loop // the block's end: the next block starts at the lead
-	// Cut by a backslash or by the end of src: the caller decides.
+	JNE   done // cut by a backslash or by the end of src: the caller decides
+	JMP   tail // the block's end: the next block starts at the lead
 
 done:
 	VZEROUPPER

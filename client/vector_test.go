@@ -2,12 +2,15 @@ package client
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 	"unicode/utf8"
 	"unsafe"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/chatwire/chatwire/linestream"
 )
 
 // textPaths decodes s with appendJSRaw after "keep", with the vector
@@ -190,4 +193,80 @@ func FuzzTextPaths(f *testing.F) {
 			require.Equal(t, string(s), v[4:], "valid UTF-8 without escapes is copied as it is")
 		}
 	})
+}
+
+// textParts returns the raw text (the bytes between the quotes) of each
+// text part ("0") of the 100k-line corpus stream.
+func textParts(tb testing.TB) [][]byte {
+	data, err := os.ReadFile("../corpus/streams/valid/llm-mix-100k-lines.stream")
+	require.NoError(tb, err)
+	var parts [][]byte
+	d := linestream.NewDecoder(bytes.NewReader(data))
+	for d.Next() {
+		if p := d.Part(); string(p.Code) == "0" {
+			parts = append(parts, bytes.Clone(p.Value[1:len(p.Value)-1]))
+		}
+	}
+	return parts
+}
+
+// BenchmarkTextDecode decodes the text parts of the 100k-line stream with
+// each decoder: run together in one pass ("joined", as the assembly's
+// flush does) and one part at a time ("parts").
+func BenchmarkTextDecode(b *testing.B) {
+	parts := textParts(b)
+	joined := bytes.Join(parts, nil)
+	for _, vector := range []bool{true, false} {
+		name := map[bool]string{true: "vector", false: "portable"}[vector]
+		if vector && !haveVector {
+			continue
+		}
+		dst := make([]byte, 0, 2*len(joined))
+		b.Run("joined/"+name, func(b *testing.B) {
+			defer setVectorText(setVectorText(vector))
+			b.SetBytes(int64(len(joined)))
+			b.ReportAllocs()
+			for b.Loop() {
+				dst = appendJSRaw(dst[:0], joined)
+			}
+		})
+		b.Run("parts/"+name, func(b *testing.B) {
+			defer setVectorText(setVectorText(vector))
+			b.SetBytes(int64(len(joined)))
+			b.ReportAllocs()
+			for b.Loop() {
+				dst = dst[:0]
+				for _, p := range parts {
+					dst = appendJSRaw(dst, p)
+				}
+			}
+		})
+	}
+}
+
+// TestTextVectorTightRoom decodes into buffers whose spare capacity is the
+// text's length give or take a few hundred bytes, where the vector decoder
+// leaves the end to the portable code rather than grow the buffer for its
+// slack: the text must be the same, and the buffer not copied when the
+// text fits.
+func TestTextVectorTightRoom(t *testing.T) {
+	requireVector(t)
+	for _, text := range []string{strings.Repeat("a\\nb", 200), strings.Repeat("ü€😀\\\"x", 150), strings.Repeat("word ", 300) + "\xe2\x82"} {
+		s := []byte(text)
+		_, want := textPaths(s)
+		for extra := -300; extra <= 300; extra++ {
+			size := len(want) + extra
+			if size < 4 {
+				continue
+			}
+			dst := append(make([]byte, 0, size), "keep"...)
+			was := setVectorText(true)
+			got := appendJSRaw(dst, s)
+			setVectorText(was)
+			require.Equal(t, want, string(got), "%q into a buffer of %d bytes", s, size)
+			if len(got) <= size {
+				require.Same(t, &dst[0], &got[0], "%q into a buffer of %d bytes: copied", s, size)
+			}
+		}
+	}
 }
