@@ -449,7 +449,14 @@ func (a *Assembler) addText(v []byte) {
 		a.msg.Parts = append(a.msg.Parts, Part{Type: PartText})
 	}
 	raw := v[1 : len(v)-1]
-	a.textRaw = append(a.textRaw, raw...)
+	if n := len(a.textRaw); len(raw) <= cap(a.textRaw)-n {
+		// Not append: its result stored back into a.textRaw is a pointer
+		// write, with the garbage collector's write barrier while it marks.
+		a.textRaw = a.textRaw[:n+len(raw)]
+		copy(a.textRaw[n:], raw)
+	} else {
+		a.textRaw = append(a.textRaw, raw...)
+	}
 	if !endsWhole(raw) {
 		a.flushText() // the next value must not run on to a cut UTF-8 sequence
 	}
