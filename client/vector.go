@@ -42,16 +42,19 @@ func appendVector(dst, s []byte, i int) ([]byte, int) {
 		return dst, i
 	}
 	if room := cap(dst) - len(dst) - 32; room < n {
-		// The text may fit, but not the decoder's 32 bytes of slack (as when
-		// the assembly's strings are made the size of the last stream's):
-		// rather than copy dst to a larger one, the vector decoder decodes
-		// what leaves room for them and the portable code the rest.
-		if n-room > 256 {
-			dst = slices.Grow(dst, n+32)
-		} else if room <= 0 {
-			return dst, i
-		} else {
+		// The text may fit, but not the decoder's slack (it writes 32 bytes
+		// at a time, and an escape makes the text shorter than its JSON):
+		// rather than copy dst to a larger one, as for a string made the
+		// size of the last stream's text, the vector decoder decodes what
+		// leaves room for it, and the next call (after the next escape) or
+		// the portable code the rest. dst grows where the text does not fit.
+		switch {
+		case room >= 64:
 			n = room
+		case n-room > 256:
+			dst = slices.Grow(dst, n+32)
+		default:
+			return dst, i
 		}
 	}
 	free := dst[len(dst):cap(dst)]
