@@ -78,12 +78,13 @@ DATA utf8CurHi<>+0x10(SB)/8, $0x0101010101010101
 DATA utf8CurHi<>+0x18(SB)/8, $0x01010101babaaee6
 GLOBL utf8CurHi<>(SB), RODATA|NOPTR, $32
 
-// UTF8ERRORS leaves in Y5 a byte 0 for each byte of the block in Y0 that
-// the check finds nothing wrong with (its pair with the byte before, and
-// whether it must be the third or fourth of a character); in Y2, Y3, Y4
-// the block shifted by one, two and three bytes (zeros shifted in).
-#define UTF8ERRORS(B) \
-	VPERM2I128 $0x08, B, B, Y1 \
+// UTF8ERRORS leaves in Y5 a byte 0 for each byte of the block B that the
+// check finds nothing wrong with (its pair with the byte before, and
+// whether it must be the third or fourth of a character), the bytes before
+// B those of the block P; in Y2, Y3, Y4 the block shifted by one, two and
+// three bytes, P's last bytes shifted in.
+#define UTF8ERRORS(B, P) \
+	VPERM2I128 $0x21, B, P, Y1 \
 	VPALIGNR   $15, Y1, B, Y2 \
 	VPALIGNR   $14, Y1, B, Y3 \
 	VPALIGNR   $13, Y1, B, Y4 \
@@ -114,27 +115,51 @@ DATA cutAtEnd<>+0x10(SB)/8, $0xffffffffffffffff
 DATA cutAtEnd<>+0x18(SB)/8, $0xbfdfefffffffffff
 GLOBL cutAtEnd<>(SB), RODATA|NOPTR, $32
 
+// SETTLE moves AX and BX, where the main loop stands (after the block in
+// Y7), to a character boundary: past a carried escaped byte (R9), or back
+// to the lead of a character that Y7's last bytes start.
+#define SETTLE() \
+	TESTQ     R9, R9 \
+	JZ        3(PC) \
+	INCQ      AX \
+	INCQ      BX \
+	XORL      R9, R9 \
+	VPSUBUSB  cutAtEnd<>(SB), Y7, Y1 \
+	VPCMPEQB  Y14, Y1, Y1 \
+	VPMOVMSKB Y1, DX \
+	NOTL      DX \
+	BTSQ      $32, DX \
+	TZCNTQ    DX, DX \
+	SUBQ      $32, DX \
+	ADDQ      DX, AX \
+	ADDQ      DX, BX
+
 // func textVector(dst, src *byte, n int) (read, written int)
 //
 // Registers: SI src, DI dst, R8 n, AX read, BX written, R11 &escapeByte.
-// Each block starts at a character boundary, so the bytes before it do not
-// count: the UTF-8 check shifts zeros in. Y0 the block; Y15 backslashes,
-// Y14 zero, Y13 the low nibbles' mask, Y12–Y10 the tables, Y9–Y7 belowE0,
-// belowF0, belowC0.
+// Y0 the block; Y15 backslashes, Y14 zero, Y13 the low nibbles' mask,
+// Y12–Y10 the tables, Y9, Y8 belowE0, belowF0.
 //
-// Two loops. While at least 65 bytes are left, a block's escapes are
-// decoded one after the other from its mask of backslashes: after each,
-// the 32 bytes that follow it are copied to where they go (the next
-// escape's copy overwrites what this one copied past it), which reads at
-// most 65 bytes from the block's start. The last bytes go through a loop
-// that stops at the block's first backslash and starts the next block
-// after its escape, and reads 32 bytes of fewer only within a page.
+// Two loops. While at least 65 bytes are left, the main loop takes 32
+// bytes at a time, the UTF-8 check carried from block to block (Y7, the
+// block before), so that the next block's start does not wait for this
+// one's masks. Its escapes are decoded one after the other from its mask
+// of backslashes: BX is written minus the escapes decoded so far, so that
+// byte k of the block goes to BX+k; after each escape the 32 bytes that
+// follow it are copied to where they go (the next escape's copy overwrites
+// what this one copied past it), which reads at most 65 bytes from the
+// block's start. R9 is 1 when the block's first byte is the escaped byte
+// of a backslash that ended the block before. The last bytes go through a
+// loop that starts each block at a character boundary, stops at its first
+// backslash and starts the next block after its escape, and reads 32 bytes
+// of fewer only within a page.
 TEXT ·textVector(SB), NOSPLIT, $0-40
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), R8
 	XORQ AX, AX
 	XORQ BX, BX
+	XORQ R9, R9
 	LEAQ ·escapeByte(SB), R11
 	// Only VEX-encoded vector instructions: a legacy SSE instruction while
 	// the upper halves of the YMM registers are in use costs a state
@@ -147,42 +172,44 @@ TEXT ·textVector(SB), NOSPLIT, $0-40
 	VMOVDQU utf8CurHi<>(SB), Y10
 	VMOVDQU belowE0<>(SB), Y9
 	VMOVDQU belowF0<>(SB), Y8
-	VMOVDQU belowC0<>(SB), Y7
+	VPXOR   Y7, Y7, Y7 // no block before the first
 
 loop:
 	MOVQ R8, CX
 	SUBQ AX, CX // the bytes left
 	CMPQ CX, $65
-	JLT  tailLeft
+	JLT  settleTail
 	VMOVDQU   (SI)(AX*1), Y0
 	VMOVDQU   Y0, (DI)(BX*1) // copied as it is, up to the first backslash
 	VPCMPEQB  Y0, Y15, Y1
-	VPMOVMSKB Y1, R13        // the backslashes
-	// Every block is checked: a branch on whether it has bytes ≥ 0x80 costs
-	// more in text that mixes ASCII and other characters.
-	UTF8ERRORS(Y0)
+	VPMOVMSKB Y1, R13 // the backslashes
+	TESTQ     R9, R9
+	JNZ       carried
+
+check:
+	UTF8ERRORS(Y0, Y7)
 	VPMOVMSKB Y5, R10
 	CMPL      R10, $0xffffffff
-	JNE       done // ill-formed UTF-8: the caller decides
-	// DX: the bytes of the block to take: 32, or those before the lead of
-	// a character that crosses the block's end.
-	VPSUBUSB  cutAtEnd<>(SB), Y0, Y1
-	VPCMPEQB  Y14, Y1, Y1
-	VPMOVMSKB Y1, DX
-	NOTL      DX
-	BTSQ      $32, DX
-	TZCNTQ    DX, DX
-
-escapes:
-	TESTL R13, R13
+	JNE       settleDone // ill-formed UTF-8: the caller decides
+	VMOVDQA   Y0, Y7
+	XORL      R9, R9
+	TESTL     R13, R13
 	JNZ   escape
-	ADDQ  DX, AX
-	ADDQ  DX, BX
+	ADDQ  $32, AX
+	ADDQ  $32, BX
 	JMP   loop
 
+carried:
+	// The first byte was escaped by the block before's last backslash: its
+	// decoded byte, written there, was overwritten with it.
+	MOVBLZX (SI)(AX*1), R10
+	MOVBLZX (R11)(R10*1), R10
+	MOVB    R10, (DI)(BX*1)
+	ANDL    $-2, R13
+	JMP     check
+
 escape:
-	// CX k, the backslash's index in the block; BX is written minus the
-	// escapes decoded in the block, so that byte k goes to BX+k.
+	// CX k, the backslash's index in the block.
 	TZCNTL  R13, CX
 	LEAQ    1(AX)(CX*1), R12
 	MOVBLZX (SI)(R12*1), R10
@@ -197,20 +224,30 @@ escape:
 	LEAQ    (BX)(CX*1), R12
 	VMOVDQU Y1, 2(DI)(R12*1)
 	ADDL    $2, CX
-	CMPL    CX, DX
-	CMOVLGT CX, DX // an escape at the block's last byte ends past it
 	SHRXQ   CX, R13, R13 // drop the backslash and the escaped byte
 	SHLXQ   CX, R13, R13
 	TESTL   R13, R13
 	JNZ     escape
-	ADDQ    DX, AX
-	ADDQ    DX, BX
+	CMPL    CX, $33
+	SETEQ   R9 // the escaped byte is the next block's first
+	ADDQ    $32, AX
+	ADDQ    $32, BX
 	JMP     loop
 
 escapeStop:
 	ADDQ CX, AX
 	ADDQ CX, BX
 	JMP  done
+
+settleDone:
+	// Leave at a character boundary after the block in Y7: past a carried
+	// escaped byte, before the lead of a character that crosses into the
+	// block.
+	SETTLE()
+	JMP  done
+
+settleTail:
+	SETTLE()
 
 tail:
 	MOVQ  R8, CX
@@ -265,7 +302,7 @@ tailAdvance:
 	JMP     tail
 
 tailUTF8:
-	UTF8ERRORS(Y0)
+	UTF8ERRORS(Y0, Y14)
 	VPMOVMSKB Y5, R10
 	NOTL      R10
 	BZHIQ     DX, R10, R10
@@ -274,7 +311,7 @@ tailUTF8:
 
 	// R10 bit k: byte k+1 must be a continuation byte (byte k is a lead,
 	// or byte k-1 one of three or four bytes, or byte k-2 one of four).
-	VPSUBUSB  Y7, Y0, Y1
+	VPSUBUSB  belowC0<>(SB), Y0, Y1
 	VPSUBUSB  Y9, Y2, Y5
 	VPSUBUSB  Y8, Y3, Y6
 	VPOR      Y5, Y1, Y1

@@ -150,6 +150,23 @@ func TestTextVectorLong(t *testing.T) {
 	}
 }
 
+// TestTextVectorLongPieces puts every piece at every offset of texts of
+// 300 bytes, where blocks follow blocks: pieces that cross from block to
+// block, escapes whose escaped byte starts the next block, ill-formed
+// UTF-8 after well-formed blocks.
+func TestTextVectorLongPieces(t *testing.T) {
+	requireVector(t)
+	for _, fill := range []string{"a", "é", "€", "😀", `a\n`, `ab\"\\n`, `\\`} {
+		body := []byte(strings.Repeat(fill, 300))[:300]
+		for p := 0; p <= len(body); p++ {
+			for _, piece := range textPieces {
+				s := append(append(append([]byte(nil), body[:p]...), piece...), body[p:]...)
+				requireSamePaths(t, s)
+			}
+		}
+	}
+}
+
 // TestTextVectorDecodes checks that the vector decoder does what it is
 // for: it decodes the common text (ASCII, well-formed UTF-8, the two-byte
 // escapes) to its end, whatever the length, and its text is the portable
