@@ -116,11 +116,15 @@ DATA cutAtEnd<>+0x18(SB)/8, $0xbfdfefffffffffff
 GLOBL cutAtEnd<>(SB), RODATA|NOPTR, $32
 
 // SETTLE moves AX and BX, where the main loop stands (after the block in
-// Y7), to a character boundary: past a carried escaped byte (R9), or back
-// to the lead of a character that Y7's last bytes start.
+// Y7), to a character boundary: past a carried escaped byte (R9), whose
+// decoded byte it writes again (a step without an escape may have written
+// over it), or back to the lead of a character that Y7's last bytes start.
 #define SETTLE() \
 	TESTQ     R9, R9 \
-	JZ        3(PC) \
+	JZ        6(PC) \
+	MOVBLZX   (SI)(AX*1), R10 \
+	MOVBLZX   (R11)(R10*1), R10 \
+	MOVB      R10, (DI)(BX*1) \
 	INCQ      AX \
 	INCQ      BX \
 	XORL      R9, R9 \
@@ -133,6 +137,42 @@ GLOBL cutAtEnd<>(SB), RODATA|NOPTR, $32
 	SUBQ      $32, DX \
 	ADDQ      DX, AX \
 	ADDQ      DX, BX
+
+// ESCAPE decodes the first escape left in the main loop's block, whose
+// backslashes not yet decoded are R13, without a branch on whether there
+// is one: with none, CX is 32 and what it writes (an escaped byte, 32
+// copied bytes) lies where the next block goes, which writes over it, and
+// BX does not move. BX is written minus the escapes decoded in the block,
+// so that byte k of the block goes to BX+k. After the escape it copies the
+// 32 bytes that follow it to where they go (the next escape's copy writes
+// over what this one copied past it): it reads at most 66 bytes from the
+// block's start. An escape that is not a two-byte one (\u, or none) leaves
+// to escapeStop with CX its index. R9 becomes 1 when the escape is at the
+// block's last byte: its escaped byte is the next block's first.
+#define ESCAPE() \
+	TZCNTL  R13, CX \
+	LEAQ    1(AX)(CX*1), R12 \
+	MOVBLZX (SI)(R12*1), R10 \
+	MOVBLZX (R11)(R10*1), R10 \
+	MOVL    $1, R12 \
+	TESTL   R13, R13 \
+	CMOVLNE R10, R12 \
+	TESTL   R12, R12 \
+	JZ      escapeStop \
+	LEAQ    (BX)(CX*1), R12 \
+	MOVB    R10, (DI)(R12*1) \
+	CMPL    R13, $1 \
+	ADCQ    $-1, BX \
+	LEAQ    (AX)(CX*1), R12 \
+	VMOVDQU 2(SI)(R12*1), Y1 \
+	LEAQ    (BX)(CX*1), R12 \
+	VMOVDQU Y1, 2(DI)(R12*1) \
+	ADDL    $2, CX \
+	SHRXQ   CX, R13, R13 \
+	SHLXQ   CX, R13, R13 \
+	CMPL    CX, $33 \
+	SETEQ   R10 \
+	ORL     R10, R9
 
 // func textVector(dst, src *byte, n int) (read, written int)
 //
@@ -177,7 +217,7 @@ TEXT ·textVector(SB), NOSPLIT, $0-40
 loop:
 	MOVQ R8, CX
 	SUBQ AX, CX // the bytes left
-	CMPQ CX, $65
+	CMPQ CX, $66
 	JLT  settleTail
 	VMOVDQU   (SI)(AX*1), Y0
 	VMOVDQU   Y0, (DI)(BX*1) // copied as it is, up to the first backslash
@@ -193,11 +233,24 @@ check:
 	JNE       settleDone // ill-formed UTF-8: the caller decides
 	VMOVDQA   Y0, Y7
 	XORL      R9, R9
-	TESTL     R13, R13
-	JNZ   escape
-	ADDQ  $32, AX
-	ADDQ  $32, BX
-	JMP   loop
+	// Two escapes without a branch on how many there are (where they come
+	// and go in the text, a branch on them is mispredicted often); a loop
+	// for the blocks with more.
+	ESCAPE()
+	ESCAPE()
+	TESTL R13, R13
+	JNZ   more
+
+next:
+	ADDQ $32, AX
+	ADDQ $32, BX
+	JMP  loop
+
+more:
+	ESCAPE()
+	TESTL R13, R13
+	JNZ   more
+	JMP   next
 
 carried:
 	// The first byte was escaped by the block before's last backslash: its
@@ -207,32 +260,6 @@ carried:
 	MOVB    R10, (DI)(BX*1)
 	ANDL    $-2, R13
 	JMP     check
-
-escape:
-	// CX k, the backslash's index in the block.
-	TZCNTL  R13, CX
-	LEAQ    1(AX)(CX*1), R12
-	MOVBLZX (SI)(R12*1), R10
-	MOVBLZX (R11)(R10*1), R10
-	TESTL   R10, R10
-	JZ      escapeStop // \u, or no escape: the caller decides
-	LEAQ    (BX)(CX*1), R12
-	MOVB    R10, (DI)(R12*1)
-	DECQ    BX
-	LEAQ    (AX)(CX*1), R12
-	VMOVDQU 2(SI)(R12*1), Y1
-	LEAQ    (BX)(CX*1), R12
-	VMOVDQU Y1, 2(DI)(R12*1)
-	ADDL    $2, CX
-	SHRXQ   CX, R13, R13 // drop the backslash and the escaped byte
-	SHLXQ   CX, R13, R13
-	TESTL   R13, R13
-	JNZ     escape
-	CMPL    CX, $33
-	SETEQ   R9 // the escaped byte is the next block's first
-	ADDQ    $32, AX
-	ADDQ    $32, BX
-	JMP     loop
 
 escapeStop:
 	ADDQ CX, AX
