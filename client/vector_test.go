@@ -202,6 +202,7 @@ func FuzzTextPaths(f *testing.F) {
 		f.Add([]byte(strings.Repeat("ab", 15) + p + "cd\\n" + p))
 	}
 	f.Add([]byte("naïve façade über — “smart” € 😀 中文 ελληνικά русский\\n\\\"x\\\""))
+	f.Add([]byte(strings.Repeat(`über \"quoted\" — “x” 😀\n`, 12))) // blocks after blocks
 	f.Fuzz(func(t *testing.T, s []byte) {
 		requireVector(t)
 		requireSamePaths(t, s)
