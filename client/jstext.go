@@ -52,6 +52,9 @@ func appendJSRaw(dst, s []byte) []byte {
 			dst = append(dst, s[run:i]...)
 			dst, i = appendVector(dst, s, i)
 			run = i
+			if i == len(s) {
+				return dst
+			}
 		}
 		i = validWords(s, i)
 		for i < len(s) && s[i] < utf8.RuneSelf && s[i] != '\\' {

@@ -41,18 +41,22 @@ func appendVector(dst, s []byte, i int) ([]byte, int) {
 	if n <= 0 {
 		return dst, i
 	}
-	if room := cap(dst) - len(dst) - 32; room < n {
-		// The text may fit, but not the decoder's slack (it writes 32 bytes
-		// at a time, and an escape makes the text shorter than its JSON):
-		// rather than copy dst to a larger one, as for a string made the
-		// size of the last stream's text, the vector decoder decodes what
-		// leaves room for it, and the next call (after the next escape) or
-		// the portable code the rest. dst grows where the text does not fit.
+	// The decoder's slack: 32 bytes past the text, and at least 66 in all
+	// for a text of fewer than 34 bytes (see textVector).
+	slack := max(32, 66-n)
+	if free := cap(dst) - len(dst); free < n+slack {
+		// The text may fit, but not the slack (an escape also makes the
+		// text shorter than its JSON). Rather than copy a large dst to a
+		// larger one, as for a string made the size of the last stream's
+		// text, the vector decoder decodes what leaves room for the slack,
+		// and the next call (after the next escape) or the portable code
+		// the rest. dst grows where the text clearly does not fit, or a
+		// small one (a scratch buffer) where it does not.
 		switch {
-		case room >= 64:
-			n = room
-		case n-room > 256:
-			dst = slices.Grow(dst, n+32)
+		case free-32 >= 64:
+			n = free - 32
+		case n-free > 256 || free < n && cap(dst) < 1024:
+			dst = slices.Grow(dst, n+slack)
 		default:
 			return dst, i
 		}

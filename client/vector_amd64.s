@@ -106,6 +106,17 @@ GLOBL utf8CurHi<>(SB), RODATA|NOPTR, $32
 	VPXOR      Y6, Y5, Y5 \
 	VPCMPEQB   Y14, Y5, Y5
 
+// 32 bytes 0xFF, then 32 bytes 0: from firstBytes+32-n, a mask of n bytes.
+DATA firstBytes<>+0x00(SB)/8, $0xffffffffffffffff
+DATA firstBytes<>+0x08(SB)/8, $0xffffffffffffffff
+DATA firstBytes<>+0x10(SB)/8, $0xffffffffffffffff
+DATA firstBytes<>+0x18(SB)/8, $0xffffffffffffffff
+DATA firstBytes<>+0x20(SB)/8, $0
+DATA firstBytes<>+0x28(SB)/8, $0
+DATA firstBytes<>+0x30(SB)/8, $0
+DATA firstBytes<>+0x38(SB)/8, $0
+GLOBL firstBytes<>(SB), RODATA|NOPTR, $64
+
 // Bytes minus these, saturated at 0, are not all 0 exactly when a
 // character starts in the last three bytes of 32 and does not end in them:
 // a lead at least 0xF0 in byte 29, 0xE0 in byte 30, 0xC0 in byte 31.
@@ -213,6 +224,49 @@ TEXT ·textVector(SB), NOSPLIT, $0-40
 	VMOVDQU belowE0<>(SB), Y9
 	VMOVDQU belowF0<>(SB), Y8
 	VPXOR   Y7, Y7, Y7 // no block before the first
+
+	// A text of fewer than 32 bytes, as most text parts and ids are, in one
+	// block without a branch on its escapes, when the 66 bytes from its
+	// start (all that ESCAPE reads) lie in its first page: the bytes past
+	// it are made zeros, so that a character it cuts is ill-formed there.
+	CMPQ      R8, $32
+	JAE       loop
+	TESTQ     R8, R8
+	JZ        done
+	MOVQ      SI, DX
+	ANDL      $4095, DX
+	CMPL      DX, $(4096-66)
+	JA        loop
+	MOVQ      $32, CX
+	SUBQ      R8, CX
+	LEAQ      firstBytes<>(SB), DX
+	VMOVDQU   (DX)(CX*1), Y1 // 0xFF in the first n bytes
+	VPAND     (SI), Y1, Y0
+	VMOVDQU   Y0, (DI)
+	VPCMPEQB  Y0, Y15, Y1
+	VPMOVMSKB Y1, R13
+	UTF8ERRORS(Y0, Y14)
+	VPMOVMSKB Y5, R10
+	CMPL      R10, $0xffffffff
+	JNE       loop // ill-formed UTF-8: the general loops decide
+	LEAQ      -1(R8), CX
+	BTQ       CX, R13
+	JCS       loop // a backslash at the end
+	ESCAPE()
+	ESCAPE()
+	TESTL     R13, R13
+	JNZ       shortMore
+
+shortDone:
+	MOVQ R8, AX
+	ADDQ R8, BX
+	JMP  done
+
+shortMore:
+	ESCAPE()
+	TESTL R13, R13
+	JNZ   shortMore
+	JMP   shortDone
 
 loop:
 	MOVQ R8, CX

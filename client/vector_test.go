@@ -196,6 +196,20 @@ func TestTextVectorDecodes(t *testing.T) {
 	}
 }
 
+// TestTextVectorBackslashAtEnd decodes texts that end in a backslash
+// whose next byte in memory, past the text, would make an escape: it is
+// not the text's, and the portable code drops the backslash.
+func TestTextVectorBackslashAtEnd(t *testing.T) {
+	requireVector(t)
+	for n := 1; n <= 100; n++ {
+		for _, fill := range []string{"a", "é"} {
+			b := []byte(strings.Repeat(fill, n))[: n-1 : n-1]
+			b = append(b, `\n`...)
+			requireSamePaths(t, b[:n])
+		}
+	}
+}
+
 // FuzzTextPaths: on any bytes, both decoders give the same text.
 func FuzzTextPaths(f *testing.F) {
 	for _, p := range textPieces {
@@ -269,7 +283,7 @@ func BenchmarkTextDecode(b *testing.B) {
 // text fits.
 func TestTextVectorTightRoom(t *testing.T) {
 	requireVector(t)
-	for _, text := range []string{strings.Repeat("a\\nb", 200), strings.Repeat("ü€😀\\\"x", 150), strings.Repeat("word ", 300) + "\xe2\x82"} {
+	for _, text := range []string{strings.Repeat("a\\nb", 500), strings.Repeat("ü€😀\\\"x", 150), strings.Repeat("word ", 400) + "\xe2\x82"} {
 		s := []byte(text)
 		_, want := textPaths(s)
 		for extra := -300; extra <= 300; extra++ {
