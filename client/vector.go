@@ -41,9 +41,7 @@ func appendVector(dst, s []byte, i int) ([]byte, int) {
 	if n <= 0 {
 		return dst, i
 	}
-	// The decoder's slack: 32 bytes past the text, and at least 66 in all
-	// for a text of fewer than 34 bytes (see textVector).
-	slack := max(32, 66-n)
+	const slack = 34 // what the decoder may write past the text (see textVector)
 	if free := cap(dst) - len(dst); free < n+slack {
 		// The text may fit, but not the slack (an escape also makes the
 		// text shorter than its JSON). Rather than copy a large dst to a
@@ -53,8 +51,8 @@ func appendVector(dst, s []byte, i int) ([]byte, int) {
 		// the rest. dst grows where the text clearly does not fit, or a
 		// small one (a scratch buffer) where it does not.
 		switch {
-		case free-32 >= 64:
-			n = free - 32
+		case free-slack >= 64:
+			n = free - slack
 		case n-free > 256 || free < n && cap(dst) < 1024:
 			dst = slices.Grow(dst, n+slack)
 		default:

@@ -15,7 +15,7 @@ var haveVector = cpuHasAVX2BMI2()
 // UTF-8 (from the start of the 32-byte block that holds it), a character cut
 // by a backslash or by the end of src, and the last bytes (fewer than 32)
 // when reading 32 bytes from there would cross into the next page of
-// memory. It writes 32 bytes at a time: dst must have room for n+32 bytes.
+// memory. It writes 32 bytes at a time: dst must have room for n+34 bytes.
 // It reads no page past the one that holds src[n-1].
 //
 //go:noescape

@@ -185,6 +185,31 @@ GLOBL cutAtEnd<>(SB), RODATA|NOPTR, $32
 	SETEQ   R10 \
 	ORL     R10, R9
 
+// SHORTESCAPE is ESCAPE for a text of n < 32 bytes (R8) in one block,
+// read from 0: with no escape left, CX is n, and what it writes lies past
+// the text's end, at most 34 bytes past it.
+#define SHORTESCAPE() \
+	TZCNTL  R13, CX \
+	CMPL    CX, R8 \
+	CMOVLGT R8, CX \
+	MOVBLZX 1(SI)(CX*1), R10 \
+	MOVBLZX (R11)(R10*1), R10 \
+	MOVL    $1, R12 \
+	CMPL    CX, R8 \
+	CMOVLCS R10, R12 \
+	TESTL   R12, R12 \
+	JZ      escapeStop \
+	LEAQ    (BX)(CX*1), R12 \
+	MOVB    R10, (DI)(R12*1) \
+	CMPL    CX, R8 \
+	SBBQ    $0, BX \
+	VMOVDQU 2(SI)(CX*1), Y1 \
+	LEAQ    (BX)(CX*1), R12 \
+	VMOVDQU Y1, 2(DI)(R12*1) \
+	ADDL    $2, CX \
+	SHRXQ   CX, R13, R13 \
+	SHLXQ   CX, R13, R13
+
 // func textVector(dst, src *byte, n int) (read, written int)
 //
 // Registers: SI src, DI dst, R8 n, AX read, BX written, R11 &escapeByte.
@@ -227,8 +252,9 @@ TEXT ·textVector(SB), NOSPLIT, $0-40
 
 	// A text of fewer than 32 bytes, as most text parts and ids are, in one
 	// block without a branch on its escapes, when the 66 bytes from its
-	// start (all that ESCAPE reads) lie in its first page: the bytes past
-	// it are made zeros, so that a character it cuts is ill-formed there.
+	// start (more than SHORTESCAPE reads) lie in its first page: the bytes
+	// past it are made zeros, so that a character it cuts is ill-formed
+	// there.
 	CMPQ      R8, $32
 	JAE       loop
 	TESTQ     R8, R8
@@ -252,8 +278,8 @@ TEXT ·textVector(SB), NOSPLIT, $0-40
 	LEAQ      -1(R8), CX
 	BTQ       CX, R13
 	JCS       loop // a backslash at the end
-	ESCAPE()
-	ESCAPE()
+	SHORTESCAPE()
+	SHORTESCAPE()
 	TESTL     R13, R13
 	JNZ       shortMore
 
@@ -263,7 +289,7 @@ shortDone:
 	JMP  done
 
 shortMore:
-	ESCAPE()
+	SHORTESCAPE()
 	TESTL R13, R13
 	JNZ   shortMore
 	JMP   shortDone

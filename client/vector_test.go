@@ -196,6 +196,34 @@ func TestTextVectorDecodes(t *testing.T) {
 	}
 }
 
+// TestTextVectorSlack checks that the decoder writes nothing past the 34
+// bytes of slack after the text (appendVector leaves it no more), on the
+// texts of TestTextVectorAgrees.
+func TestTextVectorSlack(t *testing.T) {
+	requireVector(t)
+	const canary = 0xA5
+	for _, fill := range []string{"a", "é", `a\n`} {
+		for n := 0; n <= 100; n++ {
+			body := []byte(strings.Repeat(fill, n))[:n]
+			for p := 0; p <= n; p += 3 {
+				for _, piece := range textPieces {
+					s := append(append(append([]byte(nil), body[:p]...), piece...), body[p:]...)
+					dst := bytes.Repeat([]byte{canary}, len(s)+34+40)
+					read, written := textVector(&dst[0], unsafe.SliceData(s), len(s))
+					if read > len(s) || written > read {
+						t.Fatalf("%q: read %d, written %d", s, read, written)
+					}
+					for k := len(s) + 34; k < len(dst); k++ {
+						if dst[k] != canary {
+							t.Fatalf("%q: byte %d written, %d past the slack", s, k, k-len(s)-34)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
 // TestTextVectorBackslashAtEnd decodes texts that end in a backslash
 // whose next byte in memory, past the text, would make an escape: it is
 // not the text's, and the portable code drops the backslash.
