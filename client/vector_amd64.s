@@ -449,6 +449,10 @@ done:
 	MOVQ BX, written+32(FP)
 	RET
 
+// cpuid and xgetbv are copies of linestream's (vector_amd64.s), for the
+// feature check of vector_amd64.go: client imports no more of linestream
+// than its API, nor golang.org/x/sys/cpu.
+
 // func cpuid(eax, ecx uint32) (a, b, c, d uint32)
 TEXT ·cpuid(SB), NOSPLIT, $0-24
 	MOVL eax+0(FP), AX
