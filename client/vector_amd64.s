@@ -216,19 +216,16 @@ GLOBL cutAtEnd<>(SB), RODATA|NOPTR, $32
 // Y0 the block; Y15 backslashes, Y14 zero, Y13 the low nibbles' mask,
 // Y12–Y10 the tables, Y9, Y8 belowE0, belowF0.
 //
-// Two loops. While at least 65 bytes are left, the main loop takes 32
-// bytes at a time, the UTF-8 check carried from block to block (Y7, the
-// block before), so that the next block's start does not wait for this
-// one's masks. Its escapes are decoded one after the other from its mask
-// of backslashes: BX is written minus the escapes decoded so far, so that
-// byte k of the block goes to BX+k; after each escape the 32 bytes that
-// follow it are copied to where they go (the next escape's copy overwrites
-// what this one copied past it), which reads at most 65 bytes from the
-// block's start. R9 is 1 when the block's first byte is the escaped byte
-// of a backslash that ended the block before. The last bytes go through a
-// loop that starts each block at a character boundary, stops at its first
-// backslash and starts the next block after its escape, and reads 32 bytes
-// of fewer only within a page.
+// A text of fewer than 32 bytes is one block (below). Otherwise two loops.
+// While at least 66 bytes are left, the main loop takes 32 bytes at a
+// time, the UTF-8 check carried from block to block (Y7, the block
+// before), so that the next block's start does not wait for this one's
+// masks; its escapes are decoded by ESCAPE, which reads at most 66 bytes
+// from the block's start. R9 is 1 when the block's first byte is the
+// escaped byte of a backslash that ended the block before. The last bytes
+// go through a loop that starts each block at a character boundary, stops
+// at its first backslash and starts the next block after its escape, and
+// reads 32 bytes of fewer left only within a page.
 TEXT ·textVector(SB), NOSPLIT, $0-40
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
@@ -359,8 +356,6 @@ settleTail:
 tail:
 	MOVQ  R8, CX
 	SUBQ  AX, CX
-
-tailLeft:
 	TESTQ CX, CX
 	JLE   done
 	MOVQ  $0x100000000, R9 // the stop bit: 32
