@@ -38,7 +38,9 @@ func appendJSText(dst, v []byte) []byte {
 // string concatenation joins them (a "\ud83d" at the end of one and a
 // "\ude00" at the start of the next make one character), as long as no
 // token but the last ends inside a UTF-8 sequence (see [endsWhole]): the
-// TextDecoder ended such a sequence at the token's closing quote.
+// TextDecoder ended such a sequence at the token's closing quote. Like
+// appendJSText, it may write to dst's spare capacity past the text it
+// appends (the vector decoder's slack, see appendVector).
 func appendJSRaw(dst, s []byte) []byte {
 	// One pass: the vector decoder (vector.go), where there is one, decodes
 	// what it can; runs of valid UTF-8 are checked eight bytes at a time
