@@ -185,25 +185,27 @@ GLOBL cutAtEnd<>(SB), RODATA|NOPTR, $32
 	SETEQ   R10 \
 	ORL     R10, R9
 
-// SHORTESCAPE is ESCAPE for a text of n < 32 bytes (R8) in one block,
-// read from 0: with no escape left, CX is n, and what it writes lies past
-// the text's end, at most 34 bytes past it.
+// SHORTESCAPE is ESCAPE for the last block of a text, of DX < 32 bytes
+// from AX: with no escape left, CX is DX, and what it writes lies past the
+// text's end, at most 34 bytes past it.
 #define SHORTESCAPE() \
 	TZCNTL  R13, CX \
-	CMPL    CX, R8 \
-	CMOVLGT R8, CX \
-	MOVBLZX 1(SI)(CX*1), R10 \
+	CMPL    CX, DX \
+	CMOVLGT DX, CX \
+	LEAQ    (AX)(CX*1), R12 \
+	MOVBLZX 1(SI)(R12*1), R10 \
 	MOVBLZX (R11)(R10*1), R10 \
 	MOVL    $1, R12 \
-	CMPL    CX, R8 \
+	CMPL    CX, DX \
 	CMOVLCS R10, R12 \
 	TESTL   R12, R12 \
 	JZ      escapeStop \
 	LEAQ    (BX)(CX*1), R12 \
 	MOVB    R10, (DI)(R12*1) \
-	CMPL    CX, R8 \
+	CMPL    CX, DX \
 	SBBQ    $0, BX \
-	VMOVDQU 2(SI)(CX*1), Y1 \
+	LEAQ    (AX)(CX*1), R12 \
+	VMOVDQU 2(SI)(R12*1), Y1 \
 	LEAQ    (BX)(CX*1), R12 \
 	VMOVDQU Y1, 2(DI)(R12*1) \
 	ADDL    $2, CX \
@@ -216,14 +218,17 @@ GLOBL cutAtEnd<>(SB), RODATA|NOPTR, $32
 // Y0 the block; Y15 backslashes, Y14 zero, Y13 the low nibbles' mask,
 // Y12–Y10 the tables, Y9, Y8 belowE0, belowF0.
 //
-// A text of fewer than 32 bytes is one block (below). Otherwise two loops.
-// While at least 66 bytes are left, the main loop takes 32 bytes at a
+// Three paths. While at least 66 bytes are left (or 33, when the 66 from
+// the block's start lie in its page), the main loop takes 32 bytes at a
 // time, the UTF-8 check carried from block to block (Y7, the block
 // before), so that the next block's start does not wait for this one's
 // masks; its escapes are decoded by ESCAPE, which reads at most 66 bytes
 // from the block's start. R9 is 1 when the block's first byte is the
-// escaped byte of a backslash that ended the block before. The last bytes
-// go through a loop that starts each block at a character boundary, stops
+// escaped byte of a backslash that ended the block before. The last bytes,
+// fewer than 32 (and a text that short), from a character boundary, are
+// one masked block (final) where the 66 bytes from it lie in its page.
+// Else, and where those two stop short (ill-formed UTF-8, a backslash at
+// the end), a loop that starts each block at a character boundary, stops
 // at its first backslash and starts the next block after its escape, and
 // reads 32 bytes of fewer left only within a page.
 TEXT ·textVector(SB), NOSPLIT, $0-40
@@ -247,55 +252,28 @@ TEXT ·textVector(SB), NOSPLIT, $0-40
 	VMOVDQU belowF0<>(SB), Y8
 	VPXOR   Y7, Y7, Y7 // no block before the first
 
-	// A text of fewer than 32 bytes, as most text parts and ids are, in one
-	// block without a branch on its escapes, when the 66 bytes from its
-	// start (more than SHORTESCAPE reads) lie in its first page: the bytes
-	// past it are made zeros, so that a character it cuts is ill-formed
-	// there.
-	CMPQ      R8, $32
-	JAE       loop
-	TESTQ     R8, R8
-	JZ        done
-	MOVQ      SI, DX
-	ANDL      $4095, DX
-	CMPL      DX, $(4096-66)
-	JA        loop
-	MOVQ      $32, CX
-	SUBQ      R8, CX
-	LEAQ      firstBytes<>(SB), DX
-	VMOVDQU   (DX)(CX*1), Y1 // 0xFF in the first n bytes
-	VPAND     (SI), Y1, Y0
-	VMOVDQU   Y0, (DI)
-	VPCMPEQB  Y0, Y15, Y1
-	VPMOVMSKB Y1, R13
-	UTF8ERRORS(Y0, Y14)
-	VPMOVMSKB Y5, R10
-	CMPL      R10, $0xffffffff
-	JNE       loop // ill-formed UTF-8: the general loops decide
-	LEAQ      -1(R8), CX
-	BTQ       CX, R13
-	JCS       loop // a backslash at the end
-	SHORTESCAPE()
-	SHORTESCAPE()
-	TESTL     R13, R13
-	JNZ       shortMore
-
-shortDone:
-	MOVQ R8, AX
-	ADDQ R8, BX
-	JMP  done
-
-shortMore:
-	SHORTESCAPE()
-	TESTL R13, R13
-	JNZ   shortMore
-	JMP   shortDone
+	MOVQ  R8, DX
+	TESTQ DX, DX
+	JZ    done
+	CMPQ  DX, $32
+	JLT   final
 
 loop:
 	MOVQ R8, CX
 	SUBQ AX, CX // the bytes left
 	CMPQ CX, $66
-	JLT  settleTail
+	JGE  block
+	// Fewer than 66 left: a whole block still, when ESCAPE's reads lie in
+	// the page of the block's first byte (and its escaped bytes in the
+	// text: 33 left at least), else the last bytes as below.
+	CMPQ CX, $33
+	JLT  settleFinal
+	LEAQ (SI)(AX*1), DX
+	ANDL $4095, DX
+	CMPL DX, $(4096-66)
+	JA   settleTail
+
+block:
 	VMOVDQU   (SI)(AX*1), Y0
 	VMOVDQU   Y0, (DI)(BX*1) // copied as it is, up to the first backslash
 	VPCMPEQB  Y0, Y15, Y1
@@ -352,6 +330,56 @@ settleDone:
 
 settleTail:
 	SETTLE()
+	JMP tail
+
+settleFinal:
+	SETTLE()
+	MOVQ  R8, DX
+	SUBQ  AX, DX
+	JLE   done
+	CMPQ  DX, $32
+	JGE   tail
+
+final:
+	// The last DX < 32 bytes, from a character boundary, as most text
+	// parts and ids are whole: one block without a branch on its escapes,
+	// when the 66 bytes from AX (more than SHORTESCAPE reads) lie in its
+	// page. The bytes past the text are made zeros, so that a character it
+	// cuts is ill-formed there.
+	LEAQ      (SI)(AX*1), CX
+	ANDL      $4095, CX
+	CMPL      CX, $(4096-66)
+	JA        tail
+	MOVQ      $32, CX
+	SUBQ      DX, CX
+	LEAQ      firstBytes<>(SB), R12
+	VMOVDQU   (R12)(CX*1), Y1 // 0xFF in the first DX bytes
+	VPAND     (SI)(AX*1), Y1, Y0
+	VMOVDQU   Y0, (DI)(BX*1)
+	VPCMPEQB  Y0, Y15, Y1
+	VPMOVMSKB Y1, R13
+	UTF8ERRORS(Y0, Y14)
+	VPMOVMSKB Y5, R10
+	CMPL      R10, $0xffffffff
+	JNE       tail // ill-formed UTF-8: the tail loop stops before it
+	LEAQ      -1(DX), CX
+	BTQ       CX, R13
+	JCS       tail // a backslash at the end
+	SHORTESCAPE()
+	SHORTESCAPE()
+	TESTL     R13, R13
+	JNZ       finalMore
+
+finalDone:
+	ADDQ DX, AX
+	ADDQ DX, BX
+	JMP  done
+
+finalMore:
+	SHORTESCAPE()
+	TESTL R13, R13
+	JNZ   finalMore
+	JMP   finalDone
 
 tail:
 	MOVQ  R8, CX
