@@ -2,6 +2,7 @@ package client
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/chatwire/chatwire/linestream"
@@ -493,8 +495,27 @@ func (a *Assembler) addText(v []byte) {
 		a.msg.Parts = append(a.msg.Parts, Part{Type: PartText})
 	}
 	raw := v[1 : len(v)-1]
-	a.textRaw = append(a.textRaw, raw...)
-	if !endsWhole(raw) {
+	// Not append: its result stored back into a.textRaw is a pointer write,
+	// with the garbage collector's write barrier while it marks.
+	switch n := len(a.textRaw); {
+	case len(raw) <= 32 && cap(raw) >= 32 && cap(a.textRaw)-n >= 32:
+		// Most text parts are short: 32 bytes are copied at once (those
+		// after the value's, from the decoder's buffer, land in spare
+		// capacity), rather than by a call to memmove.
+		d, r := (*[32]byte)(a.textRaw[n:n+32]), (*[32]byte)(raw[:32])
+		le := binary.LittleEndian
+		le.PutUint64(d[0:], le.Uint64(r[0:]))
+		le.PutUint64(d[8:], le.Uint64(r[8:]))
+		le.PutUint64(d[16:], le.Uint64(r[16:]))
+		le.PutUint64(d[24:], le.Uint64(r[24:]))
+		a.textRaw = a.textRaw[:n+len(raw)]
+	case len(raw) <= cap(a.textRaw)-n:
+		a.textRaw = a.textRaw[:n+len(raw)]
+		copy(a.textRaw[n:], raw)
+	default:
+		a.textRaw = append(a.textRaw, raw...)
+	}
+	if n := len(raw); n > 0 && raw[n-1] >= utf8.RuneSelf && !endsWhole(raw) {
 		a.flushText() // the next value must not run on to a cut UTF-8 sequence
 	}
 }

@@ -67,7 +67,23 @@ func errLine(err error) (int, string, bool) {
 	return 0, "", false
 }
 
+// TestCorpusAssembly runs the proof with each of the text decoders (see
+// client/vector.go): the vector one where the build has it, and the portable
+// one, the reference.
 func TestCorpusAssembly(t *testing.T) {
+	for _, vector := range []bool{true, false} {
+		name := map[bool]string{true: "vector", false: "portable"}[vector]
+		t.Run(name, func(t *testing.T) {
+			if vector && !client.HaveVector {
+				t.Skip("no vector text decoder in this build")
+			}
+			defer client.SetVectorText(client.SetVectorText(vector))
+			corpusAssembly(t)
+		})
+	}
+}
+
+func corpusAssembly(t *testing.T) {
 	streams, err := corpus.AllStreams()
 	require.NoError(t, err, "AllStreams")
 	a := client.NewAssembler()

@@ -38,14 +38,26 @@ func appendJSText(dst, v []byte) []byte {
 // string concatenation joins them (a "\ud83d" at the end of one and a
 // "\ude00" at the start of the next make one character), as long as no
 // token but the last ends inside a UTF-8 sequence (see [endsWhole]): the
-// TextDecoder ended such a sequence at the token's closing quote.
+// TextDecoder ended such a sequence at the token's closing quote. Like
+// appendJSText, it may write to dst's spare capacity past the text it
+// appends (the vector decoder's slack, see appendVector).
 func appendJSRaw(dst, s []byte) []byte {
-	// One pass: runs of valid UTF-8 are checked eight bytes at a time (see
-	// validWords) and copied whole; an escape is decoded where it stands, as
-	// is what validWords leaves (a word with ill-formed UTF-8, the last
-	// bytes).
+	// One pass: the vector decoder (vector.go), where there is one, decodes
+	// what it can; runs of valid UTF-8 are checked eight bytes at a time
+	// (see validWords) and copied whole; an escape is decoded where it
+	// stands, as is what validWords leaves (a word with ill-formed UTF-8,
+	// the last bytes).
 	i, run := 0, 0 // run: where the text not yet copied starts
+	vector := vectorText.Load()
 	for {
+		if vector {
+			dst = append(dst, s[run:i]...)
+			dst, i = appendVector(dst, s, i)
+			run = i
+			if i == len(s) {
+				return dst
+			}
+		}
 		i = validWords(s, i)
 		for i < len(s) && s[i] < utf8.RuneSelf && s[i] != '\\' {
 			i++
@@ -193,18 +205,36 @@ const (
 func isZeroByte(t uint64) uint64 { return ^(t + 0x7F*wordOnes) & wordHigh }
 
 // endsWhole reports whether the bytes between the quotes of a JSON string
-// token end outside a UTF-8 sequence: in ASCII or after a whole character.
-// Only then may the next token's bytes be run on to them (see
-// [appendJSRaw]): the TextDecoder that read the SDK's stream ended a
-// sequence cut by the closing quote with U+FFFD, which decoding the tokens
-// run together would not do.
+// token may have the next token's bytes run on to them (see
+// [appendJSRaw]): they must not end in a sequence that more bytes could
+// make a character, as the TextDecoder that read the SDK's stream ended
+// such a sequence, cut by the closing quote, with U+FFFD. It looks only
+// at the last lead byte and the continuation bytes after it: a lead of n
+// bytes followed by fewer than n-1 is such a sequence, or ill-formed
+// UTF-8, which it treats alike (it would decode to the same whether run
+// on or not).
 func endsWhole(s []byte) bool {
 	n := len(s)
 	if n == 0 || s[n-1] < utf8.RuneSelf {
 		return true
 	}
-	r, size := utf8.DecodeLastRune(s)
-	return r != utf8.RuneError || size > 1
+	// The lead: the last byte that is not a continuation byte, among the
+	// last four.
+	k := n - 1
+	for k > 0 && k > n-4 && s[k]&0xC0 == 0x80 {
+		k--
+	}
+	c := s[k]
+	switch {
+	case c < 0xC0: // ASCII, or four continuation bytes: nothing is cut
+		return true
+	case c < 0xE0:
+		return n-k >= 2
+	case c < 0xF0:
+		return n-k >= 3
+	default:
+		return n-k >= 4
+	}
 }
 
 // zeroBytes returns a mask with the high bit set in the lowest zero byte

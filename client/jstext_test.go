@@ -85,3 +85,40 @@ func TestValidWords(t *testing.T) {
 		require.Equal(t, string(want), string(appendJSRaw(nil, s)), "%x", s)
 	}
 }
+
+// TestEndsWhole checks endsWhole on every string of up to four bytes from
+// the bytes where UTF-8's rules change: where it lets the next text run on,
+// decoding the two run together must give what decoding each does; and it
+// lets any valid UTF-8 run on.
+func TestEndsWhole(t *testing.T) {
+	edges := []byte{'a', 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF,
+		0xE0, 0xE1, 0xED, 0xEF, 0xF0, 0xF1, 0xF4, 0xF5, 0xFF}
+	nexts := [][]byte{{'b'}, {0x80}, {0x9F}, {0xA0}, {0xBF}, {0x80, 0x80}, {0xBF, 0xBF, 0xBF}, {0xC3, 0xA9}}
+	decode := func(b []byte) string {
+		s, err := linestream.AppendString(nil, append(append([]byte{'"'}, b...), '"'))
+		require.NoError(t, err)
+		return string(s)
+	}
+	var check func(s []byte)
+	check = func(s []byte) {
+		if len(s) > 0 {
+			whole := endsWhole(s)
+			if utf8.Valid(s) {
+				require.True(t, whole, "endsWhole(%x): valid UTF-8", s)
+			}
+			if whole {
+				for _, next := range nexts {
+					run := append(append([]byte(nil), s...), next...)
+					require.Equal(t, decode(s)+decode(next), decode(run), "endsWhole(%x) with %x run on", s, next)
+				}
+			}
+		}
+		if len(s) == 4 {
+			return
+		}
+		for _, c := range edges {
+			check(append(s, c))
+		}
+	}
+	check(make([]byte, 0, 4))
+}

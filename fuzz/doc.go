@@ -23,7 +23,9 @@
 //
 // linestream itself holds FuzzScanStringPaths, which compares the two string
 // scanners directly, and FuzzScanCompact, which compares the compact-JSON
-// fast path with the general validator; run.sh runs them with the others.
+// fast path with the general validator; client holds FuzzTextPaths, which
+// compares the vector decoder of string text with the portable one; run.sh
+// runs them with the others.
 // `go test ./fuzz` runs every target over its seeds (the corpus and
 // testdata/fuzz/<Target>/, where crashers found are kept). To fuzz, one
 // target at a time (-fuzz takes one):

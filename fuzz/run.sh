@@ -21,9 +21,11 @@ time=${1:-10s}
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 # Each target as package:name; FuzzScanStringPaths and FuzzScanCompact live in
-# linestream, as they compare unexported scanners with their references.
+# linestream, FuzzTextPaths in client, as they compare unexported code with
+# its reference.
 for pt in fuzz:FuzzDecode fuzz:FuzzAgainstReference fuzz:FuzzRoundTrip fuzz:FuzzChunking fuzz:FuzzChatID \
-	fuzz:FuzzVectorScan linestream:FuzzScanStringPaths linestream:FuzzScanCompact fuzz:FuzzPartialJSON fuzz:FuzzAssemble fuzz:FuzzResponse; do
+	fuzz:FuzzVectorScan linestream:FuzzScanStringPaths linestream:FuzzScanCompact fuzz:FuzzPartialJSON fuzz:FuzzAssemble fuzz:FuzzResponse \
+	client:FuzzTextPaths; do
 	pkg=./${pt%%:*} target=${pt#*:}
 	echo "fuzz: $target for $time"
 	if go test "$pkg" -run '^$' -fuzz "^$target\$" -fuzztime "$time" -fuzzminimizetime 10s >"$out" 2>&1; then
