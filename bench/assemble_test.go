@@ -91,6 +91,7 @@ func BenchmarkAssemble(b *testing.B) {
 							a.Message()
 						}
 					}
+					a.Result() // the message at the end, its last text decoded
 				}
 				if d.Err() != nil || a.Err() != nil || len(a.Message().Parts) == 0 {
 					b.Fatalf("assembly: decoder error %v, assembly error %v", d.Err(), a.Err())
