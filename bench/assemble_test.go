@@ -42,14 +42,16 @@ func assembleStream(tb testing.TB, n int) []byte {
 	return out
 }
 
-// BenchmarkAssemble reads each input three times per round, interleaved:
-// decoding it alone (impl=decode, the linestream decoder), decoding it into
-// the assembled message (impl=assemble, the decoder feeding a
-// client.Assembler, the message asked for at the end) and the same asking
-// for the message after every part, as a UI showing it does (impl=
-// assemble-view: the args of a partial tool call are then repaired per
-// delta, as the SDK does). All reuse their buffers from run to run
-// (Decoder.Reset, Assembler.Reset).
+// BenchmarkAssemble reads each input four times per round, interleaved:
+// decoding it alone (impl=decode, the linestream decoder, as BenchmarkDecode
+// runs it; impl=decode-parts, the same taking each part, d.Part(), as a
+// program that reads the parts does: that copies the 88-byte Part, as the
+// assembly's caller does), decoding it into the assembled message
+// (impl=assemble, the decoder feeding a client.Assembler, the message asked
+// for at the end) and the same asking for the message after every part, as
+// a UI showing it does (impl=assemble-view: the args of a partial tool call
+// are then repaired per delta, as the SDK does). All reuse their buffers
+// from run to run (Decoder.Reset, Assembler.Reset).
 func BenchmarkAssemble(b *testing.B) {
 	for _, n := range assembleLines {
 		data := assembleStream(b, n)
@@ -68,6 +70,27 @@ func BenchmarkAssemble(b *testing.B) {
 			}
 			if err != nil || parts != lines {
 				b.Fatalf("decoded %d parts of %d, error %v", parts, lines, err)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(lines), "ns/line")
+		})
+		b.Run(name+"/impl=decode-parts", func(b *testing.B) {
+			d := linestream.NewDecoder(nil)
+			r := bytes.NewReader(data)
+			b.ReportAllocs()
+			b.SetBytes(int64(len(data)))
+			var parts, n int
+			for b.Loop() {
+				r.Reset(data)
+				d.Reset(r)
+				parts = 0
+				for d.Next() {
+					p := d.Part()
+					n += len(p.Value)
+					parts++
+				}
+			}
+			if d.Err() != nil || parts != lines || n == 0 {
+				b.Fatalf("decoded %d parts of %d, error %v", parts, lines, d.Err())
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(lines), "ns/line")
 		})
