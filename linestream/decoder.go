@@ -218,7 +218,10 @@ func (d *Decoder) nextLine() bool {
 var bom = []byte{0xEF, 0xBB, 0xBF}
 
 // Part returns the current part. Its slices are borrowed: valid until the
-// next call to Next or Reset. It does no allocation.
+// next call to Next or Reset. It does no allocation, but it copies the
+// 88-byte Part (about 5 ns a line on amd64, as its fields were just
+// written): take it once per part, p := d.Part(), rather than calling it
+// for each field.
 func (d *Decoder) Part() Part { return d.part }
 
 // Err returns the error that stopped d: nil at a clean end of the stream,
