@@ -28,15 +28,16 @@ d:{"finishReason":"stop","usage":{"promptTokens":12,"completionTokens":30}}
 	d := linestream.NewDecoder(body)
 	a := client.NewAssembler()
 	for d.Next() {
-		if err := a.Add(d.Part()); err != nil { // where the SDK's client throws
+		p := d.Part()
+		if err := a.Add(p); err != nil { // where the SDK's client throws
 			fmt.Println(err)
 			break
 		}
 		m := a.Message() // the message so far: borrowed until the next Add
 		if t := m.ToolInvocations; len(t) > 0 {
-			fmt.Printf("line %d: %q, %s args=%s\n", d.Part().Line, m.Content, t[0].State, t[0].Args)
+			fmt.Printf("line %d: %q, %s args=%s\n", p.Line, m.Content, t[0].State, t[0].Args)
 		} else {
-			fmt.Printf("line %d: %q\n", d.Part().Line, m.Content)
+			fmt.Printf("line %d: %q\n", p.Line, m.Content)
 		}
 	}
 	if err := d.Err(); err != nil {

@@ -53,7 +53,8 @@ func ExampleDecoder_SetStrict() {
 		d := linestream.NewDecoder(strings.NewReader(in))
 		d.SetStrict(strict)
 		for d.Next() {
-			fmt.Printf("strict=%v %s %s\n", strict, d.Part().Code, d.Part().Kind())
+			p := d.Part()
+			fmt.Printf("strict=%v %s %s\n", strict, p.Code, p.Kind())
 		}
 		fmt.Printf("strict=%v err=%v\n", strict, d.Err())
 	}
