@@ -345,24 +345,9 @@ func canonicalStringEnd(b []byte, i int) int {
 	j := i + 1
 	var high uint64 // the high bits of the bytes scanned (perhaps some past the string)
 	for {
-		// Eight bytes at a time to the next quote or backslash; the
-		// last few one at a time.
-		for {
-			if j+8 > len(b) {
-				for j < len(b) && b[j] != '"' && b[j] != '\\' {
-					high |= uint64(b[j])
-					j++
-				}
-				break
-			}
-			x := binary.LittleEndian.Uint64(b[j:])
-			high |= x
-			if m := zeroBytes(x^0x2222222222222222) | zeroBytes(x^0x5C5C5C5C5C5C5C5C); m != 0 {
-				j += bits.TrailingZeros64(m) >> 3
-				break
-			}
-			j += 8
-		}
+		var seen uint64
+		j, seen = quoteOrBackslash(b, j)
+		high |= seen
 		if j >= len(b) {
 			return -1
 		}
@@ -384,6 +369,26 @@ func canonicalStringEnd(b []byte, i int) int {
 			return -1 // \/ or \u: JSON.stringify writes the character otherwise
 		}
 	}
+}
+
+// quoteOrBackslash returns the index of the first '"' or '\\' in b from j
+// on (len(b) when there is none), found eight bytes at a time, and the
+// bytes it looked at ORed together (some past that index among them).
+func quoteOrBackslash(b []byte, j int) (int, uint64) {
+	var seen uint64
+	for j+8 <= len(b) {
+		x := binary.LittleEndian.Uint64(b[j:])
+		seen |= x
+		if m := zeroBytes(x^('"'*wordOnes)) | zeroBytes(x^wordBackslash); m != 0 {
+			return j + bits.TrailingZeros64(m)>>3, seen
+		}
+		j += 8
+	}
+	for j < len(b) && b[j] != '"' && b[j] != '\\' {
+		seen |= uint64(b[j])
+		j++
+	}
+	return j, seen
 }
 
 func (w *jsWriter) value(dst, b []byte, i, depth int) ([]byte, int, error) {
@@ -809,18 +814,7 @@ func skipWS(b []byte, i int) int {
 func stringEnd(b []byte, i int) int {
 	j := i + 1
 	for {
-		// Eight bytes at a time to the next quote or backslash.
-		for j+8 <= len(b) {
-			x := binary.LittleEndian.Uint64(b[j:])
-			if m := zeroBytes(x^0x2222222222222222) | zeroBytes(x^0x5C5C5C5C5C5C5C5C); m != 0 {
-				j += bits.TrailingZeros64(m) >> 3
-				break
-			}
-			j += 8
-		}
-		for j < len(b) && b[j] != '"' && b[j] != '\\' {
-			j++
-		}
+		j, _ = quoteOrBackslash(b, j)
 		if j >= len(b) {
 			return -1
 		}
