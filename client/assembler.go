@@ -404,36 +404,14 @@ func (a *Assembler) add(p *linestream.Part) (string, error) {
 		if len(v) == 0 || v[0] != '[' {
 			return shapeError(p)
 		}
-		if a.data == nil {
-			a.data = a.dataBuf
-		}
-		start := len(a.data)
-		err := a.keepElements(v, &a.data)
-		if err != nil {
-			a.data = a.data[:start]
-		}
-		if len(a.data) == 0 {
-			a.data = nil // as before the first value
-		}
-		if err != nil {
+		if err := a.keepList(v, &a.data, a.dataBuf); err != nil {
 			return err.Error(), err
 		}
 	case linestream.KindMessageAnnotations:
 		if len(v) == 0 || v[0] != '[' {
 			return shapeError(p)
 		}
-		if a.msg.Annotations == nil {
-			a.msg.Annotations = a.annBuf
-		}
-		start := len(a.msg.Annotations)
-		err := a.keepElements(v, &a.msg.Annotations)
-		if err != nil {
-			a.msg.Annotations = a.msg.Annotations[:start]
-		}
-		if len(a.msg.Annotations) == 0 {
-			a.msg.Annotations = nil // nil until one is not empty
-		}
-		if err != nil {
+		if err := a.keepList(v, &a.msg.Annotations, a.annBuf); err != nil {
 			return err.Error(), err
 		}
 		if len(a.msg.Annotations) > 0 {
@@ -663,6 +641,25 @@ func (a *Assembler) keep(v []byte) (json.RawMessage, error) {
 		return nil, err
 	}
 	return a.arena[start:len(a.arena):len(a.arena)], nil
+}
+
+// keepList appends the elements of the JSON array v to *list (the data or
+// the annotations), which starts from spare, its slice of an earlier stream,
+// when it is nil. On an error *list is as it was; it stays nil while it
+// holds no element, as before the first.
+func (a *Assembler) keepList(v []byte, list *[]json.RawMessage, spare []json.RawMessage) error {
+	if *list == nil {
+		*list = spare
+	}
+	start := len(*list)
+	err := a.keepElements(v, list)
+	if err != nil {
+		*list = (*list)[:start]
+	}
+	if len(*list) == 0 {
+		*list = nil
+	}
+	return err
 }
 
 // keepElements re-serialises each element of the JSON array v into the
