@@ -23,8 +23,9 @@ import (
 // closes it (quotes, brackets, braces, the rest of a literal); a parsed
 // value is valid JSON in JSON.stringify's form (parsing it again gives it
 // back); every prefix of complete JSON parses, except where fixJson itself
-// gives up (inside a \u escape, a lone minus sign, only whitespace); and
-// complete JSON parses to its own value.
+// gives up (inside a \u escape, a lone minus sign, only whitespace, past an
+// escaped quote in an object key); and complete JSON parses to its own
+// value.
 func FuzzPartialJSON(f *testing.F) {
 	cases, err := corpus.PartialJSONCases()
 	require.NoError(f, err)
@@ -46,7 +47,7 @@ func FuzzPartialJSON(f *testing.F) {
 			}
 			p := data[:n]
 			v, state := checkRepair(t, p)
-			if state == client.PartialJSONFailed && !fixJSONGivesUp(p) && !forbidden(data) {
+			if state == client.PartialJSONFailed && !fixJSONGivesUp(p) && !forbidden(data) && !pastKeyQuote(data, n) {
 				t.Errorf("parsePartialJson(%q), a prefix of %q: failed; fixJson gave %q", p, data, client.AppendFixedJSON(nil, p))
 			}
 			_ = v
@@ -118,6 +119,36 @@ func fixJSONGivesUp(p []byte) bool {
 		bs++
 	}
 	return bs%2 == 0
+}
+
+// pastKeyQuote reports whether the prefix data[:n] of the valid JSON data
+// ends past an escaped quote (\") inside an object key. The SDK's fixJson
+// ends a key at any quote, escaped or not (its INSIDE_OBJECT_KEY state
+// knows no escapes), so from there on its repair may not parse: the real
+// parsePartialJson fails on {"\":0 (streams/partial-json.jsonl holds such
+// prefixes with the SDK's readings, which the client's tests compare).
+func pastKeyQuote(data []byte, n int) bool {
+	for i := 0; i < len(data); i++ {
+		if data[i] != '"' {
+			continue
+		}
+		end, quote := i+1, -1 // the string's closing quote; its first \"
+		for end < len(data) && data[end] != '"' {
+			if data[end] == '\\' {
+				if end+1 < len(data) && data[end+1] == '"' && quote < 0 {
+					quote = end + 1
+				}
+				end++
+			}
+			end++
+		}
+		rest := bytes.TrimLeft(data[min(end+1, len(data)):], " \t\r\n")
+		if quote >= 0 && len(rest) > 0 && rest[0] == ':' && n > quote {
+			return true
+		}
+		i = end
+	}
+	return false
 }
 
 // forbidden reports whether the JSON holds a key secure-json-parse refuses

@@ -1242,6 +1242,9 @@ const PARTIAL_JSON_TEXTS = [
   'garbage',
   '{"open": [1, "two", {"three": 3',
   '[[[[[[[[[[1]]]]]]]]]]',
+  // Keys with escapes: fixJson's key state knows none, so it ends a key at
+  // an escaped quote, and a prefix cut past one may not parse.
+  '{"\\":0":"","a\\"b":1,"c\\\\":2}',
 ];
 
 // partialJsonCases runs parsePartialJson on every prefix of every text.
