@@ -74,6 +74,7 @@ type Decoder struct {
 	err     error // the error that stopped the decoder; io.EOF at a clean end
 	part    Part
 	stack   []byte // the validator's scratch stack
+	skel    *skeletons
 	strict  bool
 	maxLine int
 }
@@ -81,6 +82,9 @@ type Decoder struct {
 // NewDecoder returns a decoder that reads from r. It buffers r itself.
 func NewDecoder(r io.Reader) *Decoder {
 	d := &Decoder{maxLine: DefaultMaxLineLength}
+	if haveSkeleton {
+		d.skel = new(skeletons)
+	}
 	d.Reset(r)
 	return d
 }
@@ -88,7 +92,7 @@ func NewDecoder(r io.Reader) *Decoder {
 // Reset makes d read from r as a new stream, keeping its buffers and its
 // settings (strict mode, maximum line length).
 func (d *Decoder) Reset(r io.Reader) {
-	*d = Decoder{r: r, buf: d.buf, stack: d.stack, strict: d.strict, maxLine: d.maxLine}
+	*d = Decoder{r: r, buf: d.buf, stack: d.stack, skel: d.skel, strict: d.strict, maxLine: d.maxLine}
 }
 
 // SetStrict sets whether d rejects what the AI SDK v4 parser rejects but the
@@ -137,6 +141,10 @@ func (d *Decoder) Next() bool {
 		if e, err := scanString(b, start); err == nil && e < len(b) && b[e] == '\n' {
 			end, nl = e, e
 		}
+	} else if b[start] != '"' && d.skel != nil && masks {
+		// An object or an array: its skeleton, or the walker.
+		end = d.nextSkeleton(b, s)
+		nl = end
 	} else if e, ok := scanCompact(b, start, masks); ok && e < len(b) && b[e] == '\n' {
 		// A value written compactly (compact.go), as nearly all are;
 		// with the vector scanner's masks, strings too.

@@ -52,3 +52,38 @@ func cpuHasAVX2() bool {
 	const avx2 = 1 << 5
 	return ebx7&avx2 != 0
 }
+
+// haveSkeleton tells whether the CPU can run lineSkeleton: AVX-512 with
+// the byte and word instructions (BW), VBMI2 (VPCOMPRESSB), the carry-less
+// multiply, BMI1/BMI2, POPCNT, and the operating system saving the opmask
+// and ZMM registers.
+var haveSkeleton = haveVector && cpuHasSkeleton()
+
+// lineSkeleton reads the line whose JSON value starts at p, n bytes of
+// which are readable, to its first '\n', 64 bytes at a time, and writes its
+// skeleton to out (see skeleton.go). It returns the skeleton's length
+// (size), the '\n''s index from p (end), and whether the skeleton is
+// known[:knownLen] and not empty (hit); size is -1 when the line cannot be read this
+// way: a control byte or an escape other than the two-byte ones in a
+// string (a \u escape), a string not closed before the '\n', a skeleton
+// longer than skeletonMax, a run of digits at a block's last byte, or
+// fewer than 64 readable bytes left before the '\n'.
+//
+//go:noescape
+func lineSkeleton(p *byte, n int, out *[skeletonScratch]byte, known *[skeletonMax]byte, knownLen int) (size, end int, hit bool)
+
+func cpuHasSkeleton() bool {
+	_, _, ecx1, _ := cpuid(1, 0)
+	const pclmul, popcnt = 1 << 1, 1 << 23
+	if ecx1&pclmul == 0 || ecx1&popcnt == 0 {
+		return false
+	}
+	// The OS must save the opmask (bit 5) and the ZMM registers' upper
+	// halves (bits 6 and 7), besides XMM and YMM.
+	if xgetbv()&0xe6 != 0xe6 {
+		return false
+	}
+	_, ebx7, ecx7, _ := cpuid(7, 0)
+	const bmi1, bmi2, avx512f, avx512bw, vbmi2 = 1 << 3, 1 << 8, 1 << 16, 1 << 30, 1 << 6
+	return ebx7&(bmi1|bmi2|avx512f|avx512bw) == bmi1|bmi2|avx512f|avx512bw && ecx7&vbmi2 != 0
+}
