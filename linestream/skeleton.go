@@ -53,7 +53,7 @@ const (
 
 // skeletonOf is the reference for lineSkeleton, byte by byte: the
 // skeleton of the line whose value starts at b[0], to its first '\n', and
-// the '\n”s index; ok is false where lineSkeleton's size is -1 for the
+// the index of the '\n'; ok is false where lineSkeleton's size is -1 for the
 // line's content (not for the readable length or the blocks, which only
 // lineSkeleton knows).
 func skeletonOf(b []byte) (sk []byte, end int, ok bool) {

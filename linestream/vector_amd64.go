@@ -62,7 +62,7 @@ var haveSkeleton = haveVector && cpuHasSkeleton()
 // lineSkeleton reads the line whose JSON value starts at p, n bytes of
 // which are readable, to its first '\n', 64 bytes at a time, and writes its
 // skeleton to out (see skeleton.go). It returns the skeleton's length
-// (size), the '\n”s index from p (end), and whether the skeleton is
+// (size), the index of the '\n' from p (end), and whether the skeleton is
 // known[:knownLen] and not empty (hit); size is -1 when the line cannot be read this
 // way: a control byte or an escape other than the two-byte ones in a
 // string (a \u escape), a string not closed before the '\n', a skeleton
