@@ -141,10 +141,16 @@ func (d *Decoder) Next() bool {
 		if e, err := scanString(b, start); err == nil && e < len(b) && b[e] == '\n' {
 			end, nl = e, e
 		}
-	} else if b[start] != '"' && d.skel != nil && masks {
-		// An object or an array: its skeleton, or the walker.
-		end = d.nextSkeleton(b, s)
-		nl = end
+	} else if sk := d.skel; sk != nil && masks && b[start] != '"' && sk.ready(codeKinds[b[s]]) {
+		// An object or an array whose skeleton may be known (skeleton.go).
+		k := &sk.known[codeKinds[b[s]]]
+		size, e, hit := lineSkeleton(&d.buf[start], len(d.buf)-start, &sk.scratch, k, !k.noDigits)
+		if e += start; hit && e < len(b) {
+			k.credit = skeletonCreditMax
+			end, nl = e, e
+		} else if end = d.skeletonMiss(b, start, k, size, e); end >= 0 {
+			nl = end
+		}
 	} else if e, ok := scanCompact(b, start, masks); ok && e < len(b) && b[e] == '\n' {
 		// A value written compactly (compact.go), as nearly all are;
 		// with the vector scanner's masks, strings too.

@@ -1,49 +1,52 @@
 package linestream
 
-// This file holds the decoder's memory of the lines it has read: a line's
-// skeleton is its bytes with each string's content cut out (its quotes
-// kept) and each run of digits outside strings cut to its first digit (and
-// its second, when the first is a '0'), every digit but a leading zero read
-// as '1'. Whether a line is valid JSON depends on its skeleton only, once
-// its strings are known to be valid: strings are opaque tokens to the
-// grammar, and a run of digits is a valid integer part, fraction or
-// exponent according to the class of the run its skeleton keeps ("0",
-// "01…" or "1…"). So a line whose skeleton is that of a line found valid
-// before is valid, token for token, without walking it: the services of
-// this protocol write a few shapes per code, the AI SDK's objects with the
-// same keys in the same order, and their values change, not their skeleton.
+// This file holds the decoder's memory of the lines it has read. A line's
+// skeleton is its value's bytes with each string's content cut out (its
+// quotes kept) and each run of digits outside strings cut to its first
+// digit (and its second, when the first is a '0'), every digit but a
+// run's leading zero read as '1'. Whether a value is valid JSON depends on
+// its skeleton only, once its strings are known to be valid: strings are
+// opaque tokens to the grammar, and a run of digits is a valid integer
+// part, fraction or exponent according to the class its skeleton keeps
+// ("0", "0" then more digits, or a digit from 1 to 9 first). So a line
+// whose skeleton is that of a line found valid before is valid, token for
+// token, without walking it. The services of this protocol write a few
+// shapes per code (the AI SDK's objects have the same keys in the same
+// order): from line to line their values change, not their skeleton.
 //
 // lineSkeleton (AVX-512, vector_amd64.s) checks a line's strings and
 // builds its skeleton 64 bytes at a time, then compares it with the one
 // known for the line's code. The decoder keeps one skeleton per code: the
-// last line of that code the compact walker (compact.go) accepted. A code
-// whose lines keep changing shape is left to the walker for a while
-// (credit), so that a stream of such lines pays little for the attempt.
+// last line of that code the compact walker (compact.go) accepted. When
+// that skeleton has no digit, lineSkeleton leaves digits as they are (less
+// work): a line with digits outside strings then misses, as it must, and
+// is read again with digits to learn its skeleton. A code whose lines keep
+// changing shape is left to the walker for a while (credit), so that a
+// stream of such lines pays little for the attempt.
 
-// skeletonMax is the longest skeleton kept; skeletonScratch the room
-// lineSkeleton writes to (a block's 64 bytes past the longest skeleton it
-// goes on from).
-const (
-	skeletonMax     = 64
-	skeletonScratch = skeletonMax + 64
-)
+// skeletonMax is the longest skeleton kept: one vector register.
+const skeletonMax = 64
 
 // skeletons is a decoder's memory of skeletons, one per code.
 type skeletons struct {
-	scratch [skeletonScratch]byte
+	scratch [skeletonMax]byte // the last line's skeleton, zeros past it
 	known   [numKinds]knownSkeleton
 }
 
 type knownSkeleton struct {
-	b [skeletonMax]byte
-	n int // the skeleton's length; 0: none yet
-	// credit is how many more lines may miss before the code's lines go
-	// to the walker alone; below 0, how many lines they still do.
+	b [skeletonMax]byte // zeros past n
+	n int               // the skeleton's length; 0: none yet
+	// noDigits tells that the skeleton has no digit: lineSkeleton may
+	// leave digits uncut.
+	noDigits bool
+	// credit is what the code's lines may still lose on misses before
+	// they go to the walker alone; below 0, for how many more lines they
+	// do.
 	credit int
 }
 
-// Credits: a hit earns one up to skeletonCreditMax; a miss costs
-// skeletonMissCost; at 0 the code's next skeletonRest lines skip the
+// Credits: a hit restores skeletonCreditMax; a miss costs
+// skeletonMissCost; below 0 the code's next skeletonRest lines skip the
 // attempt.
 const (
 	skeletonCreditMax = 16
@@ -51,12 +54,52 @@ const (
 	skeletonRest      = 8
 )
 
+// ready tells whether lines of kind k try their skeleton, and counts a
+// line of the rest when they do not.
+func (sk *skeletons) ready(k Kind) bool {
+	if c := &sk.known[k]; c.credit < 0 {
+		c.credit++
+		return false
+	}
+	return true
+}
+
+// skeletonMiss reads the value at b[start] with the walker after its
+// skeleton missed: lineSkeleton gave size and e, the index of the line's
+// '\n' from b[start] (when size >= 0). It returns the index of the '\n' when
+// the value is valid, compact and ends the line, or -1; a line it accepts
+// becomes its code's known skeleton.
+func (d *Decoder) skeletonMiss(b []byte, start int, k *knownSkeleton, size, e int) int {
+	end, ok := scanCompact(b, start, true)
+	if !ok || end >= len(b) || b[end] != '\n' {
+		return -1
+	}
+	if size >= 0 && k.noDigits {
+		// Read without digits: read again with them.
+		size, e, _ = lineSkeleton(&d.buf[start], len(d.buf)-start, &d.skel.scratch, k, true)
+		e += start
+	}
+	if size >= 0 && e == end {
+		k.b, k.n = d.skel.scratch, size
+		k.noDigits = true
+		for _, c := range k.b[:size] {
+			if c == '0' || c == '1' {
+				k.noDigits = false
+			}
+		}
+	}
+	if k.credit -= skeletonMissCost; k.credit < 0 {
+		k.credit = -skeletonRest
+	}
+	return end
+}
+
 // skeletonOf is the reference for lineSkeleton, byte by byte: the
-// skeleton of the line whose value starts at b[0], to its first '\n', and
-// the index of the '\n'; ok is false where lineSkeleton's size is -1 for the
+// skeleton of the value that starts at b[0], to the line's end, and the
+// index of its '\n'; ok is false where lineSkeleton's size is -1 for the
 // line's content (not for the readable length or the blocks, which only
 // lineSkeleton knows).
-func skeletonOf(b []byte) (sk []byte, end int, ok bool) {
+func skeletonOf(b []byte, digits bool) (sk []byte, end int, ok bool) {
 	inString, escaped := false, false
 	for i := 0; i < len(b); i++ {
 		c := b[i]
@@ -89,10 +132,12 @@ func skeletonOf(b []byte) (sk []byte, end int, ok bool) {
 			i++
 		case c == '\n':
 			return sk, i, len(sk) <= skeletonMax
+		case c < 0x20:
+			return nil, 0, false
 		case c == '"':
 			inString = true
 			sk = append(sk, c)
-		case isDigit(c):
+		case digits && isDigit(c):
 			first := i == 0 || !isDigit(b[i-1])
 			second := !first && (i < 2 || !isDigit(b[i-2])) && b[i-1] == '0'
 			switch {
@@ -106,41 +151,4 @@ func skeletonOf(b []byte) (sk []byte, end int, ok bool) {
 		}
 	}
 	return nil, 0, false
-}
-
-// nextSkeleton reads the value of the line at b[s] (a one-byte code, then
-// ':') whose skeleton may be known, and returns the index of its '\n' when
-// it is valid, compact and ends the line, or -1. A miss goes to the walker,
-// and a line the walker accepts becomes its code's known skeleton.
-func (d *Decoder) nextSkeleton(b []byte, s int) int {
-	start := s + 2
-	k := &d.skel.known[codeKinds[b[s]]]
-	if k.credit < 0 {
-		k.credit++
-		if e, ok := scanCompact(b, start, true); ok && e < len(b) && b[e] == '\n' {
-			return e
-		}
-		return -1
-	}
-	w := d.buf
-	size, end, hit := lineSkeleton(&w[start], len(w)-start, &d.skel.scratch, &k.b, k.n)
-	end += start
-	if hit && end < len(b) {
-		if k.credit < skeletonCreditMax {
-			k.credit++
-		}
-		return end
-	}
-	e, ok := scanCompact(b, start, true)
-	if !ok || e >= len(b) || b[e] != '\n' {
-		return -1
-	}
-	if size >= 0 && end == e {
-		copy(k.b[:], d.skel.scratch[:size])
-		k.n = size
-	}
-	if k.credit -= skeletonMissCost; k.credit < 0 {
-		k.credit = -skeletonRest
-	}
-	return e
 }

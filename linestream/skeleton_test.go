@@ -8,16 +8,21 @@ import (
 
 // skeletonCall runs lineSkeleton on line (its value from b[0]) placed in a
 // buffer with room past it, as the decoder does.
-func skeletonCall(t testing.TB, line, known []byte) (sk []byte, end int, hit, ok bool) {
+func skeletonCall(t testing.TB, line, known []byte, digits bool) (sk []byte, end int, hit, ok bool) {
 	t.Helper()
 	buf := make([]byte, len(line)+128)
 	copy(buf, line)
-	var out [skeletonScratch]byte
-	var kn [skeletonMax]byte
-	copy(kn[:], known)
-	size, end, hit := lineSkeleton(&buf[0], len(buf), &out, &kn, len(known))
+	var out [skeletonMax]byte
+	var kn knownSkeleton
+	kn.n = copy(kn.b[:], known)
+	size, end, hit := lineSkeleton(&buf[0], len(buf), &out, &kn, digits)
 	if size < 0 {
 		return nil, 0, false, false
+	}
+	for _, c := range out[size:] {
+		if c != 0 {
+			t.Fatalf("%q: skeleton %q not followed by zeros", line, out)
+		}
 	}
 	return out[:size], end, hit, true
 }
@@ -45,19 +50,25 @@ func blockDigit(b []byte) bool {
 
 func checkSkeleton(t *testing.T, line []byte) {
 	t.Helper()
-	want, wantEnd, wantOK := skeletonOf(line)
-	got, end, hit, ok := skeletonCall(t, line, want)
+	checkSkeletonDigits(t, line, true)
+	checkSkeletonDigits(t, line, false)
+}
+
+func checkSkeletonDigits(t *testing.T, line []byte, digits bool) {
+	t.Helper()
+	want, wantEnd, wantOK := skeletonOf(line, digits)
+	got, end, hit, ok := skeletonCall(t, line, want, digits)
 	if ok != wantOK {
-		if wantOK && !ok && blockDigit(line) {
+		if digits && wantOK && !ok && blockDigit(line) {
 			return
 		}
-		t.Fatalf("%q: ok %v, want %v (reference %q)", line, ok, wantOK, want)
+		t.Fatalf("%q (digits %v): ok %v, want %v (reference %q)", line, digits, ok, wantOK, want)
 	}
 	if !ok {
 		return
 	}
 	if !bytes.Equal(got, want) || end != wantEnd {
-		t.Fatalf("%q: skeleton %q end %d, want %q end %d", line, got, end, want, wantEnd)
+		t.Fatalf("%q (digits %v): skeleton %q end %d, want %q end %d", line, digits, got, end, want, wantEnd)
 	}
 	if hit != (len(want) > 0) {
 		t.Fatalf("%q: skeleton %q: hit %v against itself", line, got, hit)

@@ -60,17 +60,20 @@ func cpuHasAVX2() bool {
 var haveSkeleton = haveVector && cpuHasSkeleton()
 
 // lineSkeleton reads the line whose JSON value starts at p, n bytes of
-// which are readable, to its first '\n', 64 bytes at a time, and writes its
-// skeleton to out (see skeleton.go). It returns the skeleton's length
-// (size), the index of the '\n' from p (end), and whether the skeleton is
-// known[:knownLen] and not empty (hit); size is -1 when the line cannot be read this
-// way: a control byte or an escape other than the two-byte ones in a
-// string (a \u escape), a string not closed before the '\n', a skeleton
-// longer than skeletonMax, a run of digits at a block's last byte, or
-// fewer than 64 readable bytes left before the '\n'.
+// which are readable, to its end, 64 bytes at a time, and writes its
+// skeleton (skeleton.go) to out, zeros past it; with digits false, digits
+// are bytes like any other (the skeleton is right for lines with no digit
+// outside strings). It returns the skeleton's length (size), the index of
+// the line's '\n' from p (end), and whether the skeleton is known's and not
+// empty (hit). size is -1 where it cannot read the line: a string holding
+// a control byte or an escape other than the two-byte ones (\u escapes), a
+// control byte outside strings other than the line's '\n' (no string may be
+// open there), an escape other than the two-byte ones outside strings, a
+// skeleton longer than skeletonMax, with digits a run of digits at a
+// block's last byte, or fewer than 64 readable bytes left before the '\n'.
 //
 //go:noescape
-func lineSkeleton(p *byte, n int, out *[skeletonScratch]byte, known *[skeletonMax]byte, knownLen int) (size, end int, hit bool)
+func lineSkeleton(p *byte, n int, out *[skeletonMax]byte, known *knownSkeleton, digits bool) (size, end int, hit bool)
 
 func cpuHasSkeleton() bool {
 	_, _, ecx1, _ := cpuid(1, 0)

@@ -1,5 +1,6 @@
 //go:build !purego
 
+#include "go_asm.h"
 #include "textflag.h"
 
 // The bytes scanStringVector compares with, 32 of each.
@@ -285,62 +286,142 @@ escapes:
 	MOVQ CX, bad+16(FP)
 	RET
 
-// The bytes lineSkeleton compares with, one of each, broadcast to 64.
-DATA skelBytes<>+0x00(SB)/1, $0x22 // '"'
-DATA skelBytes<>+0x01(SB)/1, $0x5c // '\\'
-DATA skelBytes<>+0x02(SB)/1, $0x20 // the first byte that is not a control byte
-DATA skelBytes<>+0x03(SB)/1, $0x0a // '\n'
-DATA skelBytes<>+0x04(SB)/1, $0x30 // '0'
-DATA skelBytes<>+0x05(SB)/1, $0x0a // 10, the number of digits
-DATA skelBytes<>+0x06(SB)/1, $0x31 // '1'
-DATA skelBytes<>+0x07(SB)/1, $0x0f // a nibble
-GLOBL skelBytes<>(SB), RODATA|NOPTR, $8
+// The bytes lineSkeleton compares with, 64 of each.
+// '"'
+DATA quote64<>+0x00(SB)/8, $0x2222222222222222
+DATA quote64<>+0x08(SB)/8, $0x2222222222222222
+DATA quote64<>+0x10(SB)/8, $0x2222222222222222
+DATA quote64<>+0x18(SB)/8, $0x2222222222222222
+DATA quote64<>+0x20(SB)/8, $0x2222222222222222
+DATA quote64<>+0x28(SB)/8, $0x2222222222222222
+DATA quote64<>+0x30(SB)/8, $0x2222222222222222
+DATA quote64<>+0x38(SB)/8, $0x2222222222222222
+GLOBL quote64<>(SB), RODATA|NOPTR, $64
 
-// func lineSkeleton(p *byte, n int, out *[skeletonScratch]byte, known *[skeletonMax]byte, knownLen int) (size, end int, hit bool)
+// '\\'
+DATA backslash64<>+0x00(SB)/8, $0x5c5c5c5c5c5c5c5c
+DATA backslash64<>+0x08(SB)/8, $0x5c5c5c5c5c5c5c5c
+DATA backslash64<>+0x10(SB)/8, $0x5c5c5c5c5c5c5c5c
+DATA backslash64<>+0x18(SB)/8, $0x5c5c5c5c5c5c5c5c
+DATA backslash64<>+0x20(SB)/8, $0x5c5c5c5c5c5c5c5c
+DATA backslash64<>+0x28(SB)/8, $0x5c5c5c5c5c5c5c5c
+DATA backslash64<>+0x30(SB)/8, $0x5c5c5c5c5c5c5c5c
+DATA backslash64<>+0x38(SB)/8, $0x5c5c5c5c5c5c5c5c
+GLOBL backslash64<>(SB), RODATA|NOPTR, $64
+
+// 0x20, the first byte that is not a control byte
+DATA space64<>+0x00(SB)/8, $0x2020202020202020
+DATA space64<>+0x08(SB)/8, $0x2020202020202020
+DATA space64<>+0x10(SB)/8, $0x2020202020202020
+DATA space64<>+0x18(SB)/8, $0x2020202020202020
+DATA space64<>+0x20(SB)/8, $0x2020202020202020
+DATA space64<>+0x28(SB)/8, $0x2020202020202020
+DATA space64<>+0x30(SB)/8, $0x2020202020202020
+DATA space64<>+0x38(SB)/8, $0x2020202020202020
+GLOBL space64<>(SB), RODATA|NOPTR, $64
+
+// '0'
+DATA zero64<>+0x00(SB)/8, $0x3030303030303030
+DATA zero64<>+0x08(SB)/8, $0x3030303030303030
+DATA zero64<>+0x10(SB)/8, $0x3030303030303030
+DATA zero64<>+0x18(SB)/8, $0x3030303030303030
+DATA zero64<>+0x20(SB)/8, $0x3030303030303030
+DATA zero64<>+0x28(SB)/8, $0x3030303030303030
+DATA zero64<>+0x30(SB)/8, $0x3030303030303030
+DATA zero64<>+0x38(SB)/8, $0x3030303030303030
+GLOBL zero64<>(SB), RODATA|NOPTR, $64
+
+// 10, the number of digits
+DATA ten64<>+0x00(SB)/8, $0x0a0a0a0a0a0a0a0a
+DATA ten64<>+0x08(SB)/8, $0x0a0a0a0a0a0a0a0a
+DATA ten64<>+0x10(SB)/8, $0x0a0a0a0a0a0a0a0a
+DATA ten64<>+0x18(SB)/8, $0x0a0a0a0a0a0a0a0a
+DATA ten64<>+0x20(SB)/8, $0x0a0a0a0a0a0a0a0a
+DATA ten64<>+0x28(SB)/8, $0x0a0a0a0a0a0a0a0a
+DATA ten64<>+0x30(SB)/8, $0x0a0a0a0a0a0a0a0a
+DATA ten64<>+0x38(SB)/8, $0x0a0a0a0a0a0a0a0a
+GLOBL ten64<>(SB), RODATA|NOPTR, $64
+
+// '1'
+DATA one64<>+0x00(SB)/8, $0x3131313131313131
+DATA one64<>+0x08(SB)/8, $0x3131313131313131
+DATA one64<>+0x10(SB)/8, $0x3131313131313131
+DATA one64<>+0x18(SB)/8, $0x3131313131313131
+DATA one64<>+0x20(SB)/8, $0x3131313131313131
+DATA one64<>+0x28(SB)/8, $0x3131313131313131
+DATA one64<>+0x30(SB)/8, $0x3131313131313131
+DATA one64<>+0x38(SB)/8, $0x3131313131313131
+GLOBL one64<>(SB), RODATA|NOPTR, $64
+
+// escapeChars: byte c (below 0x80) is c for the characters a two-byte escape
+// may name ("\\/bfnrt) and c^1 for any other, so that VPERMT2B, which
+// looks 64 bytes up in it at once by their low 7 bits, gives back the same
+// byte for those characters only.
+DATA escapeChars<>+0x00(SB)/8, $0x0607040502030001
+DATA escapeChars<>+0x08(SB)/8, $0x0e0f0c0d0a0b0809
+DATA escapeChars<>+0x10(SB)/8, $0x1617141512131011
+DATA escapeChars<>+0x18(SB)/8, $0x1e1f1c1d1a1b1819
+DATA escapeChars<>+0x20(SB)/8, $0x2627242522222021
+DATA escapeChars<>+0x28(SB)/8, $0x2f2f2c2d2a2b2829
+DATA escapeChars<>+0x30(SB)/8, $0x3637343532333031
+DATA escapeChars<>+0x38(SB)/8, $0x3e3f3c3d3a3b3839
+DATA escapeChars<>+0x40(SB)/8, $0x4647444542434041
+DATA escapeChars<>+0x48(SB)/8, $0x4e4f4c4d4a4b4849
+DATA escapeChars<>+0x50(SB)/8, $0x5657545552535051
+DATA escapeChars<>+0x58(SB)/8, $0x5e5f5c5c5a5b5859
+DATA escapeChars<>+0x60(SB)/8, $0x6666646562626061
+DATA escapeChars<>+0x68(SB)/8, $0x6e6e6c6d6a6b6869
+DATA escapeChars<>+0x70(SB)/8, $0x7677747472727071
+DATA escapeChars<>+0x78(SB)/8, $0x7e7f7c7d7a7b7879
+GLOBL escapeChars<>(SB), RODATA|NOPTR, $128
+
+// iota64: the bytes 0 to 63.
+DATA iota64<>+0x00(SB)/8, $0x0706050403020100
+DATA iota64<>+0x08(SB)/8, $0x0f0e0d0c0b0a0908
+DATA iota64<>+0x10(SB)/8, $0x1716151413121110
+DATA iota64<>+0x18(SB)/8, $0x1f1e1d1c1b1a1918
+DATA iota64<>+0x20(SB)/8, $0x2726252423222120
+DATA iota64<>+0x28(SB)/8, $0x2f2e2d2c2b2a2928
+DATA iota64<>+0x30(SB)/8, $0x3736353433323130
+DATA iota64<>+0x38(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL iota64<>(SB), RODATA|NOPTR, $64
+
+// func lineSkeleton(p *byte, n int, out *[skeletonMax]byte, known *knownSkeleton, digits bool) (size, end int, hit bool)
 //
 // Per block of 64 bytes from p (the line's value; n bytes are readable
-// from p):
+// from p): K1 the quotes, K2 the backslashes, K3 the control bytes;
 //
-//	K1 the quotes, K2 the backslashes, K3 the control bytes, K4 the '\n's,
-//	K5 the digits, K6 the zeros;
 //	AX the characters a backslash escapes (simdjson's escape scanner),
-//	CX (and X1) the quotes no backslash escapes, DX the bytes in a string
-//	(the prefix XOR of CX: a string's opening quote and its content), R13 the
-//	bytes before the line's '\n', R12 the digits outside strings.
+//	R12 those that are not a two-byte escape's character;
+//	R8 the quotes no backslash escapes, DX the bytes in a string (their
+//	prefix XOR: a string's opening quote and its content);
+//	R13 the bytes before the block's first control byte, where the line
+//	ends (all of them when it has none);
+//	with digits, K5 the digits, K6 the zeros, R12 the digits outside
+//	strings; CX the digits the skeleton drops.
 //
-// Across blocks: BX the block's offset, R9 the skeleton's length so far,
-// R8 not 0 once its bytes differ from known's, R10 1 when the previous block ended in an odd run of backslashes (the
-// block's first byte is escaped), R11 all ones when a string is open at
+// Across blocks: BX the block's offset, Z3 the skeleton so far (zeros past
+// it) and R9 its length, R10 1 when the block's first byte is escaped (the
+// block before ended in an escape), R11 all ones when a string is open at
 // the block's start.
 TEXT ·lineSkeleton(SB), NOSPLIT, $0-57
 	MOVQ p+0(FP), SI
 	MOVQ out+16(FP), DI
-	VPBROADCASTB skelBytes<>+0x00(SB), Z16
-	VPBROADCASTB skelBytes<>+0x01(SB), Z17
-	VPBROADCASTB skelBytes<>+0x02(SB), Z18
-	VPBROADCASTB skelBytes<>+0x03(SB), Z19
-	VPBROADCASTB skelBytes<>+0x04(SB), Z20
-	VPBROADCASTB skelBytes<>+0x05(SB), Z21
-	VPBROADCASTB skelBytes<>+0x06(SB), Z22
-	VPCMPEQB     X14, X14, X14 // all ones, for the prefix XOR
-	XORQ BX, BX
-	XORQ R8, R8
-	XORQ R9, R9
-	XORQ R10, R10
-	XORQ R11, R11
+	VPCMPEQB X14, X14, X14 // all ones, for the prefix XOR
+	VPXORD   Z3, Z3, Z3
+	XORQ     BX, BX
+	XORQ     R9, R9
+	XORQ     R10, R10
+	XORQ     R11, R11
 
 block:
 	LEAQ 64(BX), AX
 	CMPQ AX, n+8(FP)
 	JA   fail // fewer than 64 readable bytes left
 	VMOVDQU8 (SI)(BX*1), Z0
-	VPCMPEQB Z16, Z0, K1
-	VPCMPEQB Z17, Z0, K2
-	VPCMPUB  $1, Z18, Z0, K3 // < 0x20
-	VPCMPEQB Z19, Z0, K4
-	VPSUBB   Z20, Z0, Z1
-	VPCMPUB  $1, Z21, Z1, K5 // '0' to '9'
-	VPCMPEQB Z20, Z0, K6
+	VPCMPEQB quote64<>(SB), Z0, K1
+	VPCMPEQB backslash64<>(SB), Z0, K2
+	VPCMPUB  $1, space64<>(SB), Z0, K3 // < 0x20
 	KMOVQ    K2, CX
 	XORQ     AX, AX
 	XORQ     R12, R12
@@ -348,15 +429,12 @@ block:
 	ORQ      R10, DX
 	JZ       quotes
 
-	// The escaped characters (AX), and those escaped that are not a
-	// two-byte escape's (R12: a \u escape, or an invalid one). simdjson's
-	// escape scanner: subtracting each backslash that may start an escape
-	// (one not escaped by the block before) from the bit past it, over the
-	// odd bits, leaves a borrow through each run, so that the bits of a
-	// run's escapes and of the byte it escapes alternate with its start.
-	MOVQ  R10, DX
-	NOTQ  DX
-	ANDQ  CX, DX // the backslashes that may start an escape
+	// simdjson's escape scanner: subtracting each backslash that may
+	// start an escape (one not escaped itself) from the bit past it, over
+	// the odd bits, borrows through each run of backslashes, so that the
+	// bits of its escapes and of the byte it escapes alternate with its
+	// start.
+	ANDNQ CX, R10, DX // the backslashes that may start an escape
 	LEAQ  (DX)(DX*1), AX
 	MOVQ  $0xaaaaaaaaaaaaaaaa, R14 // the odd bits
 	ORQ   R14, AX
@@ -368,105 +446,104 @@ block:
 	SHRQ  $63, DX // the last byte is an escape: the next block's first byte is escaped
 	XORQ  R10, AX
 	MOVQ  DX, R10
-	VPBROADCASTB    skelBytes<>+0x07(SB), Z25
-	VBROADCASTI32X4 escapeLo<>(SB), Z23
-	VBROADCASTI32X4 escapeHi<>(SB), Z24
-	VPANDD   Z25, Z0, Z1
-	VPSRLW   $4, Z0, Z2
-	VPANDD   Z25, Z2, Z2
-	VPSHUFB  Z1, Z23, Z1
-	VPSHUFB  Z2, Z24, Z2
-	VPTESTMB Z1, Z2, K7 // a two-byte escape's character
-	KMOVQ    K7, R12
-	NOTQ     R12
-	ANDQ     AX, R12
+	VMOVDQU64 escapeChars<>(SB), Z2
+	VPERMT2B  escapeChars<>+64(SB), Z0, Z2
+	VPCMPEQB  Z2, Z0, K7 // a two-byte escape's character
+	KMOVQ     K7, R12
+	ANDNQ     AX, R12, R12
 
 quotes:
-	// CX: the quotes not escaped. DX: the bytes in a string, R11 carried.
 	KMOVQ      K1, CX
-	MOVQ       AX, DX
-	NOTQ       DX
-	ANDQ       DX, CX
-	VMOVQ      CX, X1
+	ANDNQ      CX, AX, R8
+	VMOVQ      R8, X1
 	VPCLMULQDQ $0, X14, X1, X2
 	VMOVQ      X2, DX
 	XORQ       R11, DX
 	MOVQ       DX, R11
 	SARQ       $63, R11
 
-	// R13: the bytes before the first '\n', all when none. A control byte
-	// in a string (the '\n' included: the string is not closed) or an
-	// escape other than the two-byte ones fails.
-	KMOVQ  K4, AX
-	TZCNTQ AX, AX
+	// The line ends at the first control byte: a '\n' outside strings,
+	// else it fails (a control byte in a string, whitespace other than
+	// spaces, a string not closed). So does an escape other than the
+	// two-byte ones, up to that byte.
+	KMOVQ  K3, AX
+	TZCNTQ AX, CX
 	MOVQ   $-1, R13
-	BZHIQ  AX, R13, R13
-	KMOVQ  K3, R14
-	ANDQ   DX, R14
-	ORQ    R12, R14
+	BZHIQ  CX, R13, R13
 	LEAQ   1(R13), AX
-	ORQ    R13, AX // the bytes to the '\n', it included
-	ANDQ   AX, R14
+	ORQ    R13, AX
+	ANDQ   AX, R12
 	JNZ    fail
+	CMPQ   CX, $64
+	JEQ    digits
+	BTQ    CX, DX
+	JCS    fail
+	ADDQ   BX, CX
+	CMPB   (SI)(CX*1), $0x0a
+	JNE    fail
 
-	// Digits outside strings: each run keeps its first digit, and its
-	// second when the first is a '0' (so "0", "01…" and "1…" stay apart);
-	// every digit but a run's leading zero reads as '1'. A run that may go
-	// on into the next block fails.
-	KMOVQ K5, R12
-	MOVQ  DX, AX
-	NOTQ  AX
-	ANDQ  AX, R12
+	// With digits: digits outside strings, each run keeping its first
+	// digit, and its second when the first is a '0' (so "0", "01…" and
+	// "1…" stay apart); every digit but a run's leading zero reads as '1'.
+	// A run that may go on into the next block fails. Without, digits are
+	// bytes like any other.
+digits:
 	XORQ  CX, CX
-	ANDQ  R13, R12 // the digits
-	JZ    skeleton
-	BTQ   $63, R12
-	JCS   fail
-	KMOVQ K6, AX
-	ANDQ  R12, AX  // the zeros
-	LEAQ  (R12)(R12*1), R14
-	NOTQ  R14
-	ANDQ  R12, R14 // the first digit of each run
-	ANDQ  R14, AX  // the runs' leading zeros
-	LEAQ  (AX)(AX*1), CX
-	ANDQ  R12, CX
-	ORQ   R14, CX  // the digits kept
-	NOTQ  CX
-	ANDQ  R12, CX  // the digits dropped
-	NOTQ  AX
-	ANDQ  R12, AX  // the digits read as '1'
-	KMOVQ AX, K5
-	VMOVDQU8 Z22, K5, Z0
+	CMPB  digits+32(FP), $0
+	JEQ   skeleton
+	VPSUBB   zero64<>(SB), Z0, Z1
+	VPCMPUB  $1, ten64<>(SB), Z1, K5 // '0' to '9'
+	KMOVQ    K5, R12
+	ANDNQ    R12, DX, R12
+	ANDQ     R13, R12
+	JZ       skeleton
+	BTQ      $63, R12
+	JCS      fail
+	VPCMPEQB zero64<>(SB), Z0, K6
+	KMOVQ    K6, AX
+	ANDQ     R12, AX // the zeros
+	LEAQ     (R12)(R12*1), R14
+	ANDNQ    R12, R14, R14 // the first digit of each run
+	ANDQ     R14, AX       // the runs' leading zeros
+	LEAQ     (AX)(AX*1), CX
+	ANDQ     R12, CX
+	ORQ      R14, CX       // the digits kept
+	ANDNQ    R12, CX, CX   // the digits dropped
+	ANDNQ    R12, AX, AX   // the digits read as '1'
+	KMOVQ    AX, K5
+	VMOVDQU8 one64<>(SB), K5, Z0
 
 	// The skeleton: the bytes outside strings and the quotes, digits
-	// dropped (CX), to the '\n'.
+	// dropped, to the line's end, appended to Z3.
 skeleton:
-	MOVQ  DX, AX
-	VMOVQ X1, DX
-	NOTQ  AX
-	ORQ   DX, AX // outside strings, or a quote no backslash escapes
-	NOTQ  CX
-	ANDQ  CX, AX
-	ANDQ  R13, AX
+	ANDNQ DX, R8, AX // the strings' content
+	ORQ   CX, AX
+	ANDNQ R13, AX, AX
 	KMOVQ AX, K7
 	VPCOMPRESSB.Z Z0, K7, Z1
-	VMOVDQU8 Z1, (DI)(R9*1)
 	POPCNTQ AX, AX
 	LEAQ  (R9)(AX*1), DX
-	CMPQ  DX, $64
+	CMPQ  DX, $const_skeletonMax
 	JA    fail
-	// Its bytes against known's at the same offset, loaded with a mask:
-	// the bytes past it read as 0 on both sides. (Reading the skeleton
-	// back from out at the end would wait on the stores just made.)
-	MOVQ  $-1, CX
-	BZHIQ AX, CX, CX
-	KMOVQ CX, K2
-	MOVQ  known+24(FP), CX
-	VMOVDQU8.Z (CX)(R9*1), K2, Z2
-	VPCMPEQB Z1, Z2, K3
-	KMOVQ K3, CX
-	INCQ  CX // 0 when all 64 are equal
-	ORQ   CX, R8
+	TESTQ R9, R9
+	JNZ   append
+	VMOVDQA64 Z1, Z3
+	JMP   appended
+
+append:
+	// Z1 rotated up by R9 bytes (VPERMB with the indexes i-R9, mod 64),
+	// into Z3 from byte R9 on.
+	VPBROADCASTB R9, Z2
+	VMOVDQU64    iota64<>(SB), Z4
+	VPSUBB       Z2, Z4, Z2
+	VPERMB       Z1, Z2, Z1
+	MOVQ         R9, CX
+	MOVQ         $-1, R14
+	SHLQ         CX, R14
+	KMOVQ        R14, K2
+	VMOVDQU8     Z1, K2, Z3
+
+appended:
 	MOVQ  DX, R9
 	CMPQ  R13, $-1
 	JNE   done
@@ -474,23 +551,24 @@ skeleton:
 	JMP   block
 
 done:
-	POPCNTQ R13, AX
-	ADDQ    BX, AX
-	MOVQ    R9, size+40(FP)
-	MOVQ    AX, end+48(FP)
-	// A hit: the same length as known's, the same bytes, not empty (no
-	// valid line has an empty skeleton).
-	CMPQ  R9, knownLen+32(FP)
-	SETEQ AX
-	TESTQ R8, R8
-	SETEQ CX
-	TESTQ R9, R9
-	SETNE DX
-	ANDB  CX, AX
-	ANDB  DX, AX
-	MOVB  AX, hit+56(FP)
-
-ret:
+	// A hit: known's length and bytes (known's are zeros past its length
+	// too), and not empty (no valid line has an empty skeleton).
+	VMOVDQU8 Z3, (DI)
+	POPCNTQ  R13, AX
+	ADDQ     BX, AX
+	MOVQ     R9, size+40(FP)
+	MOVQ     AX, end+48(FP)
+	MOVQ     known+24(FP), CX
+	VPCMPEQB (CX), Z3, K1
+	KORTESTQ K1, K1
+	SETCS    AX
+	CMPQ     R9, knownSkeleton_n(CX)
+	SETEQ    CX
+	TESTQ    R9, R9
+	SETNE    DX
+	ANDB     CX, AX
+	ANDB     DX, AX
+	MOVB     AX, hit+56(FP)
 	VZEROUPPER
 	RET
 
