@@ -143,12 +143,12 @@ func (d *Decoder) Next() bool {
 		}
 	} else if sk := d.skel; sk != nil && masks && b[start] != '"' && sk.ready(codeKinds[b[s]]) {
 		// An object or an array whose skeleton may be known (skeleton.go).
-		k := &sk.known[codeKinds[b[s]]]
-		size, e, hit := lineSkeleton(&d.buf[start], len(d.buf)-start, &sk.scratch, k, !k.noDigits)
+		c := &sk.codes[codeKinds[b[s]]]
+		size, e, hit := lineSkeleton(&d.buf[start], len(d.buf)-start, &sk.out, &c.ways[c.mru], !c.noDigits)
 		if e += start; hit && e < len(b) {
-			k.credit = skeletonCreditMax
+			c.credit = skeletonCreditMax
 			end, nl = e, e
-		} else if end = d.skeletonMiss(b, start, k, size, e); end >= 0 {
+		} else if end = d.skeletonMiss(b, start, c, size, e); end >= 0 {
 			nl = end
 		}
 	} else if e, ok := scanCompact(b, start, masks); ok && e < len(b) && b[e] == '\n' {

@@ -1,14 +1,17 @@
 package linestream
 
+import "bytes"
+
 // This file holds the decoder's memory of the lines it has read. A line's
 // skeleton is its value's bytes with each string's content cut out (its
 // quotes kept) and each run of digits outside strings cut to its first
-// digit (and its second, when the first is a '0'), every digit but a
-// run's leading zero read as '1'. Whether a value is valid JSON depends on
-// its skeleton only, once its strings are known to be valid: strings are
-// opaque tokens to the grammar, and a run of digits is a valid integer
-// part, fraction or exponent according to the class its skeleton keeps
-// ("0", "0" then more digits, or a digit from 1 to 9 first). So a line
+// digit (and its second, when the first is a '0' and the run is not a
+// fraction, after a '.'), every digit but such a leading zero read as '1'.
+// Whether a value is valid JSON depends on its skeleton only, once its
+// strings are known to be valid: strings are opaque tokens to the grammar,
+// and a run of digits is a valid integer part, fraction or exponent
+// according to what its skeleton keeps ("0", "0" then more digits, or a
+// digit from 1 to 9 first; a fraction may be any digits). So a line
 // whose skeleton is that of a line found valid before is valid, token for
 // token, without walking it. The services of this protocol write a few
 // shapes per code (the AI SDK's objects have the same keys in the same
@@ -16,33 +19,47 @@ package linestream
 //
 // lineSkeleton (AVX-512, vector_amd64.s) checks a line's strings and
 // builds its skeleton 64 bytes at a time, then compares it with the one
-// known for the line's code. The decoder keeps one skeleton per code: the
-// last line of that code the compact walker (compact.go) accepted. When
-// that skeleton has no digit, lineSkeleton leaves digits as they are (less
+// that hit last for the line's code. The decoder keeps up to eight
+// skeletons per code, of the last lines of eight shapes the compact walker
+// (compact.go) accepted; after a miss, the others are compared in Go.
+// When none has a digit, lineSkeleton leaves digits as they are (less
 // work): a line with digits outside strings then misses, as it must, and
 // is read again with digits to learn its skeleton. A code whose lines keep
 // changing shape is left to the walker for a while (credit), so that a
 // stream of such lines pays little for the attempt.
 
-// skeletonMax is the longest skeleton kept: one vector register.
-const skeletonMax = 64
+// skeletonMax is the longest skeleton kept; skeletonWays how many a code
+// keeps; skeletonOut the room lineSkeleton writes to (64 bytes past the
+// longest skeleton it goes on from).
+const (
+	skeletonMax  = 192
+	skeletonWays = 8
+	skeletonOut  = skeletonMax + 64
+)
 
-// skeletons is a decoder's memory of skeletons, one per code.
+// skeletons is a decoder's memory of skeletons.
 type skeletons struct {
-	scratch [skeletonMax]byte // the last line's skeleton, zeros past it
-	known   [numKinds]knownSkeleton
+	out   [skeletonOut]byte // the last line's skeleton
+	codes [numKinds]codeSkeletons
 }
 
-type knownSkeleton struct {
-	b [skeletonMax]byte // zeros past n
-	n int               // the skeleton's length; 0: none yet
-	// noDigits tells that the skeleton has no digit: lineSkeleton may
+// codeSkeletons are the skeletons known for a code.
+type codeSkeletons struct {
+	ways [skeletonWays]knownSkeleton
+	mru  int // the way that hit or was learnt last: lineSkeleton's
+	next int // the way the next skeleton learnt goes to
+	// noDigits tells that no skeleton known has a digit: lineSkeleton may
 	// leave digits uncut.
 	noDigits bool
 	// credit is what the code's lines may still lose on misses before
 	// they go to the walker alone; below 0, for how many more lines they
 	// do.
 	credit int
+}
+
+type knownSkeleton struct {
+	b [skeletonMax]byte // zeros past n
+	n int               // the skeleton's length; 0: none
 }
 
 // Credits: a hit restores skeletonCreditMax; a miss costs
@@ -57,39 +74,53 @@ const (
 // ready tells whether lines of kind k try their skeleton, and counts a
 // line of the rest when they do not.
 func (sk *skeletons) ready(k Kind) bool {
-	if c := &sk.known[k]; c.credit < 0 {
+	if c := &sk.codes[k]; c.credit < 0 {
 		c.credit++
 		return false
 	}
 	return true
 }
 
-// skeletonMiss reads the value at b[start] with the walker after its
-// skeleton missed: lineSkeleton gave size and e, the index of the line's
-// '\n' from b[start] (when size >= 0). It returns the index of the '\n' when
-// the value is valid, compact and ends the line, or -1; a line it accepts
-// becomes its code's known skeleton.
-func (d *Decoder) skeletonMiss(b []byte, start int, k *knownSkeleton, size, e int) int {
+// skeletonMiss takes the line at b[start] when lineSkeleton did not find
+// its skeleton in the code's last way (c.mru): it gave size and e, the
+// index of the line's '\n' from b[start] (when size >= 0). It looks
+// through the other ways, then reads the value with the walker. It returns
+// the index of the '\n' when the value is valid, compact and ends the line,
+// or -1; a line the walker accepts becomes one of its code's skeletons.
+func (d *Decoder) skeletonMiss(b []byte, start int, c *codeSkeletons, size, e int) int {
+	out := &d.skel.out
+	if size > 0 && e < len(b) {
+		for i := range c.ways {
+			if w := &c.ways[i]; w.n == size && string(w.b[:size]) == string(out[:size]) {
+				c.mru, c.credit = i, skeletonCreditMax
+				return e
+			}
+		}
+	}
 	end, ok := scanCompact(b, start, true)
 	if !ok || end >= len(b) || b[end] != '\n' {
 		return -1
 	}
-	if size >= 0 && k.noDigits {
+	if size >= 0 && c.noDigits {
 		// Read without digits: read again with them.
-		size, e, _ = lineSkeleton(&d.buf[start], len(d.buf)-start, &d.skel.scratch, k, true)
+		size, e, _ = lineSkeleton(&d.buf[start], len(d.buf)-start, out, &c.ways[c.mru], true)
 		e += start
 	}
-	if size >= 0 && e == end {
-		k.b, k.n = d.skel.scratch, size
-		k.noDigits = true
-		for _, c := range k.b[:size] {
-			if c == '0' || c == '1' {
-				k.noDigits = false
+	if size > 0 && e == end {
+		w := &c.ways[c.next]
+		w.b = [skeletonMax]byte{}
+		w.n = copy(w.b[:], out[:size])
+		c.mru, c.next = c.next, (c.next+1)%skeletonWays
+		c.noDigits = true
+		for i := range c.ways {
+			w := &c.ways[i]
+			if bytes.IndexByte(w.b[:w.n], '0') >= 0 || bytes.IndexByte(w.b[:w.n], '1') >= 0 {
+				c.noDigits = false
 			}
 		}
 	}
-	if k.credit -= skeletonMissCost; k.credit < 0 {
-		k.credit = -skeletonRest
+	if c.credit -= skeletonMissCost; c.credit < 0 {
+		c.credit = -skeletonRest
 	}
 	return end
 }
@@ -139,9 +170,9 @@ func skeletonOf(b []byte, digits bool) (sk []byte, end int, ok bool) {
 			sk = append(sk, c)
 		case digits && isDigit(c):
 			first := i == 0 || !isDigit(b[i-1])
-			second := !first && (i < 2 || !isDigit(b[i-2])) && b[i-1] == '0'
+			second := !first && b[i-1] == '0' && (i < 2 || !isDigit(b[i-2]) && b[i-2] != '.')
 			switch {
-			case first && c == '0':
+			case first && c == '0' && (i == 0 || b[i-1] != '.'):
 				sk = append(sk, '0')
 			case first || second:
 				sk = append(sk, '1')

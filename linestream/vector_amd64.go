@@ -65,15 +65,16 @@ var haveSkeleton = haveVector && cpuHasSkeleton()
 // are bytes like any other (the skeleton is right for lines with no digit
 // outside strings). It returns the skeleton's length (size), the index of
 // the line's '\n' from p (end), and whether the skeleton is known's and not
-// empty (hit). size is -1 where it cannot read the line: a string holding
+// empty (hit; always false for a skeleton longer than 64 bytes, which the
+// caller compares). size is -1 where it cannot read the line: a string holding
 // a control byte or an escape other than the two-byte ones (\u escapes), a
 // control byte outside strings other than the line's '\n' (no string may be
 // open there), an escape other than the two-byte ones outside strings, a
-// skeleton longer than skeletonMax, with digits a run of digits at a
-// block's last byte, or fewer than 64 readable bytes left before the '\n'.
+// skeleton longer than skeletonMax, or fewer than 64 readable bytes left
+// before the '\n'.
 //
 //go:noescape
-func lineSkeleton(p *byte, n int, out *[skeletonMax]byte, known *knownSkeleton, digits bool) (size, end int, hit bool)
+func lineSkeleton(p *byte, n int, out *[skeletonOut]byte, known *knownSkeleton, digits bool) (size, end int, hit bool)
 
 func cpuHasSkeleton() bool {
 	_, _, ecx1, _ := cpuid(1, 0)

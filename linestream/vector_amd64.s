@@ -353,6 +353,17 @@ DATA one64<>+0x30(SB)/8, $0x3131313131313131
 DATA one64<>+0x38(SB)/8, $0x3131313131313131
 GLOBL one64<>(SB), RODATA|NOPTR, $64
 
+// '.'
+DATA dot64<>+0x00(SB)/8, $0x2e2e2e2e2e2e2e2e
+DATA dot64<>+0x08(SB)/8, $0x2e2e2e2e2e2e2e2e
+DATA dot64<>+0x10(SB)/8, $0x2e2e2e2e2e2e2e2e
+DATA dot64<>+0x18(SB)/8, $0x2e2e2e2e2e2e2e2e
+DATA dot64<>+0x20(SB)/8, $0x2e2e2e2e2e2e2e2e
+DATA dot64<>+0x28(SB)/8, $0x2e2e2e2e2e2e2e2e
+DATA dot64<>+0x30(SB)/8, $0x2e2e2e2e2e2e2e2e
+DATA dot64<>+0x38(SB)/8, $0x2e2e2e2e2e2e2e2e
+GLOBL dot64<>(SB), RODATA|NOPTR, $64
+
 // escapeChars: byte c (below 0x80) is c for the characters a two-byte escape
 // may name ("\\/bfnrt) and c^1 for any other, so that VPERMT2B, which
 // looks 64 bytes up in it at once by their low 7 bits, gives back the same
@@ -386,7 +397,7 @@ DATA iota64<>+0x30(SB)/8, $0x3736353433323130
 DATA iota64<>+0x38(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL iota64<>(SB), RODATA|NOPTR, $64
 
-// func lineSkeleton(p *byte, n int, out *[skeletonMax]byte, known *knownSkeleton, digits bool) (size, end int, hit bool)
+// func lineSkeleton(p *byte, n int, out *[skeletonOut]byte, known *knownSkeleton, digits bool) (size, end int, hit bool)
 //
 // Per block of 64 bytes from p (the line's value; n bytes are readable
 // from p): K1 the quotes, K2 the backslashes, K3 the control bytes;
@@ -397,14 +408,15 @@ GLOBL iota64<>(SB), RODATA|NOPTR, $64
 //	prefix XOR: a string's opening quote and its content);
 //	R13 the bytes before the block's first control byte, where the line
 //	ends (all of them when it has none);
-//	with digits, K5 the digits, K6 the zeros, R12 the digits outside
-//	strings; CX the digits the skeleton drops.
+//	with digits, K5 the digits, K6 the zeros, K7 the dots, R12 the digits
+//	outside strings; CX the digits the skeleton drops; carry-8(SP) what
+//	the block's last byte tells the next block's first.
 //
-// Across blocks: BX the block's offset, Z3 the skeleton so far (zeros past
-// it) and R9 its length, R10 1 when the block's first byte is escaped (the
+// Across blocks: BX the block's offset, R9 the skeleton's length so far,
+// the skeleton in Z3 (zeros past it) while it fits, in out past that, R10 1 when the block's first byte is escaped (the
 // block before ended in an escape), R11 all ones when a string is open at
 // the block's start.
-TEXT ·lineSkeleton(SB), NOSPLIT, $0-57
+TEXT ·lineSkeleton(SB), NOSPLIT, $8-57
 	MOVQ p+0(FP), SI
 	MOVQ out+16(FP), DI
 	VPCMPEQB X14, X14, X14 // all ones, for the prefix XOR
@@ -413,6 +425,7 @@ TEXT ·lineSkeleton(SB), NOSPLIT, $0-57
 	XORQ     R9, R9
 	XORQ     R10, R10
 	XORQ     R11, R11
+	MOVQ     $0, carry-8(SP)
 
 block:
 	LEAQ 64(BX), AX
@@ -483,52 +496,88 @@ quotes:
 	JNE    fail
 
 	// With digits: digits outside strings, each run keeping its first
-	// digit, and its second when the first is a '0' (so "0", "01…" and
-	// "1…" stay apart); every digit but a run's leading zero reads as '1'.
-	// A run that may go on into the next block fails. Without, digits are
-	// bytes like any other.
+	// digit, and its second when the first is a '0' and the run is not a
+	// fraction (so "0", "01…" and "1…" stay apart); every digit but such a
+	// leading zero reads as '1'. Without, digits are bytes like any other.
+	// R8 becomes the strings' content (DX is free from here).
 digits:
+	ANDNQ DX, R8, R8
 	XORQ  CX, CX
 	CMPB  digits+32(FP), $0
 	JEQ   skeleton
-	VPSUBB   zero64<>(SB), Z0, Z1
-	VPCMPUB  $1, ten64<>(SB), Z1, K5 // '0' to '9'
-	KMOVQ    K5, R12
-	ANDNQ    R12, DX, R12
-	ANDQ     R13, R12
-	JZ       skeleton
-	BTQ      $63, R12
-	JCS      fail
+	VPSUBB  zero64<>(SB), Z0, Z1
+	VPCMPUB $1, ten64<>(SB), Z1, K5 // '0' to '9'
+	KMOVQ   K5, R12
+	ANDNQ   R12, DX, R12
+	ANDQ    R13, R12
+	JNZ     runs
+	// No digit: the next block's first byte follows none, nor a leading
+	// zero; it may follow a '.'.
+	XORL  AX, AX
+	CMPB  63(SI)(BX*1), $0x2e
+	SETEQ AX
+	SHLQ  $2, AX
+	MOVQ  AX, carry-8(SP)
+	JMP   skeleton
+
+runs:
 	VPCMPEQB zero64<>(SB), Z0, K6
-	KMOVQ    K6, AX
-	ANDQ     R12, AX // the zeros
-	LEAQ     (R12)(R12*1), R14
-	ANDNQ    R12, R14, R14 // the first digit of each run
-	ANDQ     R14, AX       // the runs' leading zeros
-	LEAQ     (AX)(AX*1), CX
-	ANDQ     R12, CX
-	ORQ      R14, CX       // the digits kept
-	ANDNQ    R12, CX, CX   // the digits dropped
-	ANDNQ    R12, AX, AX   // the digits read as '1'
-	KMOVQ    AX, K5
+	VPCMPEQB dot64<>(SB), Z0, K7
+	// carry: bit 0 set when the block before ended in a digit, bit 1 in a
+	// leading zero, bit 2 in a '.'.
+	MOVQ  carry-8(SP), CX
+	MOVQ  CX, AX
+	ANDQ  $1, AX
+	LEAQ  (AX)(R12*2), R14
+	ANDNQ R12, R14, R14 // the first digit of each run
+	KMOVQ K7, DX
+	MOVQ  CX, AX
+	SHRQ  $2, AX
+	LEAQ  (AX)(DX*2), DX // the bytes after a '.'
+	SHRQ  $1, CX
+	ANDQ  $1, CX
+	KMOVQ K6, AX
+	ANDQ  R12, AX
+	ANDQ  R14, AX
+	ANDNQ AX, DX, AX // the leading zeros of runs that are not fractions
+	LEAQ  (CX)(AX*2), CX
+	ANDQ  R12, CX
+	ORQ   R14, CX // the digits kept
+	MOVQ  R12, R14
+	SHRQ  $63, R14
+	MOVQ  AX, DX
+	SHRQ  $63, DX
+	LEAQ  (R14)(DX*2), R14
+	KMOVQ K7, DX
+	SHRQ  $63, DX
+	LEAQ  (R14)(DX*4), R14
+	MOVQ  R14, carry-8(SP)
+	ANDNQ R12, CX, CX // the digits dropped
+	ANDNQ R12, AX, AX // the digits read as '1'
+	KMOVQ AX, K5
 	VMOVDQU8 one64<>(SB), K5, Z0
 
 	// The skeleton: the bytes outside strings and the quotes, digits
 	// dropped, to the line's end, appended to Z3.
 skeleton:
-	ANDNQ DX, R8, AX // the strings' content
+	MOVQ  R8, AX
 	ORQ   CX, AX
 	ANDNQ R13, AX, AX
 	KMOVQ AX, K7
 	VPCOMPRESSB.Z Z0, K7, Z1
 	POPCNTQ AX, AX
+	JZ    appended // nothing from this block (Z3 may be full: R9 64)
 	LEAQ  (R9)(AX*1), DX
 	CMPQ  DX, $const_skeletonMax
 	JA    fail
+	CMPQ  R9, $64
+	JA    spilled
+	CMPQ  DX, $64
+	JA    spill
 	TESTQ R9, R9
 	JNZ   append
 	VMOVDQA64 Z1, Z3
-	JMP   appended
+	JMP   grown
 
 append:
 	// Z1 rotated up by R9 bytes (VPERMB with the indexes i-R9, mod 64),
@@ -542,22 +591,36 @@ append:
 	SHLQ         CX, R14
 	KMOVQ        R14, K2
 	VMOVDQU8     Z1, K2, Z3
+	JMP          grown
+
+spill:
+	// Longer than a register: the skeleton goes on in out, each block's
+	// part stored at its offset (zeros past it, up to 64 bytes on).
+	VMOVDQU8 Z3, (DI)
+
+spilled:
+	VMOVDQU8 Z1, (DI)(R9*1)
+
+grown:
+	MOVQ DX, R9
 
 appended:
-	MOVQ  DX, R9
 	CMPQ  R13, $-1
 	JNE   done
 	ADDQ  $64, BX
 	JMP   block
 
 done:
+	POPCNTQ R13, AX
+	ADDQ    BX, AX
+	MOVQ    R9, size+40(FP)
+	MOVQ    AX, end+48(FP)
+	MOVB    $0, hit+56(FP)
+	CMPQ    R9, $64
+	JA      long
 	// A hit: known's length and bytes (known's are zeros past its length
 	// too), and not empty (no valid line has an empty skeleton).
 	VMOVDQU8 Z3, (DI)
-	POPCNTQ  R13, AX
-	ADDQ     BX, AX
-	MOVQ     R9, size+40(FP)
-	MOVQ     AX, end+48(FP)
 	MOVQ     known+24(FP), CX
 	VPCMPEQB (CX), Z3, K1
 	KORTESTQ K1, K1
@@ -569,6 +632,9 @@ done:
 	ANDB     CX, AX
 	ANDB     DX, AX
 	MOVB     AX, hit+56(FP)
+
+long:
+	// A skeleton longer than 64 bytes is compared by the caller.
 	VZEROUPPER
 	RET
 
