@@ -4,24 +4,23 @@ import "bytes"
 
 // This file holds the decoder's memory of the lines it has read. A line's
 // skeleton is its value's bytes with each string's content cut out (its
-// quotes kept) and each run of digits outside strings cut to its first
-// digit (and its second, when the first is a '0' and the run is not a
-// fraction, after a '.'), every digit but such a leading zero read as '1'.
+// quotes kept) and each run of digits outside strings cut to one '1'.
 // Whether a value is valid JSON depends on its skeleton only, once its
-// strings are known to be valid: strings are opaque tokens to the grammar,
-// and a run of digits is a valid integer part, fraction or exponent
-// according to what its skeleton keeps ("0", "0" then more digits, or a
-// digit from 1 to 9 first; a fraction may be any digits). So a line
-// whose skeleton is that of a line found valid before is valid, token for
-// token, without walking it. The services of this protocol write a few
-// shapes per code (the AI SDK's objects have the same keys in the same
-// order): from line to line their values change, not their skeleton.
+// strings are known to be valid and no run of digits other than a
+// fraction starts with a '0' and goes on: strings are opaque tokens to the
+// grammar, and such a run of digits is a valid integer part, fraction or
+// exponent whatever its digits. (A line with a run that starts "0" and goes
+// on, not after a '.', is read by the walker: as an integer part it is not
+// valid, as an exponent it is.) So a line whose skeleton is that of a line
+// found valid before is valid, token for token, without walking it. The
+// services of this protocol write a few shapes per code (the AI SDK's
+// objects have the same keys in the same order): from line to line their
+// values change, not their skeleton.
 //
 // lineSkeleton (AVX-512, vector_amd64.s) checks a line's strings and
-// builds its skeleton 64 bytes at a time, then compares it with the one
-// that hit last for the line's code. The decoder keeps up to eight
-// skeletons per code, of the last lines of eight shapes the compact walker
-// (compact.go) accepted; after a miss, the others are compared in Go.
+// builds its skeleton 64 bytes at a time, then compares it with those
+// known for the line's code: up to eight, of the lines of eight shapes the
+// compact walker (compact.go) accepted last.
 // When none has a digit, lineSkeleton leaves digits as they are (less
 // work): a line with digits outside strings then misses, as it must, and
 // is read again with digits to learn its skeleton. A code whose lines keep
@@ -46,8 +45,12 @@ type skeletons struct {
 // codeSkeletons are the skeletons known for a code.
 type codeSkeletons struct {
 	ways [skeletonWays]knownSkeleton
-	mru  int // the way that hit or was learnt last: lineSkeleton's
-	next int // the way the next skeleton learnt goes to
+	// used has bit i set when way i hit since the clock hand (next) last
+	// passed it: a skeleton learnt goes to the first way from next whose
+	// bit is clear, clearing bits on the way (the clock policy, close to
+	// keeping the ways used last).
+	used uint8
+	next int
 	// noDigits tells that no skeleton known has a digit: lineSkeleton may
 	// leave digits uncut.
 	noDigits bool
@@ -81,40 +84,35 @@ func (sk *skeletons) ready(k Kind) bool {
 	return true
 }
 
-// skeletonMiss takes the line at b[start] when lineSkeleton did not find
-// its skeleton in the code's last way (c.mru): it gave size and e, the
-// index of the line's '\n' from b[start] (when size >= 0). It looks
-// through the other ways, then reads the value with the walker. It returns
-// the index of the '\n' when the value is valid, compact and ends the line,
-// or -1; a line the walker accepts becomes one of its code's skeletons.
+// skeletonMiss reads the value at b[start] with the walker when its
+// skeleton is none of its code's: lineSkeleton gave size and e, the index
+// of the line's '\n' from b[start] (when size >= 0). It returns the index of
+// the '\n' when the value is valid, compact and ends the line, or -1; a line
+// it accepts becomes one of its code's skeletons.
 func (d *Decoder) skeletonMiss(b []byte, start int, c *codeSkeletons, size, e int) int {
-	out := &d.skel.out
-	if size > 0 && e < len(b) {
-		for i := range c.ways {
-			if w := &c.ways[i]; w.n == size && string(w.b[:size]) == string(out[:size]) {
-				c.mru, c.credit = i, skeletonCreditMax
-				return e
-			}
-		}
-	}
 	end, ok := scanCompact(b, start, true)
 	if !ok || end >= len(b) || b[end] != '\n' {
 		return -1
 	}
+	out := &d.skel.out
 	if size >= 0 && c.noDigits {
 		// Read without digits: read again with them.
-		size, e, _ = lineSkeleton(&d.buf[start], len(d.buf)-start, out, &c.ways[c.mru], true)
+		size, e, _ = lineSkeleton(&d.buf[start], len(d.buf)-start, out, &c.ways, true)
 		e += start
 	}
 	if size > 0 && e == end {
+		for c.used&(1<<c.next) != 0 {
+			c.used &^= 1 << c.next
+			c.next = (c.next + 1) % skeletonWays
+		}
 		w := &c.ways[c.next]
 		w.b = [skeletonMax]byte{}
 		w.n = copy(w.b[:], out[:size])
-		c.mru, c.next = c.next, (c.next+1)%skeletonWays
+		c.next = (c.next + 1) % skeletonWays
 		c.noDigits = true
 		for i := range c.ways {
 			w := &c.ways[i]
-			if bytes.IndexByte(w.b[:w.n], '0') >= 0 || bytes.IndexByte(w.b[:w.n], '1') >= 0 {
+			if bytes.IndexByte(w.b[:w.n], '1') >= 0 {
 				c.noDigits = false
 			}
 		}
@@ -169,14 +167,13 @@ func skeletonOf(b []byte, digits bool) (sk []byte, end int, ok bool) {
 			inString = true
 			sk = append(sk, c)
 		case digits && isDigit(c):
-			first := i == 0 || !isDigit(b[i-1])
-			second := !first && b[i-1] == '0' && (i < 2 || !isDigit(b[i-2]) && b[i-2] != '.')
-			switch {
-			case first && c == '0' && (i == 0 || b[i-1] != '.'):
-				sk = append(sk, '0')
-			case first || second:
-				sk = append(sk, '1')
+			if i > 0 && isDigit(b[i-1]) {
+				continue
 			}
+			if c == '0' && i+1 < len(b) && isDigit(b[i+1]) && (i == 0 || b[i-1] != '.') {
+				return nil, 0, false
+			}
+			sk = append(sk, '1')
 		default:
 			sk = append(sk, c)
 		}

@@ -397,7 +397,7 @@ DATA iota64<>+0x30(SB)/8, $0x3736353433323130
 DATA iota64<>+0x38(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL iota64<>(SB), RODATA|NOPTR, $64
 
-// func lineSkeleton(p *byte, n int, out *[skeletonOut]byte, known *knownSkeleton, digits bool) (size, end int, hit bool)
+// func lineSkeleton(p *byte, n int, out *[skeletonOut]byte, ways *[skeletonWays]knownSkeleton, digits bool) (size, end, way int)
 //
 // Per block of 64 bytes from p (the line's value; n bytes are readable
 // from p): K1 the quotes, K2 the backslashes, K3 the control bytes;
@@ -409,14 +409,15 @@ GLOBL iota64<>(SB), RODATA|NOPTR, $64
 //	R13 the bytes before the block's first control byte, where the line
 //	ends (all of them when it has none);
 //	with digits, K5 the digits, K6 the zeros, K7 the dots, R12 the digits
-//	outside strings; CX the digits the skeleton drops; carry-8(SP) what
-//	the block's last byte tells the next block's first.
+//	outside strings, R14 the first of each run; CX the digits the skeleton
+//	drops; K4 what the block's last byte tells the next block's
+//	first.
 //
 // Across blocks: BX the block's offset, R9 the skeleton's length so far,
 // the skeleton in Z3 (zeros past it) while it fits, in out past that, R10 1 when the block's first byte is escaped (the
 // block before ended in an escape), R11 all ones when a string is open at
 // the block's start.
-TEXT ·lineSkeleton(SB), NOSPLIT, $8-57
+TEXT ·lineSkeleton(SB), NOSPLIT, $0-64
 	MOVQ p+0(FP), SI
 	MOVQ out+16(FP), DI
 	VPCMPEQB X14, X14, X14 // all ones, for the prefix XOR
@@ -425,7 +426,7 @@ TEXT ·lineSkeleton(SB), NOSPLIT, $8-57
 	XORQ     R9, R9
 	XORQ     R10, R10
 	XORQ     R11, R11
-	MOVQ     $0, carry-8(SP)
+	KXORQ    K4, K4, K4
 
 block:
 	LEAQ 64(BX), AX
@@ -495,11 +496,11 @@ quotes:
 	CMPB   (SI)(CX*1), $0x0a
 	JNE    fail
 
-	// With digits: digits outside strings, each run keeping its first
-	// digit, and its second when the first is a '0' and the run is not a
-	// fraction (so "0", "01…" and "1…" stay apart); every digit but such a
-	// leading zero reads as '1'. Without, digits are bytes like any other.
-	// R8 becomes the strings' content (DX is free from here).
+	// With digits: each run of digits outside strings is cut to its first,
+	// read as '1'. A run that starts with a '0' and goes on fails, unless
+	// it is a fraction (after a '.'): as an integer it is not valid, as an
+	// exponent it is left to the walker. Without, digits are bytes like any
+	// other. R8 becomes the strings' content (DX is free from here).
 digits:
 	ANDNQ DX, R8, R8
 	XORQ  CX, CX
@@ -510,52 +511,61 @@ digits:
 	KMOVQ   K5, R12
 	ANDNQ   R12, DX, R12
 	ANDQ    R13, R12
-	JNZ     runs
-	// No digit: the next block's first byte follows none, nor a leading
-	// zero; it may follow a '.'.
-	XORL  AX, AX
-	CMPB  63(SI)(BX*1), $0x2e
-	SETEQ AX
-	SHLQ  $2, AX
-	MOVQ  AX, carry-8(SP)
-	JMP   skeleton
+	JZ      carried
+	VPTESTNMB Z1, Z1, K6 // '0'
+	// K4: bit 0 set when the block before ended in a digit, bit 1 in a
+	// '.', bit 2 in a '0' that starts a run other than a fraction (then
+	// this block must not start with a digit).
+	KMOVQ K4, AX
+	BTQ   $2, AX
+	JCC   starts
+	BTQ   $0, R12
+	JCS   fail
 
-runs:
-	VPCMPEQB zero64<>(SB), Z0, K6
-	VPCMPEQB dot64<>(SB), Z0, K7
-	// carry: bit 0 set when the block before ended in a digit, bit 1 in a
-	// leading zero, bit 2 in a '.'.
-	MOVQ  carry-8(SP), CX
-	MOVQ  CX, AX
+starts:
 	ANDQ  $1, AX
 	LEAQ  (AX)(R12*2), R14
 	ANDNQ R12, R14, R14 // the first digit of each run
-	KMOVQ K7, DX
-	MOVQ  CX, AX
-	SHRQ  $2, AX
-	LEAQ  (AX)(DX*2), DX // the bytes after a '.'
-	SHRQ  $1, CX
-	ANDQ  $1, CX
+	ANDNQ R12, R14, CX  // the digits dropped
 	KMOVQ K6, AX
-	ANDQ  R12, AX
 	ANDQ  R14, AX
-	ANDNQ AX, DX, AX // the leading zeros of runs that are not fractions
-	LEAQ  (CX)(AX*2), CX
-	ANDQ  R12, CX
-	ORQ   R14, CX // the digits kept
-	MOVQ  R12, R14
-	SHRQ  $63, R14
-	MOVQ  AX, DX
-	SHRQ  $63, DX
-	LEAQ  (R14)(DX*2), R14
-	KMOVQ K7, DX
-	SHRQ  $63, DX
-	LEAQ  (R14)(DX*4), R14
-	MOVQ  R14, carry-8(SP)
-	ANDNQ R12, CX, CX // the digits dropped
-	ANDNQ R12, AX, AX // the digits read as '1'
-	KMOVQ AX, K5
+	MOVQ  R12, DX
+	SHRQ  $1, DX
+	ANDQ  DX, AX // runs that start with a '0' and go on
+	JZ    ones
+	VPCMPEQB dot64<>(SB), Z0, K7
+	KMOVQ    K7, DX
+	KMOVQ    K4, R14
+	SHRQ     $1, R14
+	ANDQ     $1, R14
+	LEAQ     (R14)(DX*2), DX // the bytes after a '.'
+	ANDNQ    AX, DX, AX
+	JNZ      fail
+
+ones:
 	VMOVDQU8 one64<>(SB), K5, Z0
+	MOVQ     R12, AX
+	SHRQ     $63, AX
+	JZ       dot
+	CMPB     63(SI)(BX*1), $0x30
+	JNE      dot
+	BTQ      $62, R12
+	JCS      dot
+	CMPB     62(SI)(BX*1), $0x2e
+	JEQ      dot
+	ORQ      $4, AX // a run that starts with a '0' at the last byte
+	JMP      dot
+
+carried:
+	XORL AX, AX
+
+dot:
+	// The next block's first byte may follow a digit, or a '.'.
+	XORL  DX, DX
+	CMPB  63(SI)(BX*1), $0x2e
+	SETEQ DX
+	LEAQ  (AX)(DX*2), AX
+	KMOVQ AX, K4
 
 	// The skeleton: the bytes outside strings and the quotes, digits
 	// dropped, to the line's end, appended to Z3.
@@ -611,30 +621,68 @@ appended:
 	JMP   block
 
 done:
+	// The skeleton against the ways': their lengths, then their bytes
+	// (zeros past their length): from Z3, or 64 at a time from out, the
+	// last 64 under a mask. No valid line has an empty skeleton.
 	POPCNTQ R13, AX
 	ADDQ    BX, AX
 	MOVQ    R9, size+40(FP)
 	MOVQ    AX, end+48(FP)
-	MOVB    $0, hit+56(FP)
+	MOVQ    $-1, way+56(FP)
+	TESTQ   R9, R9
+	JZ      ret
+	MOVQ    ways+24(FP), CX
+	XORL    DX, DX
 	CMPQ    R9, $64
 	JA      long
-	// A hit: known's length and bytes (known's are zeros past its length
-	// too), and not empty (no valid line has an empty skeleton).
 	VMOVDQU8 Z3, (DI)
-	MOVQ     known+24(FP), CX
+
+short:
+	CMPQ     R9, knownSkeleton_n(CX)
+	JNE      shortNext
 	VPCMPEQB (CX), Z3, K1
 	KORTESTQ K1, K1
-	SETCS    AX
-	CMPQ     R9, knownSkeleton_n(CX)
-	SETEQ    CX
-	TESTQ    R9, R9
-	SETNE    DX
-	ANDB     CX, AX
-	ANDB     DX, AX
-	MOVB     AX, hit+56(FP)
+	JCS      hit
+
+shortNext:
+	ADDQ $knownSkeleton__size, CX
+	INCQ DX
+	CMPQ DX, $const_skeletonWays
+	JB   short
+	JMP  ret
 
 long:
-	// A skeleton longer than 64 bytes is compared by the caller.
+	CMPQ R9, knownSkeleton_n(CX)
+	JNE  longNext
+	XORL AX, AX
+
+chunk:
+	MOVQ       R9, R14
+	SUBQ       AX, R14
+	MOVQ       $-1, R12
+	BZHIQ      R14, R12, R12
+	KMOVQ      R12, K2
+	VMOVDQU8.Z (DI)(AX*1), K2, Z1
+	VMOVDQU8.Z (CX)(AX*1), K2, Z2
+	VPCMPEQB   Z1, Z2, K1
+	KORTESTQ   K1, K1
+	JCC        longNext
+	ADDQ       $64, AX
+	CMPQ       AX, R9
+	JB         chunk
+	JMP        hit
+
+longNext:
+	ADDQ $knownSkeleton__size, CX
+	INCQ DX
+	CMPQ DX, $const_skeletonWays
+	JB   long
+	JMP  ret
+
+hit:
+	MOVQ DX, way+56(FP)
+
+ret:
 	VZEROUPPER
 	RET
 
@@ -642,7 +690,7 @@ fail:
 	VZEROUPPER
 	MOVQ $-1, size+40(FP)
 	MOVQ $0, end+48(FP)
-	MOVB $0, hit+56(FP)
+	MOVQ $-1, way+56(FP)
 	RET
 
 // func cpuid(eax, ecx uint32) (a, b, c, d uint32)
