@@ -16,6 +16,9 @@ type decodeInput struct {
 	name  string
 	data  []byte
 	parts int // non-blank lines: the parts every implementation must find
+	// floorOnly: only linestream and the floor read it (the inputs made of
+	// one code's lines, which measure linestream against the floor alone).
+	floorOnly bool
 }
 
 // corpusInputs names the valid corpus streams (written by the AI SDK's own
@@ -51,6 +54,7 @@ func decodeInputs(tb testing.TB) []decodeInput {
 		if c.name == "sdk-llm-mix-100k" {
 			text, other := splitStringParts(s.Data)
 			ins = append(ins, newDecodeInput(c.name+"-strings", text), newDecodeInput(c.name+"-others", other))
+			ins = append(ins, codeInputs(c.name, s.Data)...)
 		}
 	}
 	return ins
@@ -69,6 +73,33 @@ func splitStringParts(data []byte) (str, other []byte) {
 		}
 	}
 	return str, other
+}
+
+// minCodeLines is the fewest lines of a code for codeInputs to make a
+// stream of them.
+const minCodeLines = 500
+
+// codeInputs splits a stream by code: for each code with at least
+// minCodeLines lines, a stream of only that code's lines, in their order,
+// named after the code's kind (sdk-llm-mix-100k-tool_call_delta): a service
+// that streams nothing but tool-call deltas, or tool results, sends such a
+// stream, and each measures one shape of line against the floor.
+func codeInputs(name string, data []byte) []decodeInput {
+	var byCode [256][]byte
+	for line := range bytes.Lines(data) {
+		if len(line) > 2 && line[1] == ':' {
+			byCode[line[0]] = append(byCode[line[0]], line...)
+		}
+	}
+	var ins []decodeInput
+	for code, lines := range byCode {
+		if n := bytes.Count(lines, []byte{'\n'}); n >= minCodeLines {
+			in := newDecodeInput(name+"-"+linestream.KindOf([]byte{byte(code)}).String(), lines)
+			in.floorOnly = true
+			ins = append(ins, in)
+		}
+	}
+	return ins
 }
 
 func newDecodeInput(name string, data []byte) decodeInput {

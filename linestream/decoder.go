@@ -144,7 +144,7 @@ func (d *Decoder) Next() bool {
 	} else if sk := d.skel; sk != nil && masks && b[start] != '"' && sk.ready(codeKinds[b[s]]) {
 		// An object or an array whose skeleton may be known (skeleton.go).
 		c := &sk.codes[codeKinds[b[s]]]
-		size, e, way := lineSkeleton(&d.buf[start], len(d.buf)-start, &sk.out, &c.ways, !c.noDigits)
+		size, e, way := lineSkeleton(&d.buf[start], len(d.buf)-start, &sk.out, c, !c.noDigits)
 		if e += start; way >= 0 && e < len(b) {
 			c.credit = skeletonCreditMax
 			c.used |= 1 << way

@@ -45,6 +45,7 @@ type skeletons struct {
 // codeSkeletons are the skeletons known for a code.
 type codeSkeletons struct {
 	ways [skeletonWays]knownSkeleton
+	lens [skeletonWays]uint8 // ways[i].n, for lineSkeleton to find a length in all at once
 	// used has bit i set when way i hit since the clock hand (next) last
 	// passed it: a skeleton learnt goes to the first way from next whose
 	// bit is clear, clearing bits on the way (the clock policy, close to
@@ -97,7 +98,7 @@ func (d *Decoder) skeletonMiss(b []byte, start int, c *codeSkeletons, size, e in
 	out := &d.skel.out
 	if size >= 0 && c.noDigits {
 		// Read without digits: read again with them.
-		size, e, _ = lineSkeleton(&d.buf[start], len(d.buf)-start, out, &c.ways, true)
+		size, e, _ = lineSkeleton(&d.buf[start], len(d.buf)-start, out, c, true)
 		e += start
 	}
 	if size > 0 && e == end {
@@ -108,6 +109,7 @@ func (d *Decoder) skeletonMiss(b []byte, start int, c *codeSkeletons, size, e in
 		w := &c.ways[c.next]
 		w.b = [skeletonMax]byte{}
 		w.n = copy(w.b[:], out[:size])
+		c.lens[c.next] = uint8(size)
 		c.next = (c.next + 1) % skeletonWays
 		c.noDigits = true
 		for i := range c.ways {

@@ -13,21 +13,23 @@ func skeletonCall(t testing.TB, line, known []byte, digits bool) (sk []byte, end
 	buf := make([]byte, len(line)+128)
 	copy(buf, line)
 	var out [skeletonOut]byte
-	var ways [skeletonWays]knownSkeleton
+	var c codeSkeletons
 	if len(known) > skeletonMax {
 		known = nil
 	}
 	// The known skeleton in a way of its own, after ways that differ from
 	// it by a byte, by its length, or both.
 	kw := len(known) % skeletonWays
-	for i := range ways {
+	for i := range c.ways {
 		if i != kw && len(known) > 0 {
-			ways[i].n = copy(ways[i].b[:], known[:len(known)-i%2])
-			ways[i].b[len(known)/2] ^= 1
+			c.ways[i].n = copy(c.ways[i].b[:], known[:len(known)-i%2])
+			c.ways[i].b[len(known)/2] ^= 1
+			c.lens[i] = uint8(c.ways[i].n)
 		}
 	}
-	ways[kw].n = copy(ways[kw].b[:], known)
-	size, end, way := lineSkeleton(&buf[0], len(buf), &out, &ways, digits)
+	c.ways[kw].n = copy(c.ways[kw].b[:], known)
+	c.lens[kw] = uint8(len(known))
+	size, end, way := lineSkeleton(&buf[0], len(buf), &out, &c, digits)
 	hit = way == kw
 	if way >= 0 && way != kw {
 		t.Fatalf("%q: skeleton matches way %d, want %d", line, way, kw)

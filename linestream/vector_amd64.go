@@ -64,8 +64,8 @@ var haveSkeleton = haveVector && cpuHasSkeleton()
 // skeleton (skeleton.go) to out, zeros past it; with digits false, digits
 // are bytes like any other (the skeleton is right for lines with no digit
 // outside strings). It returns the skeleton's length (size), the index of
-// the line's '\n' from p (end), and the way whose skeleton it is (way; -1
-// for none, and for an empty skeleton). size is -1 where it cannot read the line: a string holding
+// the line's '\n' from p (end), and the way of c whose skeleton it is
+// (way; -1 for none, and for an empty skeleton). size is -1 where it cannot read the line: a string holding
 // a control byte or an escape other than the two-byte ones (\u escapes), a
 // control byte outside strings other than the line's '\n' (no string may be
 // open there), an escape other than the two-byte ones outside strings, a
@@ -73,7 +73,7 @@ var haveSkeleton = haveVector && cpuHasSkeleton()
 // before the '\n'.
 //
 //go:noescape
-func lineSkeleton(p *byte, n int, out *[skeletonOut]byte, ways *[skeletonWays]knownSkeleton, digits bool) (size, end, way int)
+func lineSkeleton(p *byte, n int, out *[skeletonOut]byte, c *codeSkeletons, digits bool) (size, end, way int)
 
 func cpuHasSkeleton() bool {
 	_, _, ecx1, _ := cpuid(1, 0)

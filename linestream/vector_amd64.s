@@ -397,7 +397,7 @@ DATA iota64<>+0x30(SB)/8, $0x3736353433323130
 DATA iota64<>+0x38(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL iota64<>(SB), RODATA|NOPTR, $64
 
-// func lineSkeleton(p *byte, n int, out *[skeletonOut]byte, ways *[skeletonWays]knownSkeleton, digits bool) (size, end, way int)
+// func lineSkeleton(p *byte, n int, out *[skeletonOut]byte, c *codeSkeletons, digits bool) (size, end, way int)
 //
 // Per block of 64 bytes from p (the line's value; n bytes are readable
 // from p): K1 the quotes, K2 the backslashes, K3 the control bytes;
@@ -621,9 +621,12 @@ appended:
 	JMP   block
 
 done:
-	// The skeleton against the ways': their lengths, then their bytes
-	// (zeros past their length): from Z3, or 64 at a time from out, the
-	// last 64 under a mask. No valid line has an empty skeleton.
+	// The skeleton against the code's: first way 0 (a code's only shape
+	// is there), then the ways of its length (a byte of c.lens each, found
+	// all at once: the zero bytes of lens^length); their bytes are zeros
+	// past their length, and a skeleton holds no zero byte. From Z3, or 64
+	// at a time from out, the last 64 under a mask. No valid line has an
+	// empty skeleton.
 	POPCNTQ R13, AX
 	ADDQ    BX, AX
 	MOVQ    R9, size+40(FP)
@@ -631,39 +634,58 @@ done:
 	MOVQ    $-1, way+56(FP)
 	TESTQ   R9, R9
 	JZ      ret
-	MOVQ    ways+24(FP), CX
-	XORL    DX, DX
+	MOVQ    c+24(FP), CX
 	CMPQ    R9, $64
-	JA      long
+	JA      lens
 	VMOVDQU8 Z3, (DI)
-
-short:
-	CMPQ     R9, knownSkeleton_n(CX)
-	JNE      shortNext
-	VPCMPEQB (CX), Z3, K1
+	XORL     DX, DX
+	VPCMPEQB codeSkeletons_ways(CX), Z3, K1
 	KORTESTQ K1, K1
 	JCS      hit
 
-shortNext:
-	ADDQ $knownSkeleton__size, CX
-	INCQ DX
-	CMPQ DX, $const_skeletonWays
-	JB   short
-	JMP  ret
+lens:
+	MOVQ  codeSkeletons_lens(CX), AX
+	MOVQ  $0x0101010101010101, DX
+	MOVQ  R9, R12
+	IMULQ DX, R12
+	XORQ  R12, AX
+	MOVQ  AX, R12
+	SUBQ  DX, R12
+	ANDNQ R12, AX, R12
+	MOVQ  $0x8080808080808080, DX
+	ANDQ  DX, R12 // the ways of its length (and maybe a few more)
+	JZ    ret
+	CMPQ  R9, $64
+	JA    long
+
+short:
+	TZCNTQ   R12, DX
+	SHRQ     $3, DX
+	IMUL3Q   $knownSkeleton__size, DX, R14
+	VPCMPEQB codeSkeletons_ways(CX)(R14*1), Z3, K1
+	KORTESTQ K1, K1
+	JCS      hit
+	BLSRQ    R12, R12
+	JNZ      short
+	JMP      ret
 
 long:
-	CMPQ R9, knownSkeleton_n(CX)
-	JNE  longNext
-	XORL AX, AX
+	TZCNTQ R12, DX
+	SHRQ   $3, DX
+	IMUL3Q $knownSkeleton__size, DX, R14
+	LEAQ   codeSkeletons_ways(CX)(R14*1), R14
+	CMPQ   R9, knownSkeleton_n(R14)
+	JNE    longNext
+	XORL   AX, AX
 
 chunk:
-	MOVQ       R9, R14
-	SUBQ       AX, R14
-	MOVQ       $-1, R12
-	BZHIQ      R14, R12, R12
-	KMOVQ      R12, K2
+	MOVQ       R9, R13
+	SUBQ       AX, R13
+	MOVQ       $-1, BX
+	BZHIQ      R13, BX, BX
+	KMOVQ      BX, K2
 	VMOVDQU8.Z (DI)(AX*1), K2, Z1
-	VMOVDQU8.Z (CX)(AX*1), K2, Z2
+	VMOVDQU8.Z (R14)(AX*1), K2, Z2
 	VPCMPEQB   Z1, Z2, K1
 	KORTESTQ   K1, K1
 	JCC        longNext
@@ -673,11 +695,9 @@ chunk:
 	JMP        hit
 
 longNext:
-	ADDQ $knownSkeleton__size, CX
-	INCQ DX
-	CMPQ DX, $const_skeletonWays
-	JB   long
-	JMP  ret
+	BLSRQ R12, R12
+	JNZ   long
+	JMP   ret
 
 hit:
 	MOVQ DX, way+56(FP)

@@ -16,6 +16,6 @@ func blockMasks(p *byte) (quotes, bad uint64) { return 0, 0 }
 const haveSkeleton = false
 
 // lineSkeleton is never called: haveSkeleton is false.
-func lineSkeleton(p *byte, n int, out *[skeletonOut]byte, ways *[skeletonWays]knownSkeleton, digits bool) (size, end, way int) {
+func lineSkeleton(p *byte, n int, out *[skeletonOut]byte, c *codeSkeletons, digits bool) (size, end, way int) {
 	return -1, 0, -1
 }
