@@ -19,7 +19,7 @@ import "bytes"
 //
 // lineSkeleton (AVX-512, vector_amd64.s) checks a line's strings and
 // builds its skeleton 64 bytes at a time, then compares it with those
-// known for the line's code: up to eight, of the lines of eight shapes the
+// known for the line's code: up to sixteen, of the lines of sixteen shapes the
 // compact walker (compact.go) accepted last.
 // When none has a digit, lineSkeleton leaves digits as they are (less
 // work): a line with digits outside strings then misses, as it must, and
@@ -28,11 +28,12 @@ import "bytes"
 // stream of such lines pays little for the attempt.
 
 // skeletonMax is the longest skeleton kept; skeletonWays how many a code
-// keeps; skeletonOut the room lineSkeleton writes to (64 bytes past the
-// longest skeleton it goes on from).
+// keeps (lineSkeleton compares their lengths as 16 bytes); skeletonOut the
+// room lineSkeleton writes to (64 bytes past the longest skeleton it goes
+// on from). A decoder's skeletons take about 54 KB, allocated with it.
 const (
 	skeletonMax  = 192
-	skeletonWays = 8
+	skeletonWays = 16
 	skeletonOut  = skeletonMax + 64
 )
 
@@ -45,12 +46,12 @@ type skeletons struct {
 // codeSkeletons are the skeletons known for a code.
 type codeSkeletons struct {
 	ways [skeletonWays]knownSkeleton
-	lens [skeletonWays]uint8 // ways[i].n, for lineSkeleton to find a length in all at once
+	lens [skeletonWays]uint8 // ways[i].n, for lineSkeleton to compare with a length all at once
 	// used has bit i set when way i hit since the clock hand (next) last
 	// passed it: a skeleton learnt goes to the first way from next whose
 	// bit is clear, clearing bits on the way (the clock policy, close to
 	// keeping the ways used last).
-	used uint8
+	used uint16
 	next int
 	// noDigits tells that no skeleton known has a digit: lineSkeleton may
 	// leave digits uncut.

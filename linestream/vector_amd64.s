@@ -622,9 +622,9 @@ appended:
 
 done:
 	// The skeleton against the code's: first way 0 (a code's only shape
-	// is there), then the ways of its length (a byte of c.lens each, found
-	// all at once: the zero bytes of lens^length); their bytes are zeros
-	// past their length, and a skeleton holds no zero byte. From Z3, or 64
+	// is there), then the ways of its length (c.lens, a byte each,
+	// compared all at once); their bytes are zeros past their length, and
+	// a skeleton holds no zero byte. From Z3, or 64
 	// at a time from out, the last 64 under a mask. No valid line has an
 	// empty skeleton.
 	POPCNTQ R13, AX
@@ -644,23 +644,16 @@ done:
 	JCS      hit
 
 lens:
-	MOVQ  codeSkeletons_lens(CX), AX
-	MOVQ  $0x0101010101010101, DX
-	MOVQ  R9, R12
-	IMULQ DX, R12
-	XORQ  R12, AX
-	MOVQ  AX, R12
-	SUBQ  DX, R12
-	ANDNQ R12, AX, R12
-	MOVQ  $0x8080808080808080, DX
-	ANDQ  DX, R12 // the ways of its length (and maybe a few more)
-	JZ    ret
-	CMPQ  R9, $64
-	JA    long
+	VPBROADCASTB R9, X2
+	VPCMPEQB     codeSkeletons_lens(CX), X2, K1
+	KMOVW        K1, R12 // the ways of its length
+	TESTQ        R12, R12
+	JZ           ret
+	CMPQ         R9, $64
+	JA           long
 
 short:
 	TZCNTQ   R12, DX
-	SHRQ     $3, DX
 	IMUL3Q   $knownSkeleton__size, DX, R14
 	VPCMPEQB codeSkeletons_ways(CX)(R14*1), Z3, K1
 	KORTESTQ K1, K1
@@ -671,7 +664,6 @@ short:
 
 long:
 	TZCNTQ R12, DX
-	SHRQ   $3, DX
 	IMUL3Q $knownSkeleton__size, DX, R14
 	LEAQ   codeSkeletons_ways(CX)(R14*1), R14
 	CMPQ   R9, knownSkeleton_n(R14)
