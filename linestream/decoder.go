@@ -135,13 +135,7 @@ func (d *Decoder) Next() bool {
 	}
 	start, end, nl := s+2, 0, -1
 	masks := haveVector && vectorOn.Load()
-	if b[start] == '"' && !masks {
-		// A string, such as a text delta, right before '\n', on the
-		// portable path: scanString from the start.
-		if e, err := scanString(b, start); err == nil && e < len(b) && b[e] == '\n' {
-			end, nl = e, e
-		}
-	} else if sk := d.skel; sk != nil && masks && b[start] != '"' && sk.ready(codeKinds[b[s]]) {
+	if sk := d.skel; b[start] != '"' && masks && sk != nil && sk.ready(codeKinds[b[s]]) {
 		// An object or an array whose skeleton may be known (skeleton.go).
 		c := &sk.codes[codeKinds[b[s]]]
 		size, e, way := lineSkeleton(&d.buf[start], len(d.buf)-start, &sk.out, c, !c.noDigits)
@@ -151,6 +145,12 @@ func (d *Decoder) Next() bool {
 			end, nl = e, e
 		} else if end = d.skeletonMiss(b, start, c, size, e); end >= 0 {
 			nl = end
+		}
+	} else if b[start] == '"' && !masks {
+		// A string, such as a text delta, right before '\n', on the
+		// portable path: scanString from the start.
+		if e, err := scanString(b, start); err == nil && e < len(b) && b[e] == '\n' {
+			end, nl = e, e
 		}
 	} else if e, ok := scanCompact(b, start, masks); ok && e < len(b) && b[e] == '\n' {
 		// A value written compactly (compact.go), as nearly all are;
