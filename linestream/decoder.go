@@ -79,7 +79,9 @@ type Decoder struct {
 	maxLine int
 }
 
-// NewDecoder returns a decoder that reads from r. It buffers r itself.
+// NewDecoder returns a decoder that reads from r. It buffers r itself; on
+// CPUs where it keeps the skeletons of lines (see the package
+// documentation) it allocates 54 KiB for them, once.
 func NewDecoder(r io.Reader) *Decoder {
 	d := &Decoder{maxLine: DefaultMaxLineLength}
 	if haveSkeleton {
@@ -89,8 +91,9 @@ func NewDecoder(r io.Reader) *Decoder {
 	return d
 }
 
-// Reset makes d read from r as a new stream, keeping its buffers and its
-// settings (strict mode, maximum line length).
+// Reset makes d read from r as a new stream, keeping its buffers, the
+// skeletons of lines it has learnt and its settings (strict mode, maximum
+// line length).
 func (d *Decoder) Reset(r io.Reader) {
 	*d = Decoder{r: r, buf: d.buf, stack: d.stack, skel: d.skel, strict: d.strict, maxLine: d.maxLine}
 }

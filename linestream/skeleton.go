@@ -30,7 +30,7 @@ import "bytes"
 // skeletonMax is the longest skeleton kept; skeletonWays how many a code
 // keeps (lineSkeleton compares their lengths as 16 bytes); skeletonOut the
 // room lineSkeleton writes to (64 bytes past the longest skeleton it goes
-// on from). A decoder's skeletons take about 54 KB, allocated with it.
+// on from). A decoder's skeletons take 54 KiB, allocated with it.
 const (
 	skeletonMax  = 192
 	skeletonWays = 16
