@@ -126,6 +126,24 @@ func (d *Decoder) skeletonMiss(b []byte, start int, c *codeSkeletons, size, e in
 	return end
 }
 
+// goodEscape tells whether b[i], the byte after a backslash, makes a valid
+// escape: a two-byte one's, or a \u followed by four hex digits (which
+// then read as any other bytes).
+func goodEscape(b []byte, i int) bool {
+	if escapeKinds[b[i]] == escapeShort {
+		return true
+	}
+	if b[i] != 'u' || i+4 >= len(b) {
+		return false
+	}
+	for _, c := range b[i+1 : i+5] {
+		if hexVal(c) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // skeletonOf is the reference for lineSkeleton, byte by byte: the
 // skeleton of the value that starts at b[0], to the line's end, and the
 // index of its '\n'; ok is false where lineSkeleton's size is -1 for the
@@ -139,7 +157,7 @@ func skeletonOf(b []byte, digits bool) (sk []byte, end int, ok bool) {
 			switch {
 			case escaped:
 				escaped = false
-				if escapeKinds[c] != escapeShort {
+				if !goodEscape(b, i) {
 					return nil, 0, false
 				}
 			case c == '\\':
@@ -157,7 +175,7 @@ func skeletonOf(b []byte, digits bool) (sk []byte, end int, ok bool) {
 			// Outside a string too, a backslash escapes the next byte,
 			// which then neither opens a string nor ends the line; no valid
 			// line has one, so no known skeleton does.
-			if i+1 == len(b) || escapeKinds[b[i+1]] != escapeShort {
+			if i+1 == len(b) || !goodEscape(b, i+1) {
 				return nil, 0, false
 			}
 			sk = append(sk, c, b[i+1])

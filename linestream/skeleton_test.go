@@ -45,6 +45,27 @@ func skeletonCall(t testing.TB, line, known []byte, digits bool) (sk []byte, end
 	return out[:size], end, hit, true
 }
 
+// blockU reports whether line has, before its '\n', a \u escape whose
+// four hex digits do not all lie in the block of its 'u', where
+// lineSkeleton gives up.
+func blockU(line []byte) bool {
+	esc := false
+	for i, c := range line {
+		switch {
+		case esc:
+			esc = false
+			if c == 'u' && i%64 > 59 {
+				return true
+			}
+		case c == '\\':
+			esc = true
+		case c == '\n':
+			return false
+		}
+	}
+	return false
+}
+
 func checkSkeleton(t *testing.T, line []byte) {
 	t.Helper()
 	checkSkeletonDigits(t, line, true)
@@ -56,6 +77,9 @@ func checkSkeletonDigits(t *testing.T, line []byte, digits bool) {
 	want, wantEnd, wantOK := skeletonOf(line, digits)
 	got, end, hit, ok := skeletonCall(t, line, want, digits)
 	if ok != wantOK {
+		if wantOK && !ok && blockU(line) {
+			return
+		}
 		t.Fatalf("%q (digits %v): ok %v, want %v (reference %q)", line, digits, ok, wantOK, want)
 	}
 	if !ok {
@@ -124,7 +148,8 @@ func TestLineSkeletonRandom(t *testing.T) {
 func randomValue(rng *rand.Rand, b []byte, depth int) []byte {
 	numbers := []string{"0", "1", "7", "10", "01", "00", "-0", "-01", "-", "0.5", "0.05", "1.", ".5",
 		"1.0e5", "1e-05", "1E+0", "1e", "0.0", "00.0", "-0.001", "12345678901234567890", "1.2.3", "0e0", "-.5"}
-	strs := []string{`""`, `"a"`, `"\n\"x\\"`, `"0.5"`, `"é\t"`, `"\\\\"`, `"]}"`}
+	strs := []string{`""`, `"a"`, `"\n\"x\\"`, `"0.5"`, `"é\t"`, `"\\\\"`, `"]}"`,
+		`"caf\u00e9"`, `"\ud83d\ude00!"`, `"\u12"`, `"\u00zz"`, `"\uABCD\u0000"`}
 	junk := []string{"]", "}", ",", ":", "[", "{", "tru", "nul", "x"}
 	switch r := rng.IntN(20); {
 	case r < 1:
@@ -202,6 +227,7 @@ func FuzzLineSkeleton(f *testing.F) {
 	}
 	f.Add([]byte(`{"toolCallId":"call_1","argsTextDelta":"{\"path\":\"app"}`), uint8(0))
 	f.Add([]byte(`[0.05,-0,1e-05,10,"\\\"",{"a":[true,null]}]`), uint8(17))
+	f.Add([]byte(`{"text":"caf\u00e9 \ud83d\ude00","bad":"\u12x"}`), uint8(23))
 	f.Add([]byte(`"\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\"`), uint8(31))
 	f.Fuzz(func(t *testing.T, data []byte, lead uint8) {
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {

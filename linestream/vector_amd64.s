@@ -84,7 +84,7 @@ found64:
 	MOVBLZX (SI)(CX*1), CX
 	MOVBLZX (R11)(CX*1), CX
 	CMPL CX, $1 // escapeShort
-	JNE  stop   // \u or an invalid escape
+	JNE  escape64
 	// Skip the escape: clear the backslash's bit and its escaped byte's,
 	// which may be special itself (\" or \\).
 	LEAQ -1(AX), CX
@@ -135,7 +135,7 @@ found:
 	MOVBLZX (SI)(CX*1), CX
 	MOVBLZX (R11)(CX*1), CX
 	CMPL CX, $1
-	JNE  stop
+	JNE  escape32
 	LEAL -1(AX), CX
 	ANDL CX, AX
 	INCL DX
@@ -151,14 +151,59 @@ next32:
 	LEAQ 2(BX), DI
 	JMP  loop
 
+	// A \u escape (kind 2) whose four hex digits lie before n is skipped:
+	// the scan goes on from the byte past it. Anything else stops it.
+escape64:
+	CALL uEscape<>(SB)
+	JNE  stop
+	LEAQ 6(BX), DI
+	JMP  loop64
+
+escape32:
+	CALL uEscape<>(SB)
+	JNE  stop
+	LEAQ 6(BX), DI
+	JMP  loop
+
 stop:
 	VZEROUPPER
 	MOVQ BX, ret+40(FP)
 	RET
 
+
 tail:
 	VZEROUPPER
 	MOVQ DI, ret+40(FP)
+	RET
+
+// uEscape sets ZF when the escape at w[BX] (SI: w's base, R10: n, CX: its
+// kind) is a \u escape whose four hex digits lie before n. It uses CX, R8
+// and R12.
+TEXT uEscape<>(SB), NOSPLIT|NOFRAME, $0-0
+	CMPL    CX, $2 // escapeU
+	JNE     uDone
+	LEAQ    5(BX), CX
+	CMPQ    CX, R10
+	JAE     uBad
+	LEAQ    ·isHex(SB), R12
+	MOVBLZX 2(SI)(BX*1), CX
+	MOVBLZX (R12)(CX*1), R8
+	MOVBLZX 3(SI)(BX*1), CX
+	MOVBLZX (R12)(CX*1), CX
+	ANDL    CX, R8
+	MOVBLZX 4(SI)(BX*1), CX
+	MOVBLZX (R12)(CX*1), CX
+	ANDL    CX, R8
+	MOVBLZX 5(SI)(BX*1), CX
+	MOVBLZX (R12)(CX*1), CX
+	ANDL    CX, R8
+	CMPL    R8, $1
+	RET
+
+uBad:
+	CMPL CX, $-1 // clears ZF (CX is not -1)
+
+uDone:
 	RET
 
 // The escape table of blockMasks: bit k set in escapeLo[lo] and
@@ -182,6 +227,20 @@ DATA nibbles<>+0x08(SB)/8, $0x0f0f0f0f0f0f0f0f
 DATA nibbles<>+0x10(SB)/8, $0x0f0f0f0f0f0f0f0f
 DATA nibbles<>+0x18(SB)/8, $0x0f0f0f0f0f0f0f0f
 GLOBL nibbles<>(SB), RODATA|NOPTR, $32
+
+DATA letterU<>+0x00(SB)/8, $0x7575757575757575
+DATA letterU<>+0x08(SB)/8, $0x7575757575757575
+DATA letterU<>+0x10(SB)/8, $0x7575757575757575
+DATA letterU<>+0x18(SB)/8, $0x7575757575757575
+GLOBL letterU<>(SB), RODATA|NOPTR, $32
+
+// The bytes blockMasks checks hex digits with: '0', 9, 0x20, 'a', 5.
+DATA hexBytes<>+0x00(SB)/1, $0x30
+DATA hexBytes<>+0x01(SB)/1, $0x09
+DATA hexBytes<>+0x02(SB)/1, $0x20
+DATA hexBytes<>+0x03(SB)/1, $0x61
+DATA hexBytes<>+0x04(SB)/1, $0x05
+GLOBL hexBytes<>(SB), RODATA|NOPTR, $8
 
 // func blockMasks(p *byte) (quotes, bad uint64)
 //
@@ -247,9 +306,17 @@ escapes:
 	VPAND    Y7, Y8, Y7
 	VPCMPEQB Y7, Y14, Y7
 	VPMOVMSKB Y7, R11
+	// R14: the 'u's.
+	VMOVDQU  letterU<>(SB), Y10
+	VPCMPEQB Y0, Y10, Y7
+	VPMOVMSKB Y7, R14
+	VPCMPEQB Y9, Y10, Y7
+	VPMOVMSKB Y7, R13
 	VZEROUPPER
 	SHLQ $32, R11
 	ORQ  R11, DX
+	SHLQ $32, R13
+	ORQ  R13, R14
 
 	// R8: the first backslash of each run.
 	MOVQ BX, R8
@@ -275,8 +342,55 @@ escapes:
 	ANDQ R12, R10
 	ORQ  R10, R9
 
+	// A \u escape whose four bytes after the 'u' are hex digits in the
+	// block is good (taken out of DX): R8 the block's hex digits, when
+	// some 'u' is escaped.
+	MOVQ R14, R12
+	ANDQ R9, R12 // the escaped 'u's
+	JZ   noU
+	VPBROADCASTB hexBytes<>+0(SB), Y10 // '0'
+	VPBROADCASTB hexBytes<>+1(SB), Y11 // 9
+	VPBROADCASTB hexBytes<>+2(SB), Y12 // 0x20
+	VPBROADCASTB hexBytes<>+3(SB), Y13 // 'a'
+	VPBROADCASTB hexBytes<>+4(SB), Y14 // 5
+	VMOVDQU  (SI), Y0
+	VPSUBB   Y10, Y0, Y4
+	VPMINUB  Y4, Y11, Y5
+	VPCMPEQB Y4, Y5, Y4 // '0' to '9'
+	VPOR     Y0, Y12, Y5
+	VPSUBB   Y13, Y5, Y5
+	VPMINUB  Y5, Y14, Y6
+	VPCMPEQB Y5, Y6, Y5 // 'a' to 'f', 'A' to 'F'
+	VPOR     Y4, Y5, Y4
+	VPMOVMSKB Y4, R8
+	VMOVDQU  32(SI), Y0
+	VPSUBB   Y10, Y0, Y4
+	VPMINUB  Y4, Y11, Y5
+	VPCMPEQB Y4, Y5, Y4
+	VPOR     Y0, Y12, Y5
+	VPSUBB   Y13, Y5, Y5
+	VPMINUB  Y5, Y14, Y6
+	VPCMPEQB Y5, Y6, Y5
+	VPOR     Y4, Y5, Y4
+	VPMOVMSKB Y4, R11
+	VZEROUPPER
+	SHLQ $32, R11
+	ORQ  R11, R8
+	// The 'u's followed by four hex digits.
+	SHRQ $1, R8
+	ANDQ R8, R12
+	SHRQ $1, R8
+	ANDQ R8, R12
+	SHRQ $1, R8
+	ANDQ R8, R12
+	SHRQ $1, R8
+	ANDQ R8, R12
+	NOTQ R12
+	ANDQ R12, DX
+
+noU:
 	// quotes: those not escaped; bad: control bytes, and escaped
-	// characters that are not a two-byte escape's (u, or invalid).
+	// characters that are not a two-byte escape's or a good \u escape's.
 	MOVQ R9, R10
 	NOTQ R10
 	ANDQ R10, AX
@@ -363,6 +477,37 @@ DATA dot64<>+0x28(SB)/8, $0x2e2e2e2e2e2e2e2e
 DATA dot64<>+0x30(SB)/8, $0x2e2e2e2e2e2e2e2e
 DATA dot64<>+0x38(SB)/8, $0x2e2e2e2e2e2e2e2e
 GLOBL dot64<>(SB), RODATA|NOPTR, $64
+
+// 'u'
+DATA letterU64<>+0x00(SB)/8, $0x7575757575757575
+DATA letterU64<>+0x08(SB)/8, $0x7575757575757575
+DATA letterU64<>+0x10(SB)/8, $0x7575757575757575
+DATA letterU64<>+0x18(SB)/8, $0x7575757575757575
+DATA letterU64<>+0x20(SB)/8, $0x7575757575757575
+DATA letterU64<>+0x28(SB)/8, $0x7575757575757575
+DATA letterU64<>+0x30(SB)/8, $0x7575757575757575
+DATA letterU64<>+0x38(SB)/8, $0x7575757575757575
+GLOBL letterU64<>(SB), RODATA|NOPTR, $64
+
+// 'a', and 6, the number of letters that are hex digits
+DATA lowerA64<>+0x00(SB)/8, $0x6161616161616161
+DATA lowerA64<>+0x08(SB)/8, $0x6161616161616161
+DATA lowerA64<>+0x10(SB)/8, $0x6161616161616161
+DATA lowerA64<>+0x18(SB)/8, $0x6161616161616161
+DATA lowerA64<>+0x20(SB)/8, $0x6161616161616161
+DATA lowerA64<>+0x28(SB)/8, $0x6161616161616161
+DATA lowerA64<>+0x30(SB)/8, $0x6161616161616161
+DATA lowerA64<>+0x38(SB)/8, $0x6161616161616161
+GLOBL lowerA64<>(SB), RODATA|NOPTR, $64
+DATA six64<>+0x00(SB)/8, $0x0606060606060606
+DATA six64<>+0x08(SB)/8, $0x0606060606060606
+DATA six64<>+0x10(SB)/8, $0x0606060606060606
+DATA six64<>+0x18(SB)/8, $0x0606060606060606
+DATA six64<>+0x20(SB)/8, $0x0606060606060606
+DATA six64<>+0x28(SB)/8, $0x0606060606060606
+DATA six64<>+0x30(SB)/8, $0x0606060606060606
+DATA six64<>+0x38(SB)/8, $0x0606060606060606
+GLOBL six64<>(SB), RODATA|NOPTR, $64
 
 // escapeChars: byte c (below 0x80) is c for the characters a two-byte escape
 // may name ("\\/bfnrt) and c^1 for any other, so that VPERMT2B, which
@@ -465,6 +610,28 @@ block:
 	VPCMPEQB  Z2, Z0, K7 // a two-byte escape's character
 	KMOVQ     K7, R12
 	ANDNQ     AX, R12, R12
+	// A \u escape whose four bytes after the 'u' are hex digits in the
+	// block is good (taken out of R12).
+	VPCMPEQB  letterU64<>(SB), Z0, K7
+	KMOVQ     K7, R13
+	ANDQ      AX, R13 // the escaped 'u's
+	JZ        quotes
+	VPSUBB    zero64<>(SB), Z0, Z1
+	VPCMPUB   $1, ten64<>(SB), Z1, K6 // '0' to '9'
+	VPORD     space64<>(SB), Z0, Z1   // lower case
+	VPSUBB    lowerA64<>(SB), Z1, Z1
+	VPCMPUB   $1, six64<>(SB), Z1, K7 // 'a' to 'f'
+	KORQ      K6, K7, K7
+	KMOVQ     K7, DX
+	SHRQ      $1, DX
+	ANDQ      DX, R13
+	SHRQ      $1, DX
+	ANDQ      DX, R13
+	SHRQ      $1, DX
+	ANDQ      DX, R13
+	SHRQ      $1, DX
+	ANDQ      DX, R13 // ... followed by four hex digits
+	ANDNQ     R12, R13, R12
 
 quotes:
 	KMOVQ      K1, CX
