@@ -2,10 +2,13 @@ package bench
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/chatwire/chatwire/corpus"
 	"github.com/chatwire/chatwire/linestream"
@@ -55,6 +58,9 @@ func decodeInputs(tb testing.TB) []decodeInput {
 			text, other := splitStringParts(s.Data)
 			ins = append(ins, newDecodeInput(c.name+"-strings", text), newDecodeInput(c.name+"-others", other))
 			ins = append(ins, codeInputs(c.name, s.Data)...)
+			ascii := newDecodeInput(c.name+"-ascii", asciiEscaped(s.Data))
+			ascii.floorOnly = true
+			ins = append(ins, ascii)
 		}
 	}
 	return ins
@@ -73,6 +79,29 @@ func splitStringParts(data []byte) (str, other []byte) {
 		}
 	}
 	return str, other
+}
+
+// asciiEscaped returns data with every non-ASCII character written as a
+// \u escape (two for a character past U+FFFF), as a service that writes
+// JSON with Python's json.dumps defaults sends it. In valid JSON such
+// characters only occur inside strings, so the bytes can be rewritten one
+// by one.
+func asciiEscaped(data []byte) []byte {
+	out := make([]byte, 0, len(data)*2)
+	for len(data) > 0 {
+		r, n := utf8.DecodeRune(data)
+		switch {
+		case r < utf8.RuneSelf:
+			out = append(out, data[0])
+		case r > 0xFFFF:
+			hi, lo := utf16.EncodeRune(r)
+			out = fmt.Appendf(out, `\u%04x\u%04x`, hi, lo)
+		default:
+			out = fmt.Appendf(out, `\u%04x`, r)
+		}
+		data = data[n:]
+	}
+	return out
 }
 
 // minCodeLines is the fewest lines of a code for codeInputs to make a
