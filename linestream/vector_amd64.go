@@ -65,10 +65,8 @@ var haveSkeleton = skeleton512 || haveVector && cpuHasSkeleton256()
 
 // lineSkeleton reads the line whose JSON value starts at p, n bytes of
 // which are readable, to its end, 64 bytes at a time, and writes its
-// skeleton (skeleton.go) to out, zeros past it (to at least byte 64, and
-// where the skeleton is longer than 64 bytes, to at least 64 bytes past the
-// start of its last block's part; lineSkeleton256 writes zeros to the 64
-// bytes past it); with digits false, digits
+// skeleton (skeleton.go) to out, zeros past it (lineSkeleton512 to byte 64
+// at least, lineSkeleton256 to 64 bytes past it); with digits false, digits
 // are bytes like any other (the skeleton is right for lines with no digit
 // outside strings). It returns the skeleton's length (size), the index of
 // the line's '\n' from p (end), and the way of c whose skeleton it is
@@ -78,20 +76,15 @@ var haveSkeleton = skeleton512 || haveVector && cpuHasSkeleton256()
 // open there), an escape other than the two-byte ones outside strings, a
 // skeleton longer than skeletonMax, or fewer than 64 readable bytes left
 // before the '\n'.
-func lineSkeleton(p *byte, n int, out *[skeletonOut]byte, c *codeSkeletons, digits bool) (size, end, way int) {
-	if skeleton512 {
-		return lineSkeleton512(p, n, out, c, digits)
-	}
-	return lineSkeleton256(p, n, out, c, digits)
-}
-
-// lineSkeleton512 is lineSkeleton with AVX-512: the byte and word
-// instructions (BW), VBMI2 (VPCOMPRESSB), VBMI (VPERMB, VPERMT2B), the
-// carry-less multiply, BMI1/BMI2, POPCNT. It keeps a skeleton of up to 64
-// bytes in a register.
+//
+// Where skeleton512 is set, it runs its AVX-512 variant (lineSkeleton512
+// in these comments; the function itself in vector_amd64.s): the byte and
+// word instructions (BW), VBMI2 (VPCOMPRESSB), VBMI (VPERMB, VPERMT2B),
+// the carry-less multiply, BMI1/BMI2, POPCNT; it keeps a skeleton of up to
+// 64 bytes in a register. Else it jumps to lineSkeleton256.
 //
 //go:noescape
-func lineSkeleton512(p *byte, n int, out *[skeletonOut]byte, c *codeSkeletons, digits bool) (size, end, way int)
+func lineSkeleton(p *byte, n int, out *[skeletonOut]byte, c *codeSkeletons, digits bool) (size, end, way int)
 
 // lineSkeleton256 is lineSkeleton with AVX2, the carry-less multiply
 // (VEX-encoded), BMI1/BMI2 and POPCNT: each 64-byte block as two halves of

@@ -490,7 +490,7 @@ GLOBL iota64<>(SB), RODATA|NOPTR, $64
 	SETEQ DX; \
 	LEAQ  (AX)(DX*2), AX
 
-// func lineSkeleton512(p *byte, n int, out *[skeletonOut]byte, c *codeSkeletons, digits bool) (size, end, way int)
+// func lineSkeleton(p *byte, n int, out *[skeletonOut]byte, c *codeSkeletons, digits bool) (size, end, way int)
 //
 // Per block of 64 bytes from p (the line's value; n bytes are readable
 // from p): K1 the quotes, K2 the backslashes, K3 the control bytes;
@@ -510,7 +510,22 @@ GLOBL iota64<>(SB), RODATA|NOPTR, $64
 // the skeleton in Z3 (zeros past it) while it fits, in out past that, R10 1 when the block's first byte is escaped (the
 // block before ended in an escape), R11 all ones when a string is open at
 // the block's start.
-TEXT ·lineSkeleton512(SB), NOSPLIT, $0-64
+//
+// The AVX-512 variant (lineSkeleton512 in the Go comments), where
+// skeleton512 is set; else it jumps to lineSkeleton256, the arguments where
+// they are: the choice costs a compare and a branch not taken here (a Go
+// function choosing a variant is not inlined).
+//
+// The constants it compares with in each block are in Z16 to Z22,
+// broadcast from 4 bytes each: a 64-byte load from memory crosses a cache
+// line unless the linker happens to put its data at a multiple of 64 (it
+// aligns to 32 at most), which cost up to 10% on lines of objects when
+// lineSkeleton256's data moved them. (escapeChars and iota64, read in
+// fewer blocks, are still loaded from memory: loading iota64 once per call
+// instead cost more.)
+TEXT ·lineSkeleton(SB), NOSPLIT, $0-64
+	CMPB ·skeleton512(SB), $0
+	JEQ  avx2
 	MOVQ p+0(FP), SI
 	MOVQ out+16(FP), DI
 	VPCMPEQB X14, X14, X14 // all ones, for the prefix XOR
@@ -520,15 +535,22 @@ TEXT ·lineSkeleton512(SB), NOSPLIT, $0-64
 	XORQ     R10, R10
 	XORQ     R11, R11
 	KXORQ    K4, K4, K4
+	VPBROADCASTD quote64<>(SB), Z16
+	VPBROADCASTD backslash64<>(SB), Z17
+	VPBROADCASTD space64<>(SB), Z18
+	VPBROADCASTD zero64<>(SB), Z19
+	VPBROADCASTD ten64<>(SB), Z20
+	VPBROADCASTD one64<>(SB), Z21
+	VPBROADCASTD dot64<>(SB), Z22
 
 block:
 	LEAQ 64(BX), AX
 	CMPQ AX, n+8(FP)
 	JA   fail // fewer than 64 readable bytes left
 	VMOVDQU8 (SI)(BX*1), Z0
-	VPCMPEQB quote64<>(SB), Z0, K1
-	VPCMPEQB backslash64<>(SB), Z0, K2
-	VPCMPUB  $1, space64<>(SB), Z0, K3 // < 0x20
+	VPCMPEQB Z16, Z0, K1
+	VPCMPEQB Z17, Z0, K2
+	VPCMPUB  $1, Z18, Z0, K3 // < 0x20
 	KMOVQ    K2, CX
 	XORQ     AX, AX
 	XORQ     R12, R12
@@ -562,8 +584,8 @@ digits:
 	XORQ  CX, CX
 	CMPB  digits+32(FP), $0
 	JEQ   skeleton
-	VPSUBB  zero64<>(SB), Z0, Z1
-	VPCMPUB $1, ten64<>(SB), Z1, K5 // '0' to '9'
+	VPSUBB  Z19, Z0, Z1
+	VPCMPUB $1, Z20, Z1, K5 // '0' to '9'
 	KMOVQ   K5, R12
 	ANDNQ   R12, DX, R12
 	ANDQ    R13, R12
@@ -586,7 +608,7 @@ starts:
 	SHRQ  $1, DX
 	ANDQ  DX, AX // runs that start with a '0' and go on
 	JZ    ones
-	VPCMPEQB dot64<>(SB), Z0, K7
+	VPCMPEQB Z22, Z0, K7
 	KMOVQ    K7, DX
 	KMOVQ    K4, R14
 	SHRQ     $1, R14
@@ -596,7 +618,7 @@ starts:
 	JNZ      fail
 
 ones:
-	VMOVDQU8 one64<>(SB), K5, Z0
+	VMOVDQU8 Z21, K5, Z0
 	LASTDIGIT
 
 carried:
@@ -744,6 +766,9 @@ fail:
 	MOVQ $-1, way+56(FP)
 	RET
 
+avx2:
+	JMP ·lineSkeleton256(SB)
+
 // '9' - '0', the largest digit lineSkeleton256 reads after subtracting '0'.
 DATA nine32<>+0x00(SB)/8, $0x0909090909090909
 DATA nine32<>+0x08(SB)/8, $0x0909090909090909
@@ -783,7 +808,7 @@ GLOBL nine32<>(SB), RODATA|NOPTR, $32
 
 // func lineSkeleton256(p *byte, n int, out *[skeletonOut]byte, c *codeSkeletons, digits bool) (size, end, way int)
 //
-// lineSkeleton512 with AVX2, each block of 64 bytes in Y0 (its first 32)
+// lineSkeleton's AVX-512 variant with AVX2, each block of 64 bytes in Y0 (its first 32)
 // and Y1 (its last 32), its masks made 32 bytes at a time (VPMOVMSKB) and
 // joined: R8 the quotes, CX the backslashes, R13 the control bytes; from
 // there the registers are lineSkeleton512's, but for the carry of digits
