@@ -490,6 +490,38 @@ GLOBL iota64<>(SB), RODATA|NOPTR, $64
 	SETEQ DX; \
 	LEAQ  (AX)(DX*2), AX
 
+// ZERORUNS: from AX the zeros, AX the runs of digits that start with a '0'
+// and go on (R14 the first digit of each run, R12 the digits); sets ZF when
+// there are none.
+#define ZERORUNS \
+	ANDQ R14, AX; \
+	MOVQ R12, DX; \
+	SHRQ $1, DX; \
+	ANDQ DX, AX
+
+// RESULTS: the skeleton's length (R9) and the line's end (BX, the last
+// block's offset, and R13, the bytes before the '\n') as the results, and
+// no way yet.
+#define RESULTS \
+	POPCNTQ R13, AX; \
+	ADDQ    BX, AX; \
+	MOVQ    R9, size+40(FP); \
+	MOVQ    AX, end+48(FP); \
+	MOVQ    $-1, way+56(FP)
+
+// WAYAT: DX the first way of R12's bits, R14 its offset in c.ways.
+#define WAYAT \
+	TZCNTQ R12, DX; \
+	IMUL3Q $knownSkeleton__size, DX, R14
+
+// FAILED: the results of a line lineSkeleton cannot read, and return.
+#define FAILED \
+	VZEROUPPER; \
+	MOVQ $-1, size+40(FP); \
+	MOVQ $0, end+48(FP); \
+	MOVQ $-1, way+56(FP); \
+	RET
+
 // func lineSkeleton(p *byte, n int, out *[skeletonOut]byte, c *codeSkeletons, digits bool) (size, end, way int)
 //
 // Per block of 64 bytes from p (the line's value; n bytes are readable
@@ -603,10 +635,7 @@ digits:
 starts:
 	RUNS
 	KMOVQ K6, AX
-	ANDQ  R14, AX
-	MOVQ  R12, DX
-	SHRQ  $1, DX
-	ANDQ  DX, AX // runs that start with a '0' and go on
+	ZERORUNS
 	JZ    ones
 	VPCMPEQB Z22, Z0, K7
 	KMOVQ    K7, DX
@@ -688,11 +717,7 @@ done:
 	// a skeleton holds no zero byte. From Z3, or 64
 	// at a time from out, the last 64 under a mask. No valid line has an
 	// empty skeleton.
-	POPCNTQ R13, AX
-	ADDQ    BX, AX
-	MOVQ    R9, size+40(FP)
-	MOVQ    AX, end+48(FP)
-	MOVQ    $-1, way+56(FP)
+	RESULTS
 	TESTQ   R9, R9
 	JZ      ret
 	MOVQ    c+24(FP), CX
@@ -714,8 +739,7 @@ lens:
 	JA           long
 
 short:
-	TZCNTQ   R12, DX
-	IMUL3Q   $knownSkeleton__size, DX, R14
+	WAYAT
 	VPCMPEQB codeSkeletons_ways(CX)(R14*1), Z3, K1
 	KORTESTQ K1, K1
 	JCS      hit
@@ -724,8 +748,7 @@ short:
 	JMP      ret
 
 long:
-	TZCNTQ R12, DX
-	IMUL3Q $knownSkeleton__size, DX, R14
+	WAYAT
 	LEAQ   codeSkeletons_ways(CX)(R14*1), R14
 	CMPQ   R9, knownSkeleton_n(R14)
 	JNE    longNext
@@ -760,11 +783,7 @@ ret:
 	RET
 
 fail:
-	VZEROUPPER
-	MOVQ $-1, size+40(FP)
-	MOVQ $0, end+48(FP)
-	MOVQ $-1, way+56(FP)
-	RET
+	FAILED
 
 avx2:
 	JMP ·lineSkeleton256(SB)
@@ -901,10 +920,7 @@ starts:
 	VPCMPEQB Y4, Y15, Y6 // '0'
 	VPCMPEQB Y5, Y15, Y7
 	MASK64(Y6, Y7, AX, DX)
-	ANDQ     R14, AX
-	MOVQ     R12, DX
-	SHRQ     $1, DX
-	ANDQ     DX, AX // runs that start with a '0' and go on
+	ZERORUNS
 	JZ       ones
 	VPCMPEQB dot64<>(SB), Y0, Y6
 	VPCMPEQB dot64<>(SB), Y1, Y7
@@ -963,11 +979,7 @@ done:
 	// out: first way 0, then the ways of its length, 64 bytes each (zeros
 	// past both), or, longer than 64 bytes, 32 at a time, the last under
 	// a mask.
-	POPCNTQ R13, AX
-	ADDQ    BX, AX
-	MOVQ    R9, size+40(FP)
-	MOVQ    AX, end+48(FP)
-	MOVQ    $-1, way+56(FP)
+	RESULTS
 	VMOVDQU Y15, (DI)(R9*1)
 	VMOVDQU Y15, 32(DI)(R9*1)
 	TESTQ   R9, R9
@@ -992,8 +1004,7 @@ lens:
 	JA           long
 
 short:
-	TZCNTQ R12, DX
-	IMUL3Q $knownSkeleton__size, DX, R14
+	WAYAT
 	WAYEQ64(R14)
 	JEQ    hit
 	BLSRQ  R12, R12
@@ -1001,8 +1012,7 @@ short:
 	JMP    ret
 
 long:
-	TZCNTQ R12, DX
-	IMUL3Q $knownSkeleton__size, DX, R14
+	WAYAT
 	LEAQ   codeSkeletons_ways(CX)(R14*1), R14
 	CMPQ   R9, knownSkeleton_n(R14)
 	JNE    longNext
@@ -1042,11 +1052,7 @@ ret:
 	RET
 
 fail:
-	VZEROUPPER
-	MOVQ $-1, size+40(FP)
-	MOVQ $0, end+48(FP)
-	MOVQ $-1, way+56(FP)
-	RET
+	FAILED
 
 // func cpuid(eax, ecx uint32) (a, b, c, d uint32)
 TEXT ·cpuid(SB), NOSPLIT, $0-24
