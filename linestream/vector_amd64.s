@@ -548,13 +548,14 @@ GLOBL iota64<>(SB), RODATA|NOPTR, $64
 // they are: the choice costs a compare and a branch not taken here (a Go
 // function choosing a variant is not inlined).
 //
-// The constants it compares with in each block are in Z16 to Z22,
-// broadcast from 4 bytes each: a 64-byte load from memory crosses a cache
-// line unless the linker happens to put its data at a multiple of 64 (it
-// aligns to 32 at most), which cost up to 10% on lines of objects when
-// lineSkeleton256's data moved them. (escapeChars and iota64, read in
-// fewer blocks, are still loaded from memory: loading iota64 once per call
-// instead cost more.)
+// The constants it compares with are broadcast to Z16 to Z22 from 4 bytes
+// each (those of every block once per call, those of digits in each block
+// that has digits): a 64-byte load from memory crosses a cache line unless
+// the linker happens to put its data at a multiple of 64 (it aligns to 32
+// at most), which cost up to 10% on lines of objects when lineSkeleton256's
+// data moved them. escapeChars and iota64 are still loaded from memory:
+// loading iota64 once per call, or from a copy at a multiple of 64 found at
+// run time, cost more than the split loads.
 TEXT ·lineSkeleton(SB), NOSPLIT, $0-64
 	CMPB ·skeleton512(SB), $0
 	JEQ  avx2
@@ -570,10 +571,6 @@ TEXT ·lineSkeleton(SB), NOSPLIT, $0-64
 	VPBROADCASTD quote64<>(SB), Z16
 	VPBROADCASTD backslash64<>(SB), Z17
 	VPBROADCASTD space64<>(SB), Z18
-	VPBROADCASTD zero64<>(SB), Z19
-	VPBROADCASTD ten64<>(SB), Z20
-	VPBROADCASTD one64<>(SB), Z21
-	VPBROADCASTD dot64<>(SB), Z22
 
 block:
 	LEAQ 64(BX), AX
@@ -616,6 +613,8 @@ digits:
 	XORQ  CX, CX
 	CMPB  digits+32(FP), $0
 	JEQ   skeleton
+	VPBROADCASTD zero64<>(SB), Z19
+	VPBROADCASTD ten64<>(SB), Z20
 	VPSUBB  Z19, Z0, Z1
 	VPCMPUB $1, Z20, Z1, K5 // '0' to '9'
 	KMOVQ   K5, R12
@@ -637,6 +636,7 @@ starts:
 	KMOVQ K6, AX
 	ZERORUNS
 	JZ    ones
+	VPBROADCASTD dot64<>(SB), Z22
 	VPCMPEQB Z22, Z0, K7
 	KMOVQ    K7, DX
 	KMOVQ    K4, R14
@@ -647,6 +647,7 @@ starts:
 	JNZ      fail
 
 ones:
+	VPBROADCASTD one64<>(SB), Z21
 	VMOVDQU8 Z21, K5, Z0
 	LASTDIGIT
 
