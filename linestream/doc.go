@@ -70,8 +70,9 @@
 // and control bytes of a value's first 64 bytes, so the strings there are
 // checked with a few bit operations, and a longer string is checked 64
 // bytes at a time in assembly, two-byte escapes included, so a long text
-// line validates at several GB/s. On CPUs with AVX-512 (with VBMI2), a
-// decoder also remembers the shapes of the lines it has read. A line's
+// line validates at several GB/s. On CPUs with AVX-512 (with VBMI2), or
+// with AVX2 alone (a slower variant of the same code), a decoder also
+// remembers the shapes of the lines it has read. A line's
 // skeleton, its bytes with each string's content cut out and each run of
 // digits cut to one, decides whether it is valid once its strings are: so
 // a line whose skeleton is one of those kept for its code (up to sixteen

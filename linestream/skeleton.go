@@ -17,7 +17,8 @@ import "bytes"
 // objects have the same keys in the same order): from line to line their
 // values change, not their skeleton.
 //
-// lineSkeleton (AVX-512, vector_amd64.s) checks a line's strings and
+// lineSkeleton (vector_amd64.s: AVX-512, or AVX2 on CPUs without
+// AVX-512 VBMI2) checks a line's strings and
 // builds its skeleton 64 bytes at a time, then compares it with those
 // known for the line's code: up to sixteen, of the lines of sixteen shapes the
 // compact walker (compact.go) accepted last.

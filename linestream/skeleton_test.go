@@ -66,13 +66,19 @@ func blockU(line []byte) bool {
 	return false
 }
 
+// checkSkeleton checks each variant of lineSkeleton the CPU runs
+// (SkeletonVariants) against skeletonOf on line, with digits and without.
 func checkSkeleton(t *testing.T, line []byte) {
 	t.Helper()
-	checkSkeletonDigits(t, line, true)
-	checkSkeletonDigits(t, line, false)
+	for _, v := range SkeletonVariants() {
+		restore := UseSkeletonVariant(v)
+		checkSkeletonDigits(t, v, line, true)
+		checkSkeletonDigits(t, v, line, false)
+		restore()
+	}
 }
 
-func checkSkeletonDigits(t *testing.T, line []byte, digits bool) {
+func checkSkeletonDigits(t *testing.T, variant string, line []byte, digits bool) {
 	t.Helper()
 	want, wantEnd, wantOK := skeletonOf(line, digits)
 	got, end, hit, ok := skeletonCall(t, line, want, digits)
@@ -80,22 +86,22 @@ func checkSkeletonDigits(t *testing.T, line []byte, digits bool) {
 		if wantOK && !ok && blockU(line) {
 			return
 		}
-		t.Fatalf("%q (digits %v): ok %v, want %v (reference %q)", line, digits, ok, wantOK, want)
+		t.Fatalf("%s: %q (digits %v): ok %v, want %v (reference %q)", variant, line, digits, ok, wantOK, want)
 	}
 	if !ok {
 		return
 	}
 	if !bytes.Equal(got, want) || end != wantEnd {
-		t.Fatalf("%q (digits %v): skeleton %q end %d, want %q end %d", line, digits, got, end, want, wantEnd)
+		t.Fatalf("%s: %q (digits %v): skeleton %q end %d, want %q end %d", variant, line, digits, got, end, want, wantEnd)
 	}
 	if hit != (len(want) > 0) {
-		t.Fatalf("%q: skeleton %q: hit %v against itself", line, got, hit)
+		t.Fatalf("%s: %q: skeleton %q: hit %v against itself", variant, line, got, hit)
 	}
 }
 
 func TestLineSkeleton(t *testing.T) {
 	if !haveSkeleton {
-		t.Skip("no AVX-512 VBMI2")
+		t.Skip("no lineSkeleton on this CPU")
 	}
 	lines := []string{
 		`{"toolCallId":"call_1","argsTextDelta":"{\"path\":\"app"}` + "\n",
@@ -119,7 +125,7 @@ func TestLineSkeleton(t *testing.T) {
 // included, and every byte value at every position of a 130-byte line.
 func TestLineSkeletonRandom(t *testing.T) {
 	if !haveSkeleton {
-		t.Skip("no AVX-512 VBMI2")
+		t.Skip("no lineSkeleton on this CPU")
 	}
 	const alphabet = "{}[]\":,\\\\\\\"\"0000123456789abnrtuf \t\r\n\x01é-.eE+"
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -223,7 +229,7 @@ func TestSkeletonDecidesValidity(t *testing.T) {
 // the blocks and the register vary.
 func FuzzLineSkeleton(f *testing.F) {
 	if !haveSkeleton {
-		f.Skip("no AVX-512 VBMI2")
+		f.Skip("no lineSkeleton on this CPU")
 	}
 	f.Add([]byte(`{"toolCallId":"call_1","argsTextDelta":"{\"path\":\"app"}`), uint8(0))
 	f.Add([]byte(`[0.05,-0,1e-05,10,"\\\"",{"a":[true,null]}]`), uint8(17))
