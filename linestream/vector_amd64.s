@@ -234,12 +234,13 @@ DATA letterU<>+0x10(SB)/8, $0x7575757575757575
 DATA letterU<>+0x18(SB)/8, $0x7575757575757575
 GLOBL letterU<>(SB), RODATA|NOPTR, $32
 
-// The bytes blockMasks checks hex digits with: '0', 9, 0x20, 'a', 5.
+// The bytes blockMasks checks \u escapes with: '0', 9, 0x20, 'a', 5, 'u'.
 DATA hexBytes<>+0x00(SB)/1, $0x30
 DATA hexBytes<>+0x01(SB)/1, $0x09
 DATA hexBytes<>+0x02(SB)/1, $0x20
 DATA hexBytes<>+0x03(SB)/1, $0x61
 DATA hexBytes<>+0x04(SB)/1, $0x05
+DATA hexBytes<>+0x05(SB)/1, $0x75
 GLOBL hexBytes<>(SB), RODATA|NOPTR, $8
 
 // NOTESCAPECHAR sets a bit of r32 for each byte of the 32 in src that is
@@ -306,17 +307,9 @@ escapes:
 	VPXOR   Y14, Y14, Y14
 	NOTESCAPECHAR(Y0, Y7, Y8, Y14, DX)
 	NOTESCAPECHAR(Y9, Y7, Y8, Y14, R11)
-	// R14: the 'u's.
-	VMOVDQU  letterU<>(SB), Y10
-	VPCMPEQB Y0, Y10, Y7
-	VPMOVMSKB Y7, R14
-	VPCMPEQB Y9, Y10, Y7
-	VPMOVMSKB Y7, R13
 	VZEROUPPER
 	SHLQ $32, R11
 	ORQ  R11, DX
-	SHLQ $32, R13
-	ORQ  R13, R14
 
 	// R8: the first backslash of each run.
 	MOVQ BX, R8
@@ -343,17 +336,21 @@ escapes:
 	ORQ  R10, R9
 
 	// A \u escape whose four bytes after the 'u' are hex digits in the
-	// block is good (taken out of DX): R8 the block's hex digits, when
-	// some 'u' is escaped.
-	MOVQ R14, R12
-	ANDQ R9, R12 // the escaped 'u's
+	// block is good (taken out of DX). Looked at only when some escaped
+	// character is not a two-byte escape's: R14 the block's 'u's, R8 its
+	// hex digits.
+	MOVQ R9, R12
+	ANDQ DX, R12
 	JZ   noU
 	VPBROADCASTB hexBytes<>+0(SB), Y10 // '0'
 	VPBROADCASTB hexBytes<>+1(SB), Y11 // 9
 	VPBROADCASTB hexBytes<>+2(SB), Y12 // 0x20
 	VPBROADCASTB hexBytes<>+3(SB), Y13 // 'a'
 	VPBROADCASTB hexBytes<>+4(SB), Y14 // 5
+	VPBROADCASTB hexBytes<>+5(SB), Y15 // 'u'
 	VMOVDQU  (SI), Y0
+	VPCMPEQB Y0, Y15, Y7
+	VPMOVMSKB Y7, R14
 	VPSUBB   Y10, Y0, Y4
 	VPMINUB  Y4, Y11, Y5
 	VPCMPEQB Y4, Y5, Y4 // '0' to '9'
@@ -364,6 +361,8 @@ escapes:
 	VPOR     Y4, Y5, Y4
 	VPMOVMSKB Y4, R8
 	VMOVDQU  32(SI), Y0
+	VPCMPEQB Y0, Y15, Y7
+	VPMOVMSKB Y7, R13
 	VPSUBB   Y10, Y0, Y4
 	VPMINUB  Y4, Y11, Y5
 	VPCMPEQB Y4, Y5, Y4
@@ -376,6 +375,9 @@ escapes:
 	VZEROUPPER
 	SHLQ $32, R11
 	ORQ  R11, R8
+	SHLQ $32, R13
+	ORQ  R13, R14
+	ANDQ R14, R12 // the escaped 'u's
 	// The 'u's followed by four hex digits.
 	SHRQ $1, R8
 	ANDQ R8, R12
@@ -739,7 +741,10 @@ block:
 	KMOVQ     K7, R12
 	ANDNQ     AX, R12, R12
 	// A \u escape whose four bytes after the 'u' are hex digits in the
-	// block is good (taken out of R12).
+	// block is good (taken out of R12). Looked at only when some escaped
+	// character is not a two-byte escape's.
+	TESTQ     R12, R12
+	JZ        quotes
 	VPBROADCASTD letterU64<>(SB), Z23
 	VPCMPEQB  Z23, Z0, K7
 	KMOVQ     K7, R13
@@ -962,21 +967,20 @@ fail:
 avx2:
 	JMP ·lineSkeleton256(SB)
 
-// '9' - '0', the largest digit lineSkeleton256 reads after subtracting '0'.
+// 'f' - 'a', the largest hex letter HEX32 reads after subtracting 'a'.
 DATA five32<>+0x00(SB)/8, $0x0505050505050505
 DATA five32<>+0x08(SB)/8, $0x0505050505050505
 DATA five32<>+0x10(SB)/8, $0x0505050505050505
 DATA five32<>+0x18(SB)/8, $0x0505050505050505
 GLOBL five32<>(SB), RODATA|NOPTR, $32
 
+// '9' - '0', the largest digit lineSkeleton256 reads after subtracting '0'.
 DATA nine32<>+0x00(SB)/8, $0x0909090909090909
 DATA nine32<>+0x08(SB)/8, $0x0909090909090909
 DATA nine32<>+0x10(SB)/8, $0x0909090909090909
 DATA nine32<>+0x18(SB)/8, $0x0909090909090909
 GLOBL nine32<>(SB), RODATA|NOPTR, $32
 
-// MASK64: r the 64-bit mask of the bytes set in y0 (bytes 0 to 31) and y1
-// (32 to 63); t is scratch.
 // HEX32: in r, 0xff for each of the 32 bytes of y that is a hex digit
 // ('0' to '9', 'a' to 'f', 'A' to 'F'); Y3 and Y4 are scratch.
 #define HEX32(y, r) \
@@ -989,6 +993,8 @@ GLOBL nine32<>(SB), RODATA|NOPTR, $32
 	VPCMPEQB Y3, Y4, Y3; \
 	VPOR     r, Y3, r
 
+// MASK64: r the 64-bit mask of the bytes set in y0 (bytes 0 to 31) and y1
+// (32 to 63); t is scratch.
 #define MASK64(y0, y1, r, t) \
 	VPMOVMSKB y0, r; \
 	VPMOVMSKB y1, t; \
@@ -1081,7 +1087,10 @@ block:
 	ORQ   DX, R12
 	ANDQ  AX, R12
 	// A \u escape whose four bytes after the 'u' are hex digits in the
-	// block is good (taken out of R12).
+	// block is good (taken out of R12). Looked at only when some escaped
+	// character is not a two-byte escape's.
+	TESTQ    R12, R12
+	JZ       quotes
 	VPCMPEQB letterU<>(SB), Y0, Y2
 	VPCMPEQB letterU<>(SB), Y1, Y3
 	MASK64(Y2, Y3, R14, DX)
