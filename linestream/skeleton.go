@@ -17,16 +17,15 @@ import "bytes"
 // objects have the same keys in the same order): from line to line their
 // values change, not their skeleton.
 //
-// lineSkeleton (vector_amd64.s: AVX-512, or AVX2 on CPUs without
-// AVX-512 VBMI2) checks a line's strings and
-// builds its skeleton 64 bytes at a time, then compares it with those
-// known for the line's code: up to sixteen, of the lines of sixteen shapes the
-// compact walker (compact.go) accepted last.
-// When none has a digit, lineSkeleton leaves digits as they are (less
-// work): a line with digits outside strings then misses, as it must, and
-// is read again with digits to learn its skeleton. A code whose lines keep
-// changing shape is left to the walker for a while (credit), so that a
-// stream of such lines pays little for the attempt.
+// lineSkeleton (vector_amd64.s: AVX-512, or AVX2 on CPUs without AVX-512
+// VBMI2) checks a line's strings and builds its skeleton 64 bytes at a
+// time, then compares it with those known for the line's code: up to
+// sixteen, of the lines of sixteen shapes the compact walker (compact.go)
+// accepted last. When none has a digit, lineSkeleton leaves digits as
+// they are (less work): a line with digits outside strings then misses,
+// as it must, and is read again with digits to learn its skeleton. A code
+// whose lines keep changing shape is left to the walker for a while
+// (credit), so that a stream of such lines pays little for the attempt.
 
 // skeletonMax is the longest skeleton kept; skeletonWays how many a code
 // keeps (lineSkeleton compares their lengths as 16 bytes); skeletonOut the
