@@ -2,10 +2,13 @@ package bench
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/chatwire/chatwire/corpus"
 	"github.com/chatwire/chatwire/linestream"
@@ -16,6 +19,9 @@ type decodeInput struct {
 	name  string
 	data  []byte
 	parts int // non-blank lines: the parts every implementation must find
+	// floorOnly: only linestream and the floor read it (the inputs made of
+	// one code's lines, which measure linestream against the floor alone).
+	floorOnly bool
 }
 
 // corpusInputs names the valid corpus streams (written by the AI SDK's own
@@ -51,6 +57,10 @@ func decodeInputs(tb testing.TB) []decodeInput {
 		if c.name == "sdk-llm-mix-100k" {
 			text, other := splitStringParts(s.Data)
 			ins = append(ins, newDecodeInput(c.name+"-strings", text), newDecodeInput(c.name+"-others", other))
+			ins = append(ins, codeInputs(c.name, s.Data)...)
+			ascii := newDecodeInput(c.name+"-ascii", asciiEscaped(s.Data))
+			ascii.floorOnly = true
+			ins = append(ins, ascii)
 		}
 	}
 	return ins
@@ -69,6 +79,56 @@ func splitStringParts(data []byte) (str, other []byte) {
 		}
 	}
 	return str, other
+}
+
+// asciiEscaped returns data with every non-ASCII character written as a
+// \u escape (two for a character past U+FFFF), as a service that writes
+// JSON with Python's json.dumps defaults sends it. In valid JSON such
+// characters only occur inside strings, so the bytes can be rewritten one
+// by one.
+func asciiEscaped(data []byte) []byte {
+	out := make([]byte, 0, len(data)*2)
+	for len(data) > 0 {
+		r, n := utf8.DecodeRune(data)
+		switch {
+		case r < utf8.RuneSelf:
+			out = append(out, data[0])
+		case r > 0xFFFF:
+			hi, lo := utf16.EncodeRune(r)
+			out = fmt.Appendf(out, `\u%04x\u%04x`, hi, lo)
+		default:
+			out = fmt.Appendf(out, `\u%04x`, r)
+		}
+		data = data[n:]
+	}
+	return out
+}
+
+// minCodeLines is the fewest lines of a code for codeInputs to make a
+// stream of them.
+const minCodeLines = 500
+
+// codeInputs splits a stream by code: for each code with at least
+// minCodeLines lines, a stream of only that code's lines, in their order,
+// named after the code's kind (sdk-llm-mix-100k-tool_call_delta): a service
+// that streams nothing but tool-call deltas, or tool results, sends such a
+// stream, and each measures one shape of line against the floor.
+func codeInputs(name string, data []byte) []decodeInput {
+	var byCode [256][]byte
+	for line := range bytes.Lines(data) {
+		if len(line) > 2 && line[1] == ':' {
+			byCode[line[0]] = append(byCode[line[0]], line...)
+		}
+	}
+	var ins []decodeInput
+	for code, lines := range byCode {
+		if n := bytes.Count(lines, []byte{'\n'}); n >= minCodeLines {
+			in := newDecodeInput(name+"-"+linestream.KindOf([]byte{byte(code)}).String(), lines)
+			in.floorOnly = true
+			ins = append(ins, in)
+		}
+	}
+	return ins
 }
 
 func newDecodeInput(name string, data []byte) decodeInput {

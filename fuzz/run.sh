@@ -20,11 +20,12 @@ cd "$(dirname "$0")/.."
 time=${1:-10s}
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-# Each target as package:name; FuzzScanStringPaths and FuzzScanCompact live in
+# Each target as package:name; FuzzScanStringPaths, FuzzScanCompact and FuzzLineSkeleton live in
 # linestream, FuzzTextPaths in client, as they compare unexported code with
 # its reference.
 for pt in fuzz:FuzzDecode fuzz:FuzzAgainstReference fuzz:FuzzRoundTrip fuzz:FuzzChunking fuzz:FuzzChatID \
-	fuzz:FuzzVectorScan linestream:FuzzScanStringPaths linestream:FuzzScanCompact fuzz:FuzzPartialJSON fuzz:FuzzAssemble fuzz:FuzzResponse \
+	fuzz:FuzzVectorScan fuzz:FuzzSkeleton linestream:FuzzScanStringPaths linestream:FuzzScanCompact linestream:FuzzLineSkeleton \
+	fuzz:FuzzPartialJSON fuzz:FuzzAssemble fuzz:FuzzResponse \
 	client:FuzzTextPaths; do
 	pkg=./${pt%%:*} target=${pt#*:}
 	echo "fuzz: $target for $time"

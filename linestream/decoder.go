@@ -74,21 +74,28 @@ type Decoder struct {
 	err     error // the error that stopped the decoder; io.EOF at a clean end
 	part    Part
 	stack   []byte // the validator's scratch stack
+	skel    *skeletons
 	strict  bool
 	maxLine int
 }
 
-// NewDecoder returns a decoder that reads from r. It buffers r itself.
+// NewDecoder returns a decoder that reads from r. It buffers r itself; on
+// CPUs where it keeps the skeletons of lines (see the package
+// documentation) it allocates 54 KiB for them, once.
 func NewDecoder(r io.Reader) *Decoder {
 	d := &Decoder{maxLine: DefaultMaxLineLength}
+	if haveSkeleton {
+		d.skel = new(skeletons)
+	}
 	d.Reset(r)
 	return d
 }
 
-// Reset makes d read from r as a new stream, keeping its buffers and its
-// settings (strict mode, maximum line length).
+// Reset makes d read from r as a new stream, keeping its buffers, the
+// skeletons of lines it has learnt and its settings (strict mode, maximum
+// line length).
 func (d *Decoder) Reset(r io.Reader) {
-	*d = Decoder{r: r, buf: d.buf, stack: d.stack, strict: d.strict, maxLine: d.maxLine}
+	*d = Decoder{r: r, buf: d.buf, stack: d.stack, skel: d.skel, strict: d.strict, maxLine: d.maxLine}
 }
 
 // SetStrict sets whether d rejects what the AI SDK v4 parser rejects but the
@@ -131,7 +138,18 @@ func (d *Decoder) Next() bool {
 	}
 	start, end, nl := s+2, 0, -1
 	masks := haveVector && vectorOn.Load()
-	if b[start] == '"' && !masks {
+	if sk := d.skel; b[start] != '"' && masks && sk != nil && sk.ready(codeKinds[b[s]]) {
+		// An object or an array whose skeleton may be known (skeleton.go).
+		c := &sk.codes[codeKinds[b[s]]]
+		size, e, way := lineSkeleton(&d.buf[start], len(d.buf)-start, &sk.out, c, !c.noDigits)
+		if e += start; way >= 0 && e < len(b) {
+			c.credit = skeletonCreditMax
+			c.used |= 1 << way
+			end, nl = e, e
+		} else if end = d.skeletonMiss(b, start, c, size, e); end >= 0 {
+			nl = end
+		}
+	} else if b[start] == '"' && !masks {
 		// A string, such as a text delta, right before '\n', on the
 		// portable path: scanString from the start.
 		if e, err := scanString(b, start); err == nil && e < len(b) && b[e] == '\n' {

@@ -70,7 +70,16 @@
 // and control bytes of a value's first 64 bytes, so the strings there are
 // checked with a few bit operations, and a longer string is checked 64
 // bytes at a time in assembly, two-byte escapes included, so a long text
-// line validates at several GB/s. Build with the purego tag for the
+// line validates at several GB/s. On CPUs with AVX-512 (with VBMI and
+// VBMI2), or with AVX2 alone (a slower variant of the same code), a decoder
+// also remembers the shapes of the lines it has read. A line's skeleton,
+// its bytes with each string's content cut out and each run of digits cut
+// to one, decides whether it is valid once its strings are: so a line
+// whose skeleton is one of those kept for its code (up to sixteen per
+// code, of lines the decoder validated token by token) is valid without
+// walking its tokens, and one call checks its strings (\u escapes
+// included) and builds and compares its skeleton 64 bytes at a time. Such
+// a decoder allocates 54 KiB for them. Build with the purego tag for the
 // portable code only; [SetVectorScan] switches between the two at run
 // time, and both read every input alike (the package's tests and fuzz
 // targets compare them).

@@ -52,3 +52,75 @@ func cpuHasAVX2() bool {
 	const avx2 = 1 << 5
 	return ebx7&avx2 != 0
 }
+
+// skeleton512 tells whether lineSkeleton runs lineSkeleton512 (AVX-512
+// VBMI2); where it is false and haveSkeleton true, lineSkeleton256 (AVX2)
+// runs. Tests set it to run both on a CPU that has both; the build tag
+// skeleton_avx2 sets it false, to measure the AVX2 variant on such a CPU.
+var skeleton512 = haveVector && cpuHasSkeleton()
+
+// haveSkeleton tells whether the CPU can run lineSkeleton: one of its two
+// variants, lineSkeleton512 or lineSkeleton256.
+var haveSkeleton = skeleton512 || haveVector && cpuHasSkeleton256()
+
+// lineSkeleton reads the line whose JSON value starts at p, n bytes of
+// which are readable, to its end, 64 bytes at a time, and writes its
+// skeleton (skeleton.go) to out, zeros past it (lineSkeleton512 to byte 64
+// at least, lineSkeleton256 to 64 bytes past it); with digits false, digits
+// are bytes like any other (the skeleton is right for lines with no digit
+// outside strings). It returns the skeleton's length (size), the index of
+// the line's '\n' from p (end), and the way of c whose skeleton it is
+// (way; -1 for none, and for an empty skeleton). size is -1 where it cannot read the line: a string holding
+// a control byte or an escape other than the two-byte ones (\u escapes), a
+// control byte outside strings other than the line's '\n' (no string may be
+// open there), an escape other than the two-byte ones outside strings, a
+// skeleton longer than skeletonMax, or fewer than 64 readable bytes left
+// before the '\n'.
+//
+// Where skeleton512 is set, it runs its AVX-512 variant (lineSkeleton512
+// in these comments; the function itself in vector_amd64.s): the byte and
+// word instructions (BW), VBMI2 (VPCOMPRESSB), VBMI (VPERMB, VPERMT2B),
+// the carry-less multiply, BMI1/BMI2, POPCNT; it keeps a skeleton of up to
+// 64 bytes in a register. Else it jumps to lineSkeleton256.
+//
+//go:noescape
+func lineSkeleton(p *byte, n int, out *[skeletonOut]byte, c *codeSkeletons, digits bool) (size, end, way int)
+
+// lineSkeleton256 is lineSkeleton with AVX2, the carry-less multiply
+// (VEX-encoded), BMI1/BMI2 and POPCNT: each 64-byte block as two halves of
+// 32 bytes, its skeleton's bytes gathered eight at a time by a table of
+// byte shuffles (simdjson's compress), stored at the skeleton's length in
+// out and compared with the ways from there.
+//
+//go:noescape
+func lineSkeleton256(p *byte, n int, out *[skeletonOut]byte, c *codeSkeletons, digits bool) (size, end, way int)
+
+// cpuHasSkeleton256 tells whether the CPU can run lineSkeleton256, given
+// AVX2 and the YMM registers saved (haveVector).
+func cpuHasSkeleton256() bool {
+	_, _, ecx1, _ := cpuid(1, 0)
+	const pclmul, popcnt = 1 << 1, 1 << 23
+	if ecx1&pclmul == 0 || ecx1&popcnt == 0 {
+		return false
+	}
+	_, ebx7, _, _ := cpuid(7, 0)
+	const bmi1, bmi2 = 1 << 3, 1 << 8
+	return ebx7&(bmi1|bmi2) == bmi1|bmi2
+}
+
+// cpuHasSkeleton tells whether the CPU can run lineSkeleton512.
+func cpuHasSkeleton() bool {
+	_, _, ecx1, _ := cpuid(1, 0)
+	const pclmul, popcnt = 1 << 1, 1 << 23
+	if ecx1&pclmul == 0 || ecx1&popcnt == 0 {
+		return false
+	}
+	// The OS must save the opmask (bit 5) and the ZMM registers' upper
+	// halves (bits 6 and 7), besides XMM and YMM.
+	if xgetbv()&0xe6 != 0xe6 {
+		return false
+	}
+	_, ebx7, ecx7, _ := cpuid(7, 0)
+	const bmi1, bmi2, avx512f, avx512bw, vbmi, vbmi2 = 1 << 3, 1 << 8, 1 << 16, 1 << 30, 1 << 1, 1 << 6
+	return ebx7&(bmi1|bmi2|avx512f|avx512bw) == bmi1|bmi2|avx512f|avx512bw && ecx7&(vbmi|vbmi2) == vbmi|vbmi2
+}

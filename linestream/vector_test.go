@@ -153,7 +153,9 @@ func blockMasksRef(block []byte) (quotes, bad uint64) {
 		if c == '"' && !escaped {
 			quotes |= 1 << k
 		}
-		if c < 0x20 || escaped && !strings.ContainsRune(`"\/bfnrt`, rune(c)) {
+		goodU := c == 'u' && k+4 < len(block) && hexVal(block[k+1]) >= 0 && hexVal(block[k+2]) >= 0 &&
+			hexVal(block[k+3]) >= 0 && hexVal(block[k+4]) >= 0
+		if c < 0x20 || escaped && !strings.ContainsRune(`"\/bfnrt`, rune(c)) && !goodU {
 			bad |= 1 << k
 		}
 		if c == '\\' {
@@ -181,6 +183,7 @@ func TestBlockMasks(t *testing.T) {
 		}
 	}
 	alphabet := []byte(`"\\/bfnrtu0aZ:,{}` + "\x00\x1f\x7f\x80\xff")
+	hexish := []byte("0123456789abcdefABCDEFgGxX\\\"\x00\xff")
 	for p := range 64 {
 		for c := range 256 {
 			for k := range block {
@@ -201,6 +204,17 @@ func TestBlockMasks(t *testing.T) {
 			for k := p; k < p+n; k++ {
 				block[k] = '\\'
 			}
+			check()
+		}
+		// \u escapes at p, each of their four bytes a hex digit or not, the
+		// last ones past the block's end.
+		for range 64 {
+			for k := range block {
+				block[k] = alphabet[rng.IntN(len(alphabet))]
+			}
+			u := append([]byte(`\u`), hexish[rng.IntN(len(hexish))], hexish[rng.IntN(len(hexish))],
+				hexish[rng.IntN(len(hexish))], hexish[rng.IntN(len(hexish))])
+			copy(block[p:], u)
 			check()
 		}
 	}

@@ -1,0 +1,203 @@
+package linestream
+
+import "bytes"
+
+// This file holds the decoder's memory of the lines it has read. A line's
+// skeleton is its value's bytes with each string's content cut out (its
+// quotes kept) and each run of digits outside strings cut to one '1'.
+// Whether a value is valid JSON depends on its skeleton only, once its
+// strings are known to be valid and no run of digits other than a
+// fraction starts with a '0' and goes on: strings are opaque tokens to the
+// grammar, and such a run of digits is a valid integer part, fraction or
+// exponent whatever its digits. (A line with a run that starts "0" and goes
+// on, not after a '.', is read by the walker: as an integer part it is not
+// valid, as an exponent it is.) So a line whose skeleton is that of a line
+// found valid before is valid, token for token, without walking it. The
+// services of this protocol write a few shapes per code (the AI SDK's
+// objects have the same keys in the same order): from line to line their
+// values change, not their skeleton.
+//
+// lineSkeleton (vector_amd64.s: AVX-512, or AVX2 on CPUs without AVX-512
+// VBMI2) checks a line's strings and builds its skeleton 64 bytes at a
+// time, then compares it with those known for the line's code: up to
+// sixteen, of the lines of sixteen shapes the compact walker (compact.go)
+// accepted last. When none has a digit, lineSkeleton leaves digits as
+// they are (less work): a line with digits outside strings then misses,
+// as it must, and is read again with digits to learn its skeleton. A code
+// whose lines keep changing shape is left to the walker for a while
+// (credit), so that a stream of such lines pays little for the attempt.
+
+// skeletonMax is the longest skeleton kept; skeletonWays how many a code
+// keeps (lineSkeleton compares their lengths as 16 bytes); skeletonOut the
+// room lineSkeleton writes to (64 bytes past the longest skeleton it goes
+// on from). A decoder's skeletons take 54 KiB, allocated with it.
+const (
+	skeletonMax  = 192
+	skeletonWays = 16
+	skeletonOut  = skeletonMax + 64
+)
+
+// skeletons is a decoder's memory of skeletons.
+type skeletons struct {
+	out   [skeletonOut]byte // the last line's skeleton
+	codes [numKinds]codeSkeletons
+}
+
+// codeSkeletons are the skeletons known for a code.
+type codeSkeletons struct {
+	ways [skeletonWays]knownSkeleton
+	lens [skeletonWays]uint8 // ways[i].n, for lineSkeleton to compare with a length all at once
+	// used has bit i set when way i hit since the clock hand (next) last
+	// passed it: a skeleton learnt goes to the first way from next whose
+	// bit is clear, clearing bits on the way (the clock policy, close to
+	// keeping the ways used last).
+	used uint16
+	next int
+	// noDigits tells that no skeleton known has a digit: lineSkeleton may
+	// leave digits uncut.
+	noDigits bool
+	// credit is what the code's lines may still lose on misses before
+	// they go to the walker alone; below 0, for how many more lines they
+	// do.
+	credit int
+}
+
+type knownSkeleton struct {
+	b [skeletonMax]byte // zeros past n
+	n int               // the skeleton's length; 0: none
+}
+
+// Credits: a hit restores skeletonCreditMax; a miss costs
+// skeletonMissCost; below 0 the code's next skeletonRest lines skip the
+// attempt.
+const (
+	skeletonCreditMax = 16
+	skeletonMissCost  = 4
+	skeletonRest      = 8
+)
+
+// ready tells whether lines of kind k try their skeleton, and counts a
+// line of the rest when they do not.
+func (sk *skeletons) ready(k Kind) bool {
+	if c := &sk.codes[k]; c.credit < 0 {
+		c.credit++
+		return false
+	}
+	return true
+}
+
+// skeletonMiss reads the value at b[start] with the walker when its
+// skeleton is none of its code's: lineSkeleton gave size and e, the index
+// of the line's '\n' from b[start] (when size >= 0). It returns the index of
+// the '\n' when the value is valid, compact and ends the line, or -1; a line
+// it accepts becomes one of its code's skeletons.
+func (d *Decoder) skeletonMiss(b []byte, start int, c *codeSkeletons, size, e int) int {
+	end, ok := scanCompact(b, start, true)
+	if !ok || end >= len(b) || b[end] != '\n' {
+		return -1
+	}
+	out := &d.skel.out
+	if size >= 0 && c.noDigits {
+		// Read without digits: read again with them.
+		size, e, _ = lineSkeleton(&d.buf[start], len(d.buf)-start, out, c, true)
+		e += start
+	}
+	if size > 0 && e == end {
+		for c.used&(1<<c.next) != 0 {
+			c.used &^= 1 << c.next
+			c.next = (c.next + 1) % skeletonWays
+		}
+		w := &c.ways[c.next]
+		w.b = [skeletonMax]byte{}
+		w.n = copy(w.b[:], out[:size])
+		c.lens[c.next] = uint8(size)
+		c.next = (c.next + 1) % skeletonWays
+		c.noDigits = true
+		for i := range c.ways {
+			w := &c.ways[i]
+			if bytes.IndexByte(w.b[:w.n], '1') >= 0 {
+				c.noDigits = false
+			}
+		}
+	}
+	if c.credit -= skeletonMissCost; c.credit < 0 {
+		c.credit = -skeletonRest
+	}
+	return end
+}
+
+// goodEscape tells whether b[i], the byte after a backslash, makes a valid
+// escape: a two-byte one's, or a \u followed by four hex digits (which
+// then read as any other bytes).
+func goodEscape(b []byte, i int) bool {
+	if escapeKinds[b[i]] == escapeShort {
+		return true
+	}
+	if b[i] != 'u' || i+4 >= len(b) {
+		return false
+	}
+	for _, c := range b[i+1 : i+5] {
+		if hexVal(c) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// skeletonOf is the reference for lineSkeleton, byte by byte: the
+// skeleton of the value that starts at b[0], to the line's end, and the
+// index of its '\n'; ok is false where lineSkeleton's size is -1 for the
+// line's content (not for the readable length or the blocks, which only
+// lineSkeleton knows).
+func skeletonOf(b []byte, digits bool) (sk []byte, end int, ok bool) {
+	inString, escaped := false, false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+				if !goodEscape(b, i) {
+					return nil, 0, false
+				}
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+				sk = append(sk, c)
+			case c < 0x20:
+				return nil, 0, false
+			}
+			continue
+		}
+		switch {
+		case c == '\\':
+			// Outside a string too, a backslash escapes the next byte,
+			// which then neither opens a string nor ends the line; no valid
+			// line has one, so no known skeleton does.
+			if i+1 == len(b) || !goodEscape(b, i+1) {
+				return nil, 0, false
+			}
+			sk = append(sk, c, b[i+1])
+			i++
+		case c == '\n':
+			return sk, i, len(sk) <= skeletonMax
+		case c < 0x20:
+			return nil, 0, false
+		case c == '"':
+			inString = true
+			sk = append(sk, c)
+		case digits && isDigit(c):
+			if i > 0 && isDigit(b[i-1]) {
+				continue
+			}
+			if c == '0' && i+1 < len(b) && isDigit(b[i+1]) && (i == 0 || b[i-1] != '.') {
+				return nil, 0, false
+			}
+			sk = append(sk, '1')
+		default:
+			sk = append(sk, c)
+		}
+	}
+	return nil, 0, false
+}

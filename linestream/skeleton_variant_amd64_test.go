@@ -1,0 +1,25 @@
+//go:build !purego
+
+package linestream
+
+// SkeletonVariants names the variants of lineSkeleton this CPU runs:
+// "avx512" (lineSkeleton512) and "avx2" (lineSkeleton256), for tests that
+// run each (this file is compiled for tests only).
+func SkeletonVariants() []string {
+	var v []string
+	if haveVector && cpuHasSkeleton() {
+		v = append(v, "avx512")
+	}
+	if haveVector && cpuHasSkeleton256() {
+		v = append(v, "avx2")
+	}
+	return v
+}
+
+// UseSkeletonVariant makes lineSkeleton run the variant named (one of
+// SkeletonVariants) and returns a function that restores the one before.
+func UseSkeletonVariant(name string) (restore func()) {
+	was := skeleton512
+	skeleton512 = name == "avx512"
+	return func() { skeleton512 = was }
+}
