@@ -70,16 +70,18 @@ var haveSkeleton = skeleton512 || haveVector && cpuHasSkeleton256()
 // are bytes like any other (the skeleton is right for lines with no digit
 // outside strings). It returns the skeleton's length (size), the index of
 // the line's '\n' from p (end), and the way of c whose skeleton it is
-// (way; -1 for none, and for an empty skeleton). size is -1 where it cannot read the line: a string holding
-// a control byte or an escape other than the two-byte ones (\u escapes), a
-// control byte outside strings other than the line's '\n' (no string may be
-// open there), an escape other than the two-byte ones outside strings, a
-// skeleton longer than skeletonMax, or fewer than 64 readable bytes left
-// before the '\n'.
+// (way; -1 for none, and for an empty skeleton). size is -1 where it
+// cannot read the line: a string holding a control byte or an escape other
+// than the two-byte ones and \u with four hex digits (or a \u escape whose
+// hex digits cross a block's end), a control byte outside strings other
+// than the line's '\n' (no string may be open there), such an escape
+// outside strings, a skeleton longer than skeletonMax, or fewer than 64
+// readable bytes left before the '\n'.
 //
 // Where skeleton512 is set, it runs its AVX-512 variant (lineSkeleton512
 // in these comments; the function itself in vector_amd64.s): the byte and
-// word instructions (BW), VBMI2 (VPCOMPRESSB), VBMI (VPERMB, VPERMT2B),
+// word instructions (BW) on 128-bit registers too (VL), VBMI2
+// (VPCOMPRESSB), VBMI (VPERMB, VPERMT2B),
 // the carry-less multiply, BMI1/BMI2, POPCNT; it keeps a skeleton of up to
 // 64 bytes in a register. Else it jumps to lineSkeleton256.
 //
@@ -121,6 +123,8 @@ func cpuHasSkeleton() bool {
 		return false
 	}
 	_, ebx7, ecx7, _ := cpuid(7, 0)
-	const bmi1, bmi2, avx512f, avx512bw, vbmi, vbmi2 = 1 << 3, 1 << 8, 1 << 16, 1 << 30, 1 << 1, 1 << 6
-	return ebx7&(bmi1|bmi2|avx512f|avx512bw) == bmi1|bmi2|avx512f|avx512bw && ecx7&(vbmi|vbmi2) == vbmi|vbmi2
+	const bmi1, bmi2, avx512f, avx512bw, avx512vl = 1 << 3, 1 << 8, 1 << 16, 1 << 30, 1 << 31
+	const vbmi, vbmi2 = 1 << 1, 1 << 6
+	const need = bmi1 | bmi2 | avx512f | avx512bw | avx512vl
+	return ebx7&need == need && ecx7&(vbmi|vbmi2) == vbmi|vbmi2
 }
