@@ -402,114 +402,58 @@ noU:
 	MOVQ CX, bad+16(FP)
 	RET
 
-// The bytes lineSkeleton compares with, 64 of each.
+// The bytes lineSkeleton compares with: 4 of each that it only broadcasts
+// to a register (VPBROADCASTD), 32 of each that lineSkeleton256 also reads
+// whole.
 // '"'
-DATA quote64<>+0x00(SB)/8, $0x2222222222222222
-DATA quote64<>+0x08(SB)/8, $0x2222222222222222
-DATA quote64<>+0x10(SB)/8, $0x2222222222222222
-DATA quote64<>+0x18(SB)/8, $0x2222222222222222
-DATA quote64<>+0x20(SB)/8, $0x2222222222222222
-DATA quote64<>+0x28(SB)/8, $0x2222222222222222
-DATA quote64<>+0x30(SB)/8, $0x2222222222222222
-DATA quote64<>+0x38(SB)/8, $0x2222222222222222
-GLOBL quote64<>(SB), RODATA|NOPTR, $64
+DATA quote4<>+0x00(SB)/4, $0x22222222
+GLOBL quote4<>(SB), RODATA|NOPTR, $4
 
 // '\\'
-DATA backslash64<>+0x00(SB)/8, $0x5c5c5c5c5c5c5c5c
-DATA backslash64<>+0x08(SB)/8, $0x5c5c5c5c5c5c5c5c
-DATA backslash64<>+0x10(SB)/8, $0x5c5c5c5c5c5c5c5c
-DATA backslash64<>+0x18(SB)/8, $0x5c5c5c5c5c5c5c5c
-DATA backslash64<>+0x20(SB)/8, $0x5c5c5c5c5c5c5c5c
-DATA backslash64<>+0x28(SB)/8, $0x5c5c5c5c5c5c5c5c
-DATA backslash64<>+0x30(SB)/8, $0x5c5c5c5c5c5c5c5c
-DATA backslash64<>+0x38(SB)/8, $0x5c5c5c5c5c5c5c5c
-GLOBL backslash64<>(SB), RODATA|NOPTR, $64
+DATA backslash4<>+0x00(SB)/4, $0x5c5c5c5c
+GLOBL backslash4<>(SB), RODATA|NOPTR, $4
 
 // 0x20, the first byte that is not a control byte
-DATA space64<>+0x00(SB)/8, $0x2020202020202020
-DATA space64<>+0x08(SB)/8, $0x2020202020202020
-DATA space64<>+0x10(SB)/8, $0x2020202020202020
-DATA space64<>+0x18(SB)/8, $0x2020202020202020
-DATA space64<>+0x20(SB)/8, $0x2020202020202020
-DATA space64<>+0x28(SB)/8, $0x2020202020202020
-DATA space64<>+0x30(SB)/8, $0x2020202020202020
-DATA space64<>+0x38(SB)/8, $0x2020202020202020
-GLOBL space64<>(SB), RODATA|NOPTR, $64
+DATA space32<>+0x00(SB)/8, $0x2020202020202020
+DATA space32<>+0x08(SB)/8, $0x2020202020202020
+DATA space32<>+0x10(SB)/8, $0x2020202020202020
+DATA space32<>+0x18(SB)/8, $0x2020202020202020
+GLOBL space32<>(SB), RODATA|NOPTR, $32
 
 // '0'
-DATA zero64<>+0x00(SB)/8, $0x3030303030303030
-DATA zero64<>+0x08(SB)/8, $0x3030303030303030
-DATA zero64<>+0x10(SB)/8, $0x3030303030303030
-DATA zero64<>+0x18(SB)/8, $0x3030303030303030
-DATA zero64<>+0x20(SB)/8, $0x3030303030303030
-DATA zero64<>+0x28(SB)/8, $0x3030303030303030
-DATA zero64<>+0x30(SB)/8, $0x3030303030303030
-DATA zero64<>+0x38(SB)/8, $0x3030303030303030
-GLOBL zero64<>(SB), RODATA|NOPTR, $64
+DATA zero32<>+0x00(SB)/8, $0x3030303030303030
+DATA zero32<>+0x08(SB)/8, $0x3030303030303030
+DATA zero32<>+0x10(SB)/8, $0x3030303030303030
+DATA zero32<>+0x18(SB)/8, $0x3030303030303030
+GLOBL zero32<>(SB), RODATA|NOPTR, $32
 
 // 10, the number of digits
-DATA ten64<>+0x00(SB)/8, $0x0a0a0a0a0a0a0a0a
-DATA ten64<>+0x08(SB)/8, $0x0a0a0a0a0a0a0a0a
-DATA ten64<>+0x10(SB)/8, $0x0a0a0a0a0a0a0a0a
-DATA ten64<>+0x18(SB)/8, $0x0a0a0a0a0a0a0a0a
-DATA ten64<>+0x20(SB)/8, $0x0a0a0a0a0a0a0a0a
-DATA ten64<>+0x28(SB)/8, $0x0a0a0a0a0a0a0a0a
-DATA ten64<>+0x30(SB)/8, $0x0a0a0a0a0a0a0a0a
-DATA ten64<>+0x38(SB)/8, $0x0a0a0a0a0a0a0a0a
-GLOBL ten64<>(SB), RODATA|NOPTR, $64
+DATA ten4<>+0x00(SB)/4, $0x0a0a0a0a
+GLOBL ten4<>(SB), RODATA|NOPTR, $4
 
 // '1'
-DATA one64<>+0x00(SB)/8, $0x3131313131313131
-DATA one64<>+0x08(SB)/8, $0x3131313131313131
-DATA one64<>+0x10(SB)/8, $0x3131313131313131
-DATA one64<>+0x18(SB)/8, $0x3131313131313131
-DATA one64<>+0x20(SB)/8, $0x3131313131313131
-DATA one64<>+0x28(SB)/8, $0x3131313131313131
-DATA one64<>+0x30(SB)/8, $0x3131313131313131
-DATA one64<>+0x38(SB)/8, $0x3131313131313131
-GLOBL one64<>(SB), RODATA|NOPTR, $64
+DATA one32<>+0x00(SB)/8, $0x3131313131313131
+DATA one32<>+0x08(SB)/8, $0x3131313131313131
+DATA one32<>+0x10(SB)/8, $0x3131313131313131
+DATA one32<>+0x18(SB)/8, $0x3131313131313131
+GLOBL one32<>(SB), RODATA|NOPTR, $32
 
 // '.'
-DATA dot64<>+0x00(SB)/8, $0x2e2e2e2e2e2e2e2e
-DATA dot64<>+0x08(SB)/8, $0x2e2e2e2e2e2e2e2e
-DATA dot64<>+0x10(SB)/8, $0x2e2e2e2e2e2e2e2e
-DATA dot64<>+0x18(SB)/8, $0x2e2e2e2e2e2e2e2e
-DATA dot64<>+0x20(SB)/8, $0x2e2e2e2e2e2e2e2e
-DATA dot64<>+0x28(SB)/8, $0x2e2e2e2e2e2e2e2e
-DATA dot64<>+0x30(SB)/8, $0x2e2e2e2e2e2e2e2e
-DATA dot64<>+0x38(SB)/8, $0x2e2e2e2e2e2e2e2e
-GLOBL dot64<>(SB), RODATA|NOPTR, $64
+DATA dot32<>+0x00(SB)/8, $0x2e2e2e2e2e2e2e2e
+DATA dot32<>+0x08(SB)/8, $0x2e2e2e2e2e2e2e2e
+DATA dot32<>+0x10(SB)/8, $0x2e2e2e2e2e2e2e2e
+DATA dot32<>+0x18(SB)/8, $0x2e2e2e2e2e2e2e2e
+GLOBL dot32<>(SB), RODATA|NOPTR, $32
 
-// 'u'
-DATA letterU64<>+0x00(SB)/8, $0x7575757575757575
-DATA letterU64<>+0x08(SB)/8, $0x7575757575757575
-DATA letterU64<>+0x10(SB)/8, $0x7575757575757575
-DATA letterU64<>+0x18(SB)/8, $0x7575757575757575
-DATA letterU64<>+0x20(SB)/8, $0x7575757575757575
-DATA letterU64<>+0x28(SB)/8, $0x7575757575757575
-DATA letterU64<>+0x30(SB)/8, $0x7575757575757575
-DATA letterU64<>+0x38(SB)/8, $0x7575757575757575
-GLOBL letterU64<>(SB), RODATA|NOPTR, $64
+// 'a'; and 6, the number of letters that are hex digits
+DATA lowerA32<>+0x00(SB)/8, $0x6161616161616161
+DATA lowerA32<>+0x08(SB)/8, $0x6161616161616161
+DATA lowerA32<>+0x10(SB)/8, $0x6161616161616161
+DATA lowerA32<>+0x18(SB)/8, $0x6161616161616161
+GLOBL lowerA32<>(SB), RODATA|NOPTR, $32
 
-// 'a', and 6, the number of letters that are hex digits
-DATA lowerA64<>+0x00(SB)/8, $0x6161616161616161
-DATA lowerA64<>+0x08(SB)/8, $0x6161616161616161
-DATA lowerA64<>+0x10(SB)/8, $0x6161616161616161
-DATA lowerA64<>+0x18(SB)/8, $0x6161616161616161
-DATA lowerA64<>+0x20(SB)/8, $0x6161616161616161
-DATA lowerA64<>+0x28(SB)/8, $0x6161616161616161
-DATA lowerA64<>+0x30(SB)/8, $0x6161616161616161
-DATA lowerA64<>+0x38(SB)/8, $0x6161616161616161
-GLOBL lowerA64<>(SB), RODATA|NOPTR, $64
-DATA six64<>+0x00(SB)/8, $0x0606060606060606
-DATA six64<>+0x08(SB)/8, $0x0606060606060606
-DATA six64<>+0x10(SB)/8, $0x0606060606060606
-DATA six64<>+0x18(SB)/8, $0x0606060606060606
-DATA six64<>+0x20(SB)/8, $0x0606060606060606
-DATA six64<>+0x28(SB)/8, $0x0606060606060606
-DATA six64<>+0x30(SB)/8, $0x0606060606060606
-DATA six64<>+0x38(SB)/8, $0x0606060606060606
-GLOBL six64<>(SB), RODATA|NOPTR, $64
+DATA six4<>+0x00(SB)/4, $0x06060606
+GLOBL six4<>(SB), RODATA|NOPTR, $4
 
 // escapeChars: byte c (below 0x80) is c for the characters a two-byte escape
 // may name ("\\/bfnrt) and c^1 for any other, so that VPERMT2B, which
@@ -715,9 +659,9 @@ TEXT ·lineSkeleton(SB), NOSPLIT, $0-64
 	XORQ     R10, R10
 	XORQ     R11, R11
 	KXORQ    K4, K4, K4
-	VPBROADCASTD quote64<>(SB), Z16
-	VPBROADCASTD backslash64<>(SB), Z17
-	VPBROADCASTD space64<>(SB), Z18
+	VPBROADCASTD quote4<>(SB), Z16
+	VPBROADCASTD backslash4<>(SB), Z17
+	VPBROADCASTD space32<>(SB), Z18
 
 block:
 	LEAQ 64(BX), AX
@@ -745,16 +689,16 @@ block:
 	// character is not a two-byte escape's.
 	TESTQ     R12, R12
 	JZ        quotes
-	VPBROADCASTD letterU64<>(SB), Z23
+	VPBROADCASTD letterU<>(SB), Z23
 	VPCMPEQB  Z23, Z0, K7
 	KMOVQ     K7, R13
 	ANDQ      AX, R13 // the escaped 'u's
 	JZ        quotes
-	VPBROADCASTD zero64<>(SB), Z23
-	VPBROADCASTD ten64<>(SB), Z24
-	VPBROADCASTD space64<>(SB), Z25
-	VPBROADCASTD lowerA64<>(SB), Z26
-	VPBROADCASTD six64<>(SB), Z27
+	VPBROADCASTD zero32<>(SB), Z23
+	VPBROADCASTD ten4<>(SB), Z24
+	VPBROADCASTD space32<>(SB), Z25
+	VPBROADCASTD lowerA32<>(SB), Z26
+	VPBROADCASTD six4<>(SB), Z27
 	VPSUBB    Z23, Z0, Z1
 	VPCMPUB   $1, Z24, Z1, K6 // '0' to '9'
 	VPORD     Z25, Z0, Z1     // lower case
@@ -791,8 +735,8 @@ digits:
 	XORQ  CX, CX
 	CMPB  digits+32(FP), $0
 	JEQ   skeleton
-	VPBROADCASTD zero64<>(SB), Z19
-	VPBROADCASTD ten64<>(SB), Z20
+	VPBROADCASTD zero32<>(SB), Z19
+	VPBROADCASTD ten4<>(SB), Z20
 	VPSUBB  Z19, Z0, Z1
 	VPCMPUB $1, Z20, Z1, K5 // '0' to '9'
 	KMOVQ   K5, R12
@@ -814,7 +758,7 @@ starts:
 	KMOVQ K6, AX
 	ZERORUNS
 	JZ    ones
-	VPBROADCASTD dot64<>(SB), Z22
+	VPBROADCASTD dot32<>(SB), Z22
 	VPCMPEQB Z22, Z0, K7
 	KMOVQ    K7, DX
 	KMOVQ    K4, R14
@@ -825,7 +769,7 @@ starts:
 	JNZ      fail
 
 ones:
-	VPBROADCASTD one64<>(SB), Z21
+	VPBROADCASTD one32<>(SB), Z21
 	VMOVDQU8 Z21, K5, Z0
 	LASTDIGIT
 
@@ -984,11 +928,11 @@ GLOBL nine32<>(SB), RODATA|NOPTR, $32
 // HEX32: in r, 0xff for each of the 32 bytes of y that is a hex digit
 // ('0' to '9', 'a' to 'f', 'A' to 'F'); Y3 and Y4 are scratch.
 #define HEX32(y, r) \
-	VPSUBB   zero64<>(SB), y, r; \
+	VPSUBB   zero32<>(SB), y, r; \
 	VPMINUB  nine32<>(SB), r, Y3; \
 	VPCMPEQB r, Y3, r; \
-	VPOR     space64<>(SB), y, Y3; \
-	VPSUBB   lowerA64<>(SB), Y3, Y3; \
+	VPOR     space32<>(SB), y, Y3; \
+	VPSUBB   lowerA32<>(SB), Y3, Y3; \
 	VPMINUB  five32<>(SB), Y3, Y4; \
 	VPCMPEQB Y3, Y4, Y3; \
 	VPOR     r, Y3, r
@@ -1122,8 +1066,8 @@ digits:
 	XORQ  CX, CX
 	CMPB  digits+32(FP), $0
 	JEQ   skeleton
-	VPSUBB   zero64<>(SB), Y0, Y4
-	VPSUBB   zero64<>(SB), Y1, Y5
+	VPSUBB   zero32<>(SB), Y0, Y4
+	VPSUBB   zero32<>(SB), Y1, Y5
 	VPMINUB  nine32<>(SB), Y4, Y2
 	VPCMPEQB Y2, Y4, Y2 // '0' to '9'
 	VPMINUB  nine32<>(SB), Y5, Y3
@@ -1145,8 +1089,8 @@ starts:
 	MASK64(Y6, Y7, AX, DX)
 	ZERORUNS
 	JZ       ones
-	VPCMPEQB dot64<>(SB), Y0, Y6
-	VPCMPEQB dot64<>(SB), Y1, Y7
+	VPCMPEQB dot32<>(SB), Y0, Y6
+	VPCMPEQB dot32<>(SB), Y1, Y7
 	MASK64(Y6, Y7, DX, R14)
 	MOVQ     64(SP), R14
 	SHRQ     $1, R14
@@ -1156,8 +1100,8 @@ starts:
 	JNZ      fail
 
 ones:
-	VPBLENDVB Y2, one64<>(SB), Y0, Y0
-	VPBLENDVB Y3, one64<>(SB), Y1, Y1
+	VPBLENDVB Y2, one32<>(SB), Y0, Y0
+	VPBLENDVB Y3, one32<>(SB), Y1, Y1
 	LASTDIGIT
 
 carried:
