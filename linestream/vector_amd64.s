@@ -234,14 +234,17 @@ DATA letterU<>+0x10(SB)/8, $0x7575757575757575
 DATA letterU<>+0x18(SB)/8, $0x7575757575757575
 GLOBL letterU<>(SB), RODATA|NOPTR, $32
 
-// The bytes blockMasks checks \u escapes with: '0', 9, 0x20, 'a', 5, 'u'.
-DATA hexBytes<>+0x00(SB)/1, $0x30
-DATA hexBytes<>+0x01(SB)/1, $0x09
-DATA hexBytes<>+0x02(SB)/1, $0x20
-DATA hexBytes<>+0x03(SB)/1, $0x61
-DATA hexBytes<>+0x04(SB)/1, $0x05
-DATA hexBytes<>+0x05(SB)/1, $0x75
-GLOBL hexBytes<>(SB), RODATA|NOPTR, $8
+// HEX32: in r, 0xff for each of the 32 bytes of y that is a hex digit
+// ('0' to '9', 'a' to 'f', 'A' to 'F'); Y3 and Y4 are scratch.
+#define HEX32(y, r) \
+	VPSUBB   zero32<>(SB), y, r; \
+	VPMINUB  nine32<>(SB), r, Y3; \
+	VPCMPEQB r, Y3, r; \
+	VPOR     space32<>(SB), y, Y3; \
+	VPSUBB   lowerA32<>(SB), Y3, Y3; \
+	VPMINUB  five32<>(SB), Y3, Y4; \
+	VPCMPEQB Y3, Y4, Y3; \
+	VPOR     r, Y3, r
 
 // NOTESCAPECHAR sets a bit of r32 for each byte of the 32 in src that is
 // not a two-byte escape's character, by its nibbles in escapeLo and
@@ -342,36 +345,16 @@ escapes:
 	MOVQ R9, R12
 	ANDQ DX, R12
 	JZ   noU
-	VPBROADCASTB hexBytes<>+0(SB), Y10 // '0'
-	VPBROADCASTB hexBytes<>+1(SB), Y11 // 9
-	VPBROADCASTB hexBytes<>+2(SB), Y12 // 0x20
-	VPBROADCASTB hexBytes<>+3(SB), Y13 // 'a'
-	VPBROADCASTB hexBytes<>+4(SB), Y14 // 5
-	VPBROADCASTB hexBytes<>+5(SB), Y15 // 'u'
-	VMOVDQU  (SI), Y0
-	VPCMPEQB Y0, Y15, Y7
+	VMOVDQU   (SI), Y0
+	VPCMPEQB  letterU<>(SB), Y0, Y7
 	VPMOVMSKB Y7, R14
-	VPSUBB   Y10, Y0, Y4
-	VPMINUB  Y4, Y11, Y5
-	VPCMPEQB Y4, Y5, Y4 // '0' to '9'
-	VPOR     Y0, Y12, Y5
-	VPSUBB   Y13, Y5, Y5
-	VPMINUB  Y5, Y14, Y6
-	VPCMPEQB Y5, Y6, Y5 // 'a' to 'f', 'A' to 'F'
-	VPOR     Y4, Y5, Y4
-	VPMOVMSKB Y4, R8
-	VMOVDQU  32(SI), Y0
-	VPCMPEQB Y0, Y15, Y7
+	HEX32(Y0, Y5)
+	VPMOVMSKB Y5, R8
+	VMOVDQU   32(SI), Y0
+	VPCMPEQB  letterU<>(SB), Y0, Y7
 	VPMOVMSKB Y7, R13
-	VPSUBB   Y10, Y0, Y4
-	VPMINUB  Y4, Y11, Y5
-	VPCMPEQB Y4, Y5, Y4
-	VPOR     Y0, Y12, Y5
-	VPSUBB   Y13, Y5, Y5
-	VPMINUB  Y5, Y14, Y6
-	VPCMPEQB Y5, Y6, Y5
-	VPOR     Y4, Y5, Y4
-	VPMOVMSKB Y4, R11
+	HEX32(Y0, Y5)
+	VPMOVMSKB Y5, R11
 	VZEROUPPER
 	SHLQ $32, R11
 	ORQ  R11, R8
@@ -924,18 +907,6 @@ DATA nine32<>+0x08(SB)/8, $0x0909090909090909
 DATA nine32<>+0x10(SB)/8, $0x0909090909090909
 DATA nine32<>+0x18(SB)/8, $0x0909090909090909
 GLOBL nine32<>(SB), RODATA|NOPTR, $32
-
-// HEX32: in r, 0xff for each of the 32 bytes of y that is a hex digit
-// ('0' to '9', 'a' to 'f', 'A' to 'F'); Y3 and Y4 are scratch.
-#define HEX32(y, r) \
-	VPSUBB   zero32<>(SB), y, r; \
-	VPMINUB  nine32<>(SB), r, Y3; \
-	VPCMPEQB r, Y3, r; \
-	VPOR     space32<>(SB), y, Y3; \
-	VPSUBB   lowerA32<>(SB), Y3, Y3; \
-	VPMINUB  five32<>(SB), Y3, Y4; \
-	VPCMPEQB Y3, Y4, Y3; \
-	VPOR     r, Y3, r
 
 // MASK64: r the 64-bit mask of the bytes set in y0 (bytes 0 to 31) and y1
 // (32 to 63); t is scratch.
