@@ -30,7 +30,7 @@ import "bytes"
 // skeletonMax is the longest skeleton kept; skeletonWays how many a code
 // keeps (lineSkeleton compares their lengths as 16 bytes); skeletonOut the
 // room lineSkeleton writes to (64 bytes past the longest skeleton it goes
-// on from). A decoder's skeletons take 54 KiB, allocated with it.
+// on from). A decoder's skeletons take 52 KiB, allocated with it.
 const (
 	skeletonMax  = 192
 	skeletonWays = 16
@@ -46,7 +46,9 @@ type skeletons struct {
 // codeSkeletons are the skeletons known for a code.
 type codeSkeletons struct {
 	ways [skeletonWays]knownSkeleton
-	lens [skeletonWays]uint8 // ways[i].n, for lineSkeleton to compare with a length all at once
+	// lens holds the ways' lengths (0: none), a byte each, for
+	// lineSkeleton to compare with a skeleton's length all at once.
+	lens [skeletonWays]uint8
 	// used has bit i set when way i hit since the clock hand (next) last
 	// passed it: a skeleton learnt goes to the first way from next whose
 	// bit is clear, clearing bits on the way (the clock policy, close to
@@ -63,8 +65,7 @@ type codeSkeletons struct {
 }
 
 type knownSkeleton struct {
-	b [skeletonMax]byte // zeros past n
-	n int               // the skeleton's length; 0: none
+	b [skeletonMax]byte // zeros past its length (lens)
 }
 
 // Credits: a hit restores skeletonCreditMax; a miss costs
@@ -109,13 +110,11 @@ func (d *Decoder) skeletonMiss(b []byte, start int, c *codeSkeletons, size, e in
 		}
 		w := &c.ways[c.next]
 		w.b = [skeletonMax]byte{}
-		w.n = copy(w.b[:], out[:size])
-		c.lens[c.next] = uint8(size)
+		c.lens[c.next] = uint8(copy(w.b[:], out[:size]))
 		c.next = (c.next + 1) % skeletonWays
 		c.noDigits = true
 		for i := range c.ways {
-			w := &c.ways[i]
-			if bytes.IndexByte(w.b[:w.n], '1') >= 0 {
+			if bytes.IndexByte(c.ways[i].b[:c.lens[i]], '1') >= 0 {
 				c.noDigits = false
 			}
 		}

@@ -22,13 +22,11 @@ func skeletonCall(t testing.TB, line, known []byte, digits bool) (sk []byte, end
 	kw := len(known) % skeletonWays
 	for i := range c.ways {
 		if i != kw && len(known) > 0 {
-			c.ways[i].n = copy(c.ways[i].b[:], known[:len(known)-i%2])
+			c.lens[i] = uint8(copy(c.ways[i].b[:], known[:len(known)-i%2]))
 			c.ways[i].b[len(known)/2] ^= 1
-			c.lens[i] = uint8(c.ways[i].n)
 		}
 	}
-	c.ways[kw].n = copy(c.ways[kw].b[:], known)
-	c.lens[kw] = uint8(len(known))
+	c.lens[kw] = uint8(copy(c.ways[kw].b[:], known))
 	size, end, way := lineSkeleton(&buf[0], len(buf), &out, &c, digits)
 	hit = way == kw
 	if way >= 0 && way != kw {

@@ -856,8 +856,6 @@ short:
 long:
 	WAYAT
 	LEAQ   codeSkeletons_ways(CX)(R14*1), R14
-	CMPQ   R9, knownSkeleton_n(R14)
-	JNE    longNext
 	XORL   AX, AX
 
 chunk:
@@ -1159,8 +1157,6 @@ short:
 long:
 	WAYAT
 	LEAQ   codeSkeletons_ways(CX)(R14*1), R14
-	CMPQ   R9, knownSkeleton_n(R14)
-	JNE    longNext
 	XORL   AX, AX
 
 chunk:
