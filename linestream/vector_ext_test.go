@@ -14,6 +14,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatwire/chatwire/linestream"
+
+	"github.com/chatwire/chatwire/internal/cpu"
+	"github.com/chatwire/chatwire/internal/cpu/cputest"
 )
 
 // readAllParts decodes r to its end and returns every part, cloned, and the
@@ -42,9 +45,7 @@ func (c chunkReader) Read(p []byte) (int, error) { return c.r.Read(p[:min(len(p)
 // the vector string scanner and with the portable code only, whole and in
 // small reads, in both modes: the same parts and the same errors.
 func TestDecoderVectorPathsAgree(t *testing.T) {
-	if !linestream.VectorScan() {
-		t.Skip("no vector string scanner in this build")
-	}
+	cputest.Require(t, cpu.AVX2)
 	files, err := filepath.Glob(filepath.Join("..", "corpus", "streams", "*", "*.stream"))
 	require.NoError(t, err, "list the corpus")
 	require.NotEmpty(t, files, "want corpus streams")

@@ -7,6 +7,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/chatwire/chatwire/internal/cpu"
+	"github.com/chatwire/chatwire/internal/cpu/cputest"
 )
 
 // scanResult is what scanString returns, comparable.
@@ -34,12 +37,12 @@ func scanPaths(b []byte, i int) (vector, portable scanResult) {
 	return vector, portable
 }
 
-// requireVector skips the test where the build has no vector scanner.
+// requireVector skips the test where the CPU's own flags say it has no
+// vector scanner, or the build or CHATWIRE_CPU leaves it out, and fails it
+// where the CPU has one but the package does not run it.
 func requireVector(tb testing.TB) {
 	tb.Helper()
-	if !haveVector {
-		tb.Skip("no vector string scanner in this build (not amd64 with AVX2, or purego)")
-	}
+	cputest.Require(tb, cpu.AVX2)
 }
 
 // scanPieces are what the exhaustive test puts at every offset of a string:
