@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/chatwire/chatwire/internal/jsonscan"
 	"github.com/chatwire/chatwire/linestream"
 
 	"github.com/chatwire/chatwire/internal/cpu"
@@ -62,7 +63,7 @@ func TestDecoderVectorPathsAgree(t *testing.T) {
 	inputs["long-text-bad-escape"] = []byte(`0:"` + long + `\x"` + "\n")
 	// Each variant of lineSkeleton the CPU runs; where it runs none, ""
 	// (the decoder does not call it).
-	variants := linestream.SkeletonVariants()
+	variants := jsonscan.SkeletonVariants()
 	if len(variants) == 0 {
 		variants = []string{""}
 	}
@@ -78,7 +79,7 @@ func TestDecoderVectorPathsAgree(t *testing.T) {
 				wantParts, wantErr := readAllParts(reader(), strict)
 				linestream.SetVectorScan(true)
 				for _, v := range variants {
-					restore := linestream.UseSkeletonVariant(v)
+					restore := jsonscan.UseSkeletonVariant(v)
 					gotParts, gotErr := readAllParts(reader(), strict)
 					restore()
 					assert.Equal(t, wantParts, gotParts, "%s (%s, strict %v, skeletons %q): want the same parts on both paths", name, how, strict, v)

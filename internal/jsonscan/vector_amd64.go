@@ -1,6 +1,6 @@
 //go:build !purego
 
-package linestream
+package jsonscan
 
 import "github.com/chatwire/chatwire/internal/cpu"
 

@@ -1,4 +1,4 @@
-package linestream
+package jsonscan
 
 import (
 	"bytes"

@@ -1,13 +1,12 @@
 //go:build !purego
 
-package linestream
+package jsonscan
 
 import "github.com/chatwire/chatwire/internal/cpu"
 
 // SkeletonVariants names the variants of lineSkeleton this process runs,
 // by internal/cpu's level: "avx512" (lineSkeleton512) and "avx2"
-// (lineSkeleton256), for tests that run each (this file is compiled for
-// tests only).
+// (lineSkeleton256), for the tests that run each.
 func SkeletonVariants() []string {
 	var v []string
 	if cpu.Active() >= cpu.AVX512 {

@@ -1,4 +1,4 @@
-package linestream
+package jsonscan
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 // scanResult is what scanString returns, comparable.
 type scanResult struct {
 	end int
-	err jsonErr
+	err Error
 }
 
 // scanPaths runs scanString on b from its opening quote at b[i], with the
@@ -43,6 +43,10 @@ func scanPaths(b []byte, i int) (vector, portable scanResult) {
 func requireVector(tb testing.TB) {
 	tb.Helper()
 	cputest.Require(tb, cpu.AVX2)
+	if !haveVector || !haveSkeleton || !vectorOn.Load() {
+		tb.Fatalf("the CPU has the avx2 level, but the vector paths are off (haveVector %v, haveSkeleton %v, vectorOn %v)",
+			haveVector, haveSkeleton, vectorOn.Load())
+	}
 }
 
 // scanPieces are what the exhaustive test puts at every offset of a string:
