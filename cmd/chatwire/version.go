@@ -133,8 +133,8 @@ func runVersion(ctx context.Context, args []string, stdin io.Reader, stdout, std
 			"Print the build: the module version, the commit, its time and whether the\n"+
 			"tree was modified, the Go toolchain, and the decoders' fast paths this CPU\n"+
 			"runs (portable, avx2 or avx512; CHATWIRE_CPU=portable or avx2 lowers them).\n"+
-			"Reports and transcripts name the\n"+
-			"build by the first line's version. 'chatwire -version' prints the same.\n")
+			"Reports and transcripts name the build by the first line's version.\n"+
+			"'chatwire -version' prints the same.\n")
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
