@@ -45,8 +45,8 @@
 //
 // # Files
 //
-//   - block.go: Block, the markers and Parse; Files and Load find the pages
-//   - source.go: Want, the text a go or output block must hold
-//   - transcript.go: Command, Commands, Match and Normalize for run blocks
-//   - check.go: CheckSources, Shown and Update, called from tests
+//	block.go       Block, the markers and Parse; Files and Load find the pages
+//	source.go      Want: the text a go or output block must hold
+//	transcript.go  Command, Commands, Match and Normalize, for run blocks
+//	check.go       CheckSources, Shown and Update, which tests call
 package doctest
