@@ -1,0 +1,36 @@
+package main
+
+import (
+	. "github.com/mmcloughlin/avo/build"
+	"github.com/mmcloughlin/avo/gotypes"
+	"github.com/mmcloughlin/avo/ir"
+	. "github.com/mmcloughlin/avo/operand"
+)
+
+// arg returns the address of c, an argument or result of the function
+// being written.
+func arg(c gotypes.Component) Mem {
+	b, err := c.Resolve()
+	if err != nil {
+		panic(err)
+	}
+	return b.Addr
+}
+
+// goSym returns the address of jsonscan's Go symbol name (a variable or
+// a function).
+func goSym(name string) Mem {
+	return NewDataAddr(Symbol{Name: "·" + name}, 0)
+}
+
+// tailJMP jumps to the function at target, a tail call: the function's
+// arguments and results are the target's. (avo's JMP takes a label only.)
+func tailJMP(target Mem) {
+	Instruction(&ir.Instruction{Opcode: "JMP", Operands: []Op{target}, IsTerminal: true})
+}
+
+// call calls the function at target. (avo's CALL takes a relative offset
+// only.)
+func call(target Mem) {
+	Instruction(&ir.Instruction{Opcode: "CALL", Operands: []Op{target}})
+}

@@ -1,0 +1,142 @@
+package main
+
+import (
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// The scalar steps lineSkeleton512 and lineSkeleton256 share, on 64-bit
+// masks of a block (bit k for byte k): the registers as described at
+// lineSkeleton512.
+
+// escapes is simdjson's escape scanner. From CX the block's backslashes and
+// R10 (1 when its first byte is escaped), AX the characters a backslash
+// escapes and R10 the same for the next block. Subtracting each backslash
+// that may start an escape (one not escaped itself) from the bit past it,
+// over the odd bits, borrows through each run of backslashes, so that the
+// bits of its escapes and of the byte it escapes alternate with its start.
+// Uses DX and R14.
+func escapes() {
+	ANDNQ(RCX, R10, RDX)
+	LEAQ(Mem{Base: RDX, Index: RDX, Scale: 1}, RAX)
+	MOVQ(U64(0xaaaaaaaaaaaaaaaa), R14)
+	ORQ(R14, RAX)
+	SUBQ(RDX, RAX)
+	XORQ(R14, RAX)
+	ORQ(RCX, R10)
+	MOVQ(RAX, RDX)
+	ANDQ(RCX, RDX)
+	SHRQ(Imm(63), RDX)
+	XORQ(R10, RAX)
+	MOVQ(RDX, R10)
+}
+
+// inString sets DX to the bytes in a string (a string's opening quote and
+// its content), the prefix XOR of R8, the quotes no backslash escapes, by a
+// carry-less multiply with all ones (X14), and R11 all ones when a string
+// is open past the block. x1 and x2 are scratch.
+func inString(x1, x2 VecPhysical) {
+	VMOVQ(R8, x1)
+	VPCLMULQDQ(Imm(0), X14, x1, x2)
+	VMOVQ(x2, RDX)
+	XORQ(R11, RDX)
+	MOVQ(RDX, R11)
+	SARQ(Imm(63), R11)
+}
+
+// lineEnd: from AX the control bytes, CX the first one (64 for none) and
+// R13 the bytes before it. The line ends at the first control byte: a '\n'
+// outside strings, else it fails (a control byte in a string, whitespace
+// other than spaces, a string not closed). So does an escape other than the
+// two-byte ones (R12), up to that byte. Goes on at digits when the block
+// has no control byte.
+func lineEnd() {
+	TZCNTQ(RAX, RCX)
+	MOVQ(I32(-1), R13)
+	BZHIQ(RCX, R13, R13)
+	LEAQ(Mem{Disp: 1, Base: R13}, RAX)
+	ORQ(R13, RAX)
+	ANDQ(RAX, R12)
+	JNZ(LabelRef("fail"))
+	CMPQ(RCX, Imm(64))
+	JEQ(LabelRef("digits"))
+	BTQ(RCX, RDX)
+	JCS(LabelRef("fail"))
+	ADDQ(RBX, RCX)
+	CMPB(Mem{Base: RSI, Index: RCX, Scale: 1}, Imm(0x0a))
+	JNE(LabelRef("fail"))
+}
+
+// runs: from R12 the digits outside strings and AX's bit 0 (the block
+// before ended in a digit), R14 the first digit of each run and CX the
+// digits dropped.
+func runs() {
+	ANDQ(Imm(1), RAX)
+	LEAQ(Mem{Base: RAX, Index: R12, Scale: 2}, R14)
+	ANDNQ(R12, R14, R14)
+	ANDNQ(R12, R14, RCX)
+}
+
+// lastDigit: AX the carry of digits to the next block: bit 0 when the
+// block ends in a digit, bit 2 when that digit is a '0' that starts a run
+// other than a fraction (then the next block must not start with a digit).
+// Goes on at dot.
+func lastDigit() {
+	MOVQ(R12, RAX)
+	SHRQ(Imm(63), RAX)
+	JZ(LabelRef("dot"))
+	CMPB(Mem{Disp: 63, Base: RSI, Index: RBX, Scale: 1}, Imm(0x30))
+	JNE(LabelRef("dot"))
+	BTQ(Imm(62), R12)
+	JCS(LabelRef("dot"))
+	CMPB(Mem{Disp: 62, Base: RSI, Index: RBX, Scale: 1}, Imm(0x2e))
+	JEQ(LabelRef("dot"))
+	ORQ(Imm(4), RAX)
+	JMP(LabelRef("dot"))
+}
+
+// lastDot: AX's bit 1 set when the block ends in a '.': the next block's
+// first byte may follow a digit, or a '.'.
+func lastDot() {
+	XORL(EDX, EDX)
+	CMPB(Mem{Disp: 63, Base: RSI, Index: RBX, Scale: 1}, Imm(0x2e))
+	SETEQ(DL)
+	LEAQ(Mem{Base: RAX, Index: RDX, Scale: 2}, RAX)
+}
+
+// zeroRuns: from AX the zeros, AX the runs of digits that start with a '0'
+// and go on (R14 the first digit of each run, R12 the digits); sets ZF when
+// there are none.
+func zeroRuns() {
+	ANDQ(R14, RAX)
+	MOVQ(R12, RDX)
+	SHRQ(Imm(1), RDX)
+	ANDQ(RDX, RAX)
+}
+
+// results: the skeleton's length (R9) and the line's end (BX, the last
+// block's offset, and R13, the bytes before the '\n') as the results, and
+// no way yet.
+func results() {
+	POPCNTQ(R13, RAX)
+	ADDQ(RBX, RAX)
+	Store(R9, Return("size"))
+	Store(RAX, Return("end"))
+	MOVQ(I32(-1), arg(Return("way")))
+}
+
+// wayAt: DX the first way of R12's bits, R14 its offset in c.ways.
+func wayAt() {
+	TZCNTQ(R12, RDX)
+	IMUL3Q(Imm(uint64(lay.size("knownSkeleton"))), RDX, R14)
+}
+
+// failed: the results of a line lineSkeleton cannot read, and return.
+func failed() {
+	VZEROUPPER()
+	MOVQ(I32(-1), arg(Return("size")))
+	MOVQ(U32(0), arg(Return("end")))
+	MOVQ(I32(-1), arg(Return("way")))
+	RET()
+}
