@@ -782,14 +782,14 @@ quotes:
 	ANDQ       AX, R12
 	JNZ        fail
 	CMPQ       CX, $0x40
-	JEQ        digits
+	JEQ        noLineEnd1
 	BTQ        CX, DX
 	JCS        fail
 	ADDQ       BX, CX
 	CMPB       (SI)(CX*1), $0x0a
 	JNE        fail
 
-digits:
+noLineEnd1:
 	ANDNQ        DX, R8, R8
 	XORQ         CX, CX
 	CMPB         digits+32(FP), $0x00
@@ -800,8 +800,9 @@ digits:
 	VPCMPUB      $0x01, Z20, Z1, K5
 	KMOVQ        K5, R12
 	ANDNQ        R12, DX, R12
+	XORL         AX, AX
 	ANDQ         R13, R12
-	JZ           carried
+	JZ           dot
 	VPTESTNMB    Z1, Z1, K6
 	KMOVQ        K4, AX
 	BTQ          $0x02, AX
@@ -835,19 +836,16 @@ ones:
 	VMOVDQU8     Z21, K5, Z0
 	MOVQ         R12, AX
 	SHRQ         $0x3f, AX
-	JZ           dot
+	JZ           lastDigit1
 	CMPB         63(SI)(BX*1), $0x30
-	JNE          dot
+	JNE          lastDigit1
 	BTQ          $0x3e, R12
-	JCS          dot
+	JCS          lastDigit1
 	CMPB         62(SI)(BX*1), $0x2e
-	JEQ          dot
+	JEQ          lastDigit1
 	ORQ          $0x04, AX
-	JMP          dot
 
-carried:
-	XORL AX, AX
-
+lastDigit1:
 dot:
 	XORL  DX, DX
 	CMPB  63(SI)(BX*1), $0x2e
@@ -1120,14 +1118,14 @@ quotes:
 	ANDQ       AX, R12
 	JNZ        fail
 	CMPQ       CX, $0x40
-	JEQ        digits
+	JEQ        noLineEnd2
 	BTQ        CX, DX
 	JCS        fail
 	ADDQ       BX, CX
 	CMPB       (SI)(CX*1), $0x0a
 	JNE        fail
 
-digits:
+noLineEnd2:
 	ANDNQ     DX, R8, R8
 	XORQ      CX, CX
 	CMPB      digits+32(FP), $0x00
@@ -1143,8 +1141,9 @@ digits:
 	SHLQ      $0x20, AX
 	ORQ       AX, R12
 	ANDNQ     R12, DX, R12
+	XORL      AX, AX
 	ANDQ      R13, R12
-	JZ        carried
+	JZ        dot
 	MOVQ      64(SP), AX
 	BTQ       $0x02, AX
 	JCC       starts
@@ -1185,19 +1184,16 @@ ones:
 	VPBLENDVB Y3, one32<>+0(SB), Y1, Y1
 	MOVQ      R12, AX
 	SHRQ      $0x3f, AX
-	JZ        dot
+	JZ        lastDigit2
 	CMPB      63(SI)(BX*1), $0x30
-	JNE       dot
+	JNE       lastDigit2
 	BTQ       $0x3e, R12
-	JCS       dot
+	JCS       lastDigit2
 	CMPB      62(SI)(BX*1), $0x2e
-	JEQ       dot
+	JEQ       lastDigit2
 	ORQ       $0x04, AX
-	JMP       dot
 
-carried:
-	XORL AX, AX
-
+lastDigit2:
 dot:
 	XORL  DX, DX
 	CMPB  63(SI)(BX*1), $0x2e

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	. "github.com/mmcloughlin/avo/build"
 	"github.com/mmcloughlin/avo/gotypes"
 	"github.com/mmcloughlin/avo/ir"
@@ -33,4 +35,15 @@ func tailJMP(target Mem) {
 // only.)
 func call(target Mem) {
 	Instruction(&ir.Instruction{Opcode: "CALL", Operands: []Op{target}})
+}
+
+// labels counts the labels newLabel made, by name.
+var labels = map[string]int{}
+
+// newLabel places nothing: it returns a label named after name that no other
+// call returns, for a step written more than once in a function to have
+// labels of its own at each place.
+func newLabel(name string) LabelRef {
+	labels[name]++
+	return LabelRef(fmt.Sprintf("%s%d", name, labels[name]))
 }

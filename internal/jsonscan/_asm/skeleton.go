@@ -45,6 +45,7 @@ func lineSkeleton() {
 	lens := lay.offset("codeSkeletons", "lens")
 	Implement("lineSkeleton")
 	Attributes(NOSPLIT)
+	fail := LabelRef("fail")
 	CMPB(goSym("skeleton512"), Imm(0))
 	JEQ(LabelRef("avx2"))
 	Load(Param("p"), RSI)
@@ -63,7 +64,7 @@ func lineSkeleton() {
 	Label("block")
 	LEAQ(Mem{Disp: 64, Base: RBX}, RAX)
 	CMPQ(RAX, arg(Param("n")))
-	JA(LabelRef("fail")) // fewer than 64 readable bytes left
+	JA(fail) // fewer than 64 readable bytes left
 	VMOVDQU8(Mem{Base: RSI, Index: RBX, Scale: 1}, Z0)
 	VPCMPEQB(Z16, Z0, K1)
 	VPCMPEQB(Z17, Z0, K2)
@@ -120,14 +121,13 @@ func lineSkeleton() {
 
 	// The line ends at the first control byte.
 	KMOVQ(K3, RAX)
-	lineEnd()
+	lineEnd(fail)
 
 	// With digits: each run of digits outside strings is cut to its first,
 	// read as '1'. A run that starts with a '0' and goes on fails, unless
 	// it is a fraction (after a '.'): as an integer it is not valid, as an
 	// exponent it is left to the walker. Without, digits are bytes like any
 	// other. R8 becomes the strings' content (DX is free from here).
-	Label("digits")
 	ANDNQ(RDX, R8, R8)
 	XORQ(RCX, RCX)
 	CMPB(arg(Param("digits")), Imm(0))
@@ -138,8 +138,9 @@ func lineSkeleton() {
 	VPCMPUB(Imm(1), Z20, Z1, K5) // '0' to '9'
 	KMOVQ(K5, R12)
 	ANDNQ(R12, RDX, R12)
+	XORL(EAX, EAX) // no digit carried to the next block
 	ANDQ(R13, R12)
-	JZ(LabelRef("carried"))
+	JZ(LabelRef("dot"))
 	VPTESTNMB(Z1, Z1, K6) // '0'
 	// K4: bit 0 set when the block before ended in a digit, bit 1 in a
 	// '.', bit 2 in a '0' that starts a run other than a fraction (then
@@ -148,7 +149,7 @@ func lineSkeleton() {
 	BTQ(Imm(2), RAX)
 	JCC(LabelRef("starts"))
 	BTQ(Imm(0), R12)
-	JCS(LabelRef("fail"))
+	JCS(fail)
 
 	Label("starts")
 	runs()
@@ -163,15 +164,12 @@ func lineSkeleton() {
 	ANDQ(Imm(1), R14)
 	LEAQ(Mem{Base: R14, Index: RDX, Scale: 2}, RDX) // the bytes after a '.'
 	ANDNQ(RAX, RDX, RAX)
-	JNZ(LabelRef("fail"))
+	JNZ(fail)
 
 	Label("ones")
 	VPBROADCASTD(one32, Z21)
 	VMOVDQU8(Z21, K5, Z0)
 	lastDigit()
-
-	Label("carried")
-	XORL(EAX, EAX)
 
 	Label("dot")
 	lastDot()
@@ -189,7 +187,7 @@ func lineSkeleton() {
 	JZ(LabelRef("appended")) // nothing from this block (Z3 may be full: R9 64)
 	LEAQ(Mem{Base: R9, Index: RAX, Scale: 1}, RDX)
 	CMPQ(RDX, Imm(uint64(lay.constant("skeletonMax"))))
-	JA(LabelRef("fail"))
+	JA(fail)
 	CMPQ(R9, Imm(64))
 	JA(LabelRef("spilled"))
 	CMPQ(RDX, Imm(64))
@@ -300,7 +298,7 @@ func lineSkeleton() {
 	VZEROUPPER()
 	RET()
 
-	Label("fail")
+	Label(string(fail))
 	failed()
 
 	Label("avx2")

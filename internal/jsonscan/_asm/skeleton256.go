@@ -61,6 +61,7 @@ func lineSkeleton256() {
 	lens := lay.offset("codeSkeletons", "lens")
 	Implement("lineSkeleton256")
 	Attributes(NOSPLIT)
+	fail := LabelRef("fail")
 	AllocLocal(72)
 	carry := Mem{Disp: 64, Base: RSP}
 	Load(Param("p"), RSI)
@@ -82,7 +83,7 @@ func lineSkeleton256() {
 	Label("block")
 	LEAQ(Mem{Disp: 64, Base: RBX}, RAX)
 	CMPQ(RAX, arg(Param("n")))
-	JA(LabelRef("fail")) // fewer than 64 readable bytes left
+	JA(fail) // fewer than 64 readable bytes left
 	VMOVDQU(Mem{Base: RSI, Index: RBX, Scale: 1}, Y0)
 	VMOVDQU(Mem{Disp: 32, Base: RSI, Index: RBX, Scale: 1}, Y1)
 	VPCMPEQB(Y0, Y8, Y2)
@@ -138,9 +139,8 @@ func lineSkeleton256() {
 
 	// The line ends at the first control byte.
 	MOVQ(R13, RAX)
-	lineEnd()
+	lineEnd(fail)
 
-	Label("digits")
 	ANDNQ(RDX, R8, R8)
 	XORQ(RCX, RCX)
 	CMPB(arg(Param("digits")), Imm(0))
@@ -153,13 +153,14 @@ func lineSkeleton256() {
 	VPCMPEQB(Y3, Y5, Y3)
 	mask64(Y2, Y3, R12, RAX)
 	ANDNQ(R12, RDX, R12)
+	XORL(EAX, EAX) // no digit carried to the next block
 	ANDQ(R13, R12)
-	JZ(LabelRef("carried"))
+	JZ(LabelRef("dot"))
 	MOVQ(carry, RAX)
 	BTQ(Imm(2), RAX)
 	JCC(LabelRef("starts"))
 	BTQ(Imm(0), R12)
-	JCS(LabelRef("fail"))
+	JCS(fail)
 
 	Label("starts")
 	runs()
@@ -176,15 +177,12 @@ func lineSkeleton256() {
 	ANDQ(Imm(1), R14)
 	LEAQ(Mem{Base: R14, Index: RDX, Scale: 2}, RDX) // the bytes after a '.'
 	ANDNQ(RAX, RDX, RAX)
-	JNZ(LabelRef("fail"))
+	JNZ(fail)
 
 	Label("ones")
 	VPBLENDVB(Y2, one32, Y0, Y0)
 	VPBLENDVB(Y3, one32, Y1, Y1)
 	lastDigit()
-
-	Label("carried")
-	XORL(EAX, EAX)
 
 	Label("dot")
 	lastDot()
@@ -200,7 +198,7 @@ func lineSkeleton256() {
 	JZ(LabelRef("appended")) // nothing from this block
 	ADDQ(R9, RDX)
 	CMPQ(RDX, Imm(uint64(lay.constant("skeletonMax"))))
-	JA(LabelRef("fail"))
+	JA(fail)
 	VMOVDQU(Y0, Mem{Disp: 0, Base: RSP})
 	VMOVDQU(Y1, Mem{Disp: 32, Base: RSP})
 	LEAQ(compress8, R14)
@@ -293,6 +291,6 @@ func lineSkeleton256() {
 	VZEROUPPER()
 	RET()
 
-	Label("fail")
+	Label(string(fail))
 	failed()
 }

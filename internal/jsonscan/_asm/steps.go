@@ -47,25 +47,26 @@ func inString(x1, x2 VecPhysical) {
 
 // lineEnd: from AX the control bytes, CX the first one (64 for none) and
 // R13 the bytes before it. The line ends at the first control byte: a '\n'
-// outside strings, else it fails (a control byte in a string, whitespace
-// other than spaces, a string not closed). So does an escape other than the
-// two-byte ones (R12), up to that byte. Goes on at digits when the block
-// has no control byte.
-func lineEnd() {
+// outside strings, else it jumps to fail (a control byte in a string,
+// whitespace other than spaces, a string not closed). So does an escape
+// other than the two-byte ones (R12), up to that byte.
+func lineEnd(fail LabelRef) {
+	more := newLabel("noLineEnd")
 	TZCNTQ(RAX, RCX)
 	MOVQ(I32(-1), R13)
 	BZHIQ(RCX, R13, R13)
 	LEAQ(Mem{Disp: 1, Base: R13}, RAX)
 	ORQ(R13, RAX)
 	ANDQ(RAX, R12)
-	JNZ(LabelRef("fail"))
+	JNZ(fail)
 	CMPQ(RCX, Imm(64))
-	JEQ(LabelRef("digits"))
+	JEQ(more)
 	BTQ(RCX, RDX)
-	JCS(LabelRef("fail"))
+	JCS(fail)
 	ADDQ(RBX, RCX)
 	CMPB(Mem{Base: RSI, Index: RCX, Scale: 1}, Imm(0x0a))
-	JNE(LabelRef("fail"))
+	JNE(fail)
+	Label(string(more))
 }
 
 // runs: from R12 the digits outside strings and AX's bit 0 (the block
@@ -81,19 +82,19 @@ func runs() {
 // lastDigit: AX the carry of digits to the next block: bit 0 when the
 // block ends in a digit, bit 2 when that digit is a '0' that starts a run
 // other than a fraction (then the next block must not start with a digit).
-// Goes on at dot.
 func lastDigit() {
+	done := newLabel("lastDigit")
 	MOVQ(R12, RAX)
 	SHRQ(Imm(63), RAX)
-	JZ(LabelRef("dot"))
+	JZ(done)
 	CMPB(Mem{Disp: 63, Base: RSI, Index: RBX, Scale: 1}, Imm(0x30))
-	JNE(LabelRef("dot"))
+	JNE(done)
 	BTQ(Imm(62), R12)
-	JCS(LabelRef("dot"))
+	JCS(done)
 	CMPB(Mem{Disp: 62, Base: RSI, Index: RBX, Scale: 1}, Imm(0x2e))
-	JEQ(LabelRef("dot"))
+	JEQ(done)
 	ORQ(Imm(4), RAX)
-	JMP(LabelRef("dot"))
+	Label(string(done))
 }
 
 // lastDot: AX's bit 1 set when the block ends in a '.': the next block's
