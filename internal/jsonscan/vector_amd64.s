@@ -554,136 +554,113 @@ uDone:
 	RET
 
 // func blockMasks(p *byte) (quotes uint64, bad uint64)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, BMI
 TEXT ·blockMasks(SB), NOSPLIT, $0-24
-	MOVQ      p+0(FP), SI
-	VMOVDQU   quotes<>+0(SB), Y1
-	VMOVDQU   backslashes<>+0(SB), Y2
-	VMOVDQU   controls<>+0(SB), Y3
-	VMOVDQU   (SI), Y0
-	VMOVDQU   32(SI), Y9
-	VPCMPEQB  Y0, Y1, Y4
-	VPCMPEQB  Y0, Y2, Y5
-	VPMINUB   Y0, Y3, Y6
-	VPCMPEQB  Y0, Y6, Y6
-	VPMOVMSKB Y4, AX
-	VPMOVMSKB Y5, BX
-	VPMOVMSKB Y6, CX
-	VPCMPEQB  Y9, Y1, Y4
-	VPCMPEQB  Y9, Y2, Y5
-	VPMINUB   Y9, Y3, Y6
-	VPCMPEQB  Y9, Y6, Y6
-	VPMOVMSKB Y4, R8
-	VPMOVMSKB Y5, R9
-	VPMOVMSKB Y6, R10
-	SHLQ      $0x20, R8
-	ORQ       R8, AX
-	SHLQ      $0x20, R9
-	ORQ       R9, BX
-	SHLQ      $0x20, R10
-	ORQ       R10, CX
-	TESTQ     BX, BX
+	MOVQ      p+0(FP), AX
+	VMOVDQU   (AX), Y0
+	VMOVDQU   32(AX), Y1
+	VPCMPEQB  quotes<>+0(SB), Y0, Y2
+	VPCMPEQB  quotes<>+0(SB), Y1, Y3
+	VPMOVMSKB Y2, AX
+	VPMOVMSKB Y3, CX
+	SHLQ      $0x20, CX
+	ORQ       CX, AX
+	VPCMPEQB  backslashes<>+0(SB), Y0, Y2
+	VPCMPEQB  backslashes<>+0(SB), Y1, Y3
+	VPMOVMSKB Y2, CX
+	VPMOVMSKB Y3, DX
+	SHLQ      $0x20, DX
+	ORQ       DX, CX
+	VPMINUB   controls<>+0(SB), Y0, Y2
+	VPCMPEQB  Y0, Y2, Y2
+	VPMINUB   controls<>+0(SB), Y1, Y3
+	VPCMPEQB  Y1, Y3, Y3
+	VPMOVMSKB Y2, DX
+	VPMOVMSKB Y3, BX
+	SHLQ      $0x20, BX
+	ORQ       BX, DX
+	TESTQ     CX, CX
 	JNZ       escapes
 	VZEROUPPER
 	MOVQ      AX, quotes+8(FP)
-	MOVQ      CX, bad+16(FP)
+	MOVQ      DX, bad+16(FP)
 	RET
 
 escapes:
-	VMOVDQU   escapeLo<>+0(SB), Y11
-	VMOVDQU   escapeHi<>+0(SB), Y12
-	VMOVDQU   nibbles<>+0(SB), Y13
-	VPXOR     Y14, Y14, Y14
-	VPAND     Y0, Y13, Y7
-	VPSRLW    $0x04, Y0, Y8
-	VPAND     Y8, Y13, Y8
-	VPSHUFB   Y7, Y11, Y7
-	VPSHUFB   Y8, Y12, Y8
+	VMOVDQU   escapeLo<>+0(SB), Y2
+	VMOVDQU   escapeHi<>+0(SB), Y3
+	VMOVDQU   nibbles<>+0(SB), Y4
+	VPXOR     Y5, Y5, Y5
+	LEAQ      (CX)(CX*1), BX
+	MOVQ      $0xaaaaaaaaaaaaaaaa, SI
+	ORQ       SI, BX
+	SUBQ      CX, BX
+	XORQ      SI, BX
+	XORQ      CX, BX
+	VPAND     Y0, Y4, Y6
+	VPSRLW    $0x04, Y0, Y7
+	VPAND     Y7, Y4, Y7
+	VPSHUFB   Y6, Y2, Y6
+	VPSHUFB   Y7, Y3, Y7
+	VPAND     Y6, Y7, Y6
+	VPCMPEQB  Y6, Y5, Y6
+	VPAND     Y1, Y4, Y7
+	VPSRLW    $0x04, Y1, Y8
+	VPAND     Y8, Y4, Y8
+	VPSHUFB   Y7, Y2, Y7
+	VPSHUFB   Y8, Y3, Y8
 	VPAND     Y7, Y8, Y7
-	VPCMPEQB  Y7, Y14, Y7
-	VPMOVMSKB Y7, DX
-	VPAND     Y9, Y13, Y7
-	VPSRLW    $0x04, Y9, Y8
-	VPAND     Y8, Y13, Y8
-	VPSHUFB   Y7, Y11, Y7
-	VPSHUFB   Y8, Y12, Y8
-	VPAND     Y7, Y8, Y7
-	VPCMPEQB  Y7, Y14, Y7
-	VPMOVMSKB Y7, R11
-	VZEROUPPER
-	SHLQ      $0x20, R11
-	ORQ       R11, DX
-	MOVQ      BX, R8
-	SHLQ      $0x01, R8
-	NOTQ      R8
-	ANDQ      BX, R8
-	MOVQ      $0x5555555555555555, R12
-	MOVQ      $0xaaaaaaaaaaaaaaaa, R13
-	MOVQ      R8, R9
-	ANDQ      R12, R9
-	ADDQ      BX, R9
-	MOVQ      R8, R10
-	ANDQ      R13, R10
-	ADDQ      BX, R10
-	MOVQ      BX, R11
-	NOTQ      R11
-	ANDQ      R11, R9
-	ANDQ      R11, R10
-	ANDQ      R13, R9
-	ANDQ      R12, R10
-	ORQ       R10, R9
-	MOVQ      R9, R12
-	ANDQ      DX, R12
-	JZ        noU
-	VMOVDQU   (SI), Y0
-	VPCMPEQB  letterU<>+0(SB), Y0, Y7
-	VPMOVMSKB Y7, R14
-	VPSUBB    zero32<>+0(SB), Y0, Y5
-	VPMINUB   nine32<>+0(SB), Y5, Y3
-	VPCMPEQB  Y5, Y3, Y5
+	VPCMPEQB  Y7, Y5, Y7
+	VPMOVMSKB Y6, CX
+	VPMOVMSKB Y7, SI
+	SHLQ      $0x20, SI
+	ORQ       SI, CX
+	ANDQ      BX, CX
+	JZ        badEscapes1
+	VPCMPEQB  letterU<>+0(SB), Y0, Y2
+	VPCMPEQB  letterU<>+0(SB), Y1, Y3
+	VPMOVMSKB Y2, SI
+	VPMOVMSKB Y3, DI
+	SHLQ      $0x20, DI
+	ORQ       DI, SI
+	ANDQ      BX, SI
+	JZ        badEscapes1
+	VPSUBB    zero32<>+0(SB), Y0, Y2
+	VPMINUB   nine32<>+0(SB), Y2, Y3
+	VPCMPEQB  Y2, Y3, Y2
 	VPOR      space32<>+0(SB), Y0, Y3
 	VPSUBB    lowerA32<>+0(SB), Y3, Y3
-	VPMINUB   five32<>+0(SB), Y3, Y4
-	VPCMPEQB  Y3, Y4, Y3
-	VPOR      Y5, Y3, Y5
-	VPMOVMSKB Y5, R8
-	VMOVDQU   32(SI), Y0
-	VPCMPEQB  letterU<>+0(SB), Y0, Y7
-	VPMOVMSKB Y7, R13
-	VPSUBB    zero32<>+0(SB), Y0, Y5
-	VPMINUB   nine32<>+0(SB), Y5, Y3
-	VPCMPEQB  Y5, Y3, Y5
-	VPOR      space32<>+0(SB), Y0, Y3
+	VPMINUB   five32<>+0(SB), Y3, Y0
+	VPCMPEQB  Y3, Y0, Y3
+	VPOR      Y2, Y3, Y2
+	VPSUBB    zero32<>+0(SB), Y1, Y0
+	VPMINUB   nine32<>+0(SB), Y0, Y3
+	VPCMPEQB  Y0, Y3, Y0
+	VPOR      space32<>+0(SB), Y1, Y3
 	VPSUBB    lowerA32<>+0(SB), Y3, Y3
-	VPMINUB   five32<>+0(SB), Y3, Y4
-	VPCMPEQB  Y3, Y4, Y3
-	VPOR      Y5, Y3, Y5
-	VPMOVMSKB Y5, R11
-	VZEROUPPER
-	SHLQ      $0x20, R11
-	ORQ       R11, R8
-	SHLQ      $0x20, R13
-	ORQ       R13, R14
-	ANDQ      R14, R12
-	SHRQ      $0x01, R8
-	ANDQ      R8, R12
-	SHRQ      $0x01, R8
-	ANDQ      R8, R12
-	SHRQ      $0x01, R8
-	ANDQ      R8, R12
-	SHRQ      $0x01, R8
-	ANDQ      R8, R12
-	NOTQ      R12
-	ANDQ      R12, DX
+	VPMINUB   five32<>+0(SB), Y3, Y1
+	VPCMPEQB  Y3, Y1, Y3
+	VPOR      Y0, Y3, Y0
+	VPMOVMSKB Y2, DI
+	VPMOVMSKB Y0, R8
+	SHLQ      $0x20, R8
+	ORQ       R8, DI
+	SHRQ      $0x01, DI
+	ANDQ      DI, SI
+	SHRQ      $0x01, DI
+	ANDQ      DI, SI
+	SHRQ      $0x01, DI
+	ANDQ      DI, SI
+	SHRQ      $0x01, DI
+	ANDQ      DI, SI
+	ANDNQ     CX, SI, CX
 
-noU:
-	MOVQ R9, R10
-	NOTQ R10
-	ANDQ R10, AX
-	ANDQ DX, R9
-	ORQ  R9, CX
-	MOVQ AX, quotes+8(FP)
-	MOVQ CX, bad+16(FP)
+badEscapes1:
+	VZEROUPPER
+	ANDNQ AX, BX, AX
+	ORQ   CX, DX
+	MOVQ  AX, quotes+8(FP)
+	MOVQ  DX, bad+16(FP)
 	RET
 
 // func lineSkeleton(p *byte, n int, out *[256]byte, c *codeSkeletons, digits bool) (size int, end int, way int)
@@ -720,56 +697,56 @@ block:
 	JZ           quotes
 	ANDNQ        CX, R10, DX
 	LEAQ         (DX)(DX*1), AX
-	MOVQ         $0xaaaaaaaaaaaaaaaa, R14
-	ORQ          R14, AX
+	MOVQ         $0xaaaaaaaaaaaaaaaa, R8
+	ORQ          R8, AX
 	SUBQ         DX, AX
-	XORQ         R14, AX
+	XORQ         R8, AX
 	ORQ          CX, R10
 	MOVQ         AX, DX
 	ANDQ         CX, DX
 	SHRQ         $0x3f, DX
 	XORQ         R10, AX
 	MOVQ         DX, R10
-	VMOVDQU64    escapeChars<>+0(SB), Z2
-	VPERMT2B     escapeChars<>+64(SB), Z0, Z2
-	VPCMPEQB     Z2, Z0, K7
-	KMOVQ        K7, R12
-	ANDNQ        AX, R12, R12
-	TESTQ        R12, R12
-	JZ           quotes
-	VPBROADCASTD letterU<>+0(SB), Z23
-	VPCMPEQB     Z23, Z0, K7
-	KMOVQ        K7, R13
-	ANDQ         AX, R13
-	JZ           quotes
-	VPBROADCASTD zero32<>+0(SB), Z23
-	VPBROADCASTD ten4<>+0(SB), Z24
-	VPBROADCASTD space32<>+0(SB), Z25
-	VPBROADCASTD lowerA32<>+0(SB), Z26
-	VPBROADCASTD six4<>+0(SB), Z27
-	VPSUBB       Z23, Z0, Z1
-	VPCMPUB      $0x01, Z24, Z1, K6
-	VPORD        Z25, Z0, Z1
-	VPSUBB       Z26, Z1, Z1
-	VPCMPUB      $0x01, Z27, Z1, K7
-	KORQ         K6, K7, K7
-	KMOVQ        K7, DX
+	VMOVDQU64    escapeChars<>+0(SB), Z1
+	VPERMT2B     escapeChars<>+64(SB), Z0, Z1
+	VPCMPUB      $0x04, Z1, Z0, K2
+	KMOVQ        K2, R12
+	ANDQ         AX, R12
+	JZ           badEscapes2
+	VPBROADCASTD letterU<>+0(SB), Z1
+	VPCMPEQB     Z1, Z0, K2
+	KMOVQ        K2, CX
+	ANDQ         AX, CX
+	JZ           badEscapes2
+	VPBROADCASTD zero32<>+0(SB), Z1
+	VPBROADCASTD ten4<>+0(SB), Z2
+	VPBROADCASTD space32<>+0(SB), Z4
+	VPBROADCASTD lowerA32<>+0(SB), Z5
+	VPBROADCASTD six4<>+0(SB), Z6
+	VPSUBB       Z1, Z0, Z1
+	VPCMPUB      $0x01, Z2, Z1, K2
+	VPORD        Z4, Z0, Z1
+	VPSUBB       Z5, Z1, Z1
+	VPCMPUB      $0x01, Z6, Z1, K5
+	KORQ         K2, K5, K5
+	KMOVQ        K5, DX
 	SHRQ         $0x01, DX
-	ANDQ         DX, R13
+	ANDQ         DX, CX
 	SHRQ         $0x01, DX
-	ANDQ         DX, R13
+	ANDQ         DX, CX
 	SHRQ         $0x01, DX
-	ANDQ         DX, R13
+	ANDQ         DX, CX
 	SHRQ         $0x01, DX
-	ANDQ         DX, R13
-	ANDNQ        R12, R13, R12
+	ANDQ         DX, CX
+	ANDNQ        R12, CX, R12
 
+badEscapes2:
 quotes:
 	KMOVQ      K1, CX
 	ANDNQ      CX, AX, R8
 	VMOVQ      R8, X1
-	VPCLMULQDQ $0x00, X14, X1, X2
-	VMOVQ      X2, DX
+	VPCLMULQDQ $0x00, X14, X1, X1
+	VMOVQ      X1, DX
 	XORQ       R11, DX
 	MOVQ       DX, R11
 	SARQ       $0x3f, R11
@@ -1032,10 +1009,10 @@ block:
 	JZ        quotes
 	ANDNQ     CX, R10, DX
 	LEAQ      (DX)(DX*1), AX
-	MOVQ      $0xaaaaaaaaaaaaaaaa, R14
-	ORQ       R14, AX
+	MOVQ      $0xaaaaaaaaaaaaaaaa, R12
+	ORQ       R12, AX
 	SUBQ      DX, AX
-	XORQ      R14, AX
+	XORQ      R12, AX
 	ORQ       CX, R10
 	MOVQ      AX, DX
 	ANDQ      CX, DX
@@ -1049,28 +1026,27 @@ block:
 	VPSHUFB   Y3, Y12, Y3
 	VPAND     Y2, Y3, Y2
 	VPCMPEQB  Y2, Y15, Y2
+	VPAND     Y1, Y13, Y3
+	VPSRLW    $0x04, Y1, Y4
+	VPAND     Y4, Y13, Y4
+	VPSHUFB   Y3, Y11, Y3
+	VPSHUFB   Y4, Y12, Y4
+	VPAND     Y3, Y4, Y3
+	VPCMPEQB  Y3, Y15, Y3
 	VPMOVMSKB Y2, R12
-	VPAND     Y1, Y13, Y2
-	VPSRLW    $0x04, Y1, Y3
-	VPAND     Y3, Y13, Y3
-	VPSHUFB   Y2, Y11, Y2
-	VPSHUFB   Y3, Y12, Y3
-	VPAND     Y2, Y3, Y2
-	VPCMPEQB  Y2, Y15, Y2
-	VPMOVMSKB Y2, DX
-	SHLQ      $0x20, DX
-	ORQ       DX, R12
+	VPMOVMSKB Y3, CX
+	SHLQ      $0x20, CX
+	ORQ       CX, R12
 	ANDQ      AX, R12
-	TESTQ     R12, R12
-	JZ        quotes
+	JZ        badEscapes3
 	VPCMPEQB  letterU<>+0(SB), Y0, Y2
 	VPCMPEQB  letterU<>+0(SB), Y1, Y3
-	VPMOVMSKB Y2, R14
+	VPMOVMSKB Y2, CX
 	VPMOVMSKB Y3, DX
 	SHLQ      $0x20, DX
-	ORQ       DX, R14
-	ANDQ      AX, R14
-	JZ        quotes
+	ORQ       DX, CX
+	ANDQ      AX, CX
+	JZ        badEscapes3
 	VPSUBB    zero32<>+0(SB), Y0, Y2
 	VPMINUB   nine32<>+0(SB), Y2, Y3
 	VPCMPEQB  Y2, Y3, Y2
@@ -1079,33 +1055,34 @@ block:
 	VPMINUB   five32<>+0(SB), Y3, Y4
 	VPCMPEQB  Y3, Y4, Y3
 	VPOR      Y2, Y3, Y2
-	VPSUBB    zero32<>+0(SB), Y1, Y5
-	VPMINUB   nine32<>+0(SB), Y5, Y3
-	VPCMPEQB  Y5, Y3, Y5
-	VPOR      space32<>+0(SB), Y1, Y3
-	VPSUBB    lowerA32<>+0(SB), Y3, Y3
-	VPMINUB   five32<>+0(SB), Y3, Y4
+	VPSUBB    zero32<>+0(SB), Y1, Y3
+	VPMINUB   nine32<>+0(SB), Y3, Y4
 	VPCMPEQB  Y3, Y4, Y3
-	VPOR      Y5, Y3, Y5
-	VPMOVMSKB Y2, CX
-	VPMOVMSKB Y5, DX
-	SHLQ      $0x20, DX
-	ORQ       DX, CX
-	SHRQ      $0x01, CX
-	ANDQ      CX, R14
-	SHRQ      $0x01, CX
-	ANDQ      CX, R14
-	SHRQ      $0x01, CX
-	ANDQ      CX, R14
-	SHRQ      $0x01, CX
-	ANDQ      CX, R14
-	ANDNQ     R12, R14, R12
+	VPOR      space32<>+0(SB), Y1, Y4
+	VPSUBB    lowerA32<>+0(SB), Y4, Y4
+	VPMINUB   five32<>+0(SB), Y4, Y5
+	VPCMPEQB  Y4, Y5, Y4
+	VPOR      Y3, Y4, Y3
+	VPMOVMSKB Y2, DX
+	VPMOVMSKB Y3, R14
+	SHLQ      $0x20, R14
+	ORQ       R14, DX
+	SHRQ      $0x01, DX
+	ANDQ      DX, CX
+	SHRQ      $0x01, DX
+	ANDQ      DX, CX
+	SHRQ      $0x01, DX
+	ANDQ      DX, CX
+	SHRQ      $0x01, DX
+	ANDQ      DX, CX
+	ANDNQ     R12, CX, R12
 
+badEscapes3:
 quotes:
 	ANDNQ      R8, AX, R8
-	VMOVQ      R8, X4
-	VPCLMULQDQ $0x00, X14, X4, X5
-	VMOVQ      X5, DX
+	VMOVQ      R8, X2
+	VPCLMULQDQ $0x00, X14, X2, X2
+	VMOVQ      X2, DX
 	XORQ       R11, DX
 	MOVQ       DX, R11
 	SARQ       $0x3f, R11

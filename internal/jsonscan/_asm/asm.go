@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/mmcloughlin/avo/reg"
 
 	. "github.com/mmcloughlin/avo/build"
 	"github.com/mmcloughlin/avo/gotypes"
@@ -46,4 +47,17 @@ var labels = map[string]int{}
 func newLabel(name string) LabelRef {
 	labels[name]++
 	return LabelRef(fmt.Sprintf("%s%d", name, labels[name]))
+}
+
+// gp is a general-purpose register, physical or virtual (avo's
+// allocator chooses it).
+type gp interface {
+	reg.Register
+	reg.GP
+}
+
+// vec is a vector register, physical or virtual.
+type vec interface {
+	reg.Register
+	reg.Vec
 }

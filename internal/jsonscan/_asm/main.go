@@ -9,6 +9,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"os"
 
@@ -44,4 +45,10 @@ func main() {
 	cpuid()
 	xgetbv()
 	Generate()
+	if out := flag.Lookup("out").Value.String(); out != "" && out != "-" {
+		if err := checkRegisters(out); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
 }

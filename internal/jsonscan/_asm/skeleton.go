@@ -76,48 +76,13 @@ func lineSkeleton() {
 	ORQ(R10, RDX)
 	JZ(LabelRef("quotes"))
 
-	escapes()
-	VMOVDQU64(escapeChars, Z2)
-	VPERMT2B(escapeChars.Offset(64), Z0, Z2)
-	VPCMPEQB(Z2, Z0, K7) // a two-byte escape's character
-	KMOVQ(K7, R12)
-	ANDNQ(RAX, R12, R12)
-	// A \u escape whose four bytes after the 'u' are hex digits in the
-	// block is good (taken out of R12). Looked at only when some escaped
-	// character is not a two-byte escape's.
-	TESTQ(R12, R12)
-	JZ(LabelRef("quotes"))
-	VPBROADCASTD(letterU, Z23)
-	VPCMPEQB(Z23, Z0, K7)
-	KMOVQ(K7, R13)
-	ANDQ(RAX, R13) // the escaped 'u's
-	JZ(LabelRef("quotes"))
-	VPBROADCASTD(zero32, Z23)
-	VPBROADCASTD(ten4, Z24)
-	VPBROADCASTD(space32, Z25)
-	VPBROADCASTD(lowerA32, Z26)
-	VPBROADCASTD(six4, Z27)
-	VPSUBB(Z23, Z0, Z1)
-	VPCMPUB(Imm(1), Z24, Z1, K6) // '0' to '9'
-	VPORD(Z25, Z0, Z1)           // lower case
-	VPSUBB(Z26, Z1, Z1)
-	VPCMPUB(Imm(1), Z27, Z1, K7) // 'a' to 'f'
-	KORQ(K6, K7, K7)
-	KMOVQ(K7, RDX)
-	SHRQ(Imm(1), RDX)
-	ANDQ(RDX, R13)
-	SHRQ(Imm(1), RDX)
-	ANDQ(RDX, R13)
-	SHRQ(Imm(1), RDX)
-	ANDQ(RDX, R13)
-	SHRQ(Imm(1), RDX)
-	ANDQ(RDX, R13) // ... followed by four hex digits
-	ANDNQ(R12, R13, R12)
+	escapedBytes(RCX, R10, RAX)
+	badEscapes(zmm{Z0}, RAX, R12)
 
 	Label("quotes")
 	KMOVQ(K1, RCX)
 	ANDNQ(RCX, RAX, R8)
-	inString(X1, X2)
+	inStrings(R8, X14, R11, RDX)
 
 	// The line ends at the first control byte.
 	KMOVQ(K3, RAX)

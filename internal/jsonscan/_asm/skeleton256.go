@@ -6,15 +6,6 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 )
 
-// mask64 sets r to the 64-bit mask of the bytes set in y0 (bytes 0 to 31)
-// and y1 (32 to 63); t is scratch.
-func mask64(y0, y1 VecPhysical, r, t GPPhysical) {
-	VPMOVMSKB(y0, r.As32())
-	VPMOVMSKB(y1, t.As32())
-	SHLQ(Imm(32), t)
-	ORQ(t, r)
-}
-
 // gather gathers the kept bytes of group g (bits 8g to 8g+7 of AX, shifted
 // down to AL) of the block at 0(SP), stored at the skeleton's length in
 // out, zeros past them to the group's eighth byte; the length grows by
@@ -86,56 +77,22 @@ func lineSkeleton256() {
 	JA(fail) // fewer than 64 readable bytes left
 	VMOVDQU(Mem{Base: RSI, Index: RBX, Scale: 1}, Y0)
 	VMOVDQU(Mem{Disp: 32, Base: RSI, Index: RBX, Scale: 1}, Y1)
-	VPCMPEQB(Y0, Y8, Y2)
-	VPCMPEQB(Y1, Y8, Y3)
-	mask64(Y2, Y3, R8, RAX)
-	VPCMPEQB(Y0, Y9, Y2)
-	VPCMPEQB(Y1, Y9, Y3)
-	mask64(Y2, Y3, RCX, RAX)
-	VPMINUB(Y0, Y10, Y2)
-	VPCMPEQB(Y0, Y2, Y2) // <= 0x1f
-	VPMINUB(Y1, Y10, Y3)
-	VPCMPEQB(Y1, Y3, Y3)
-	mask64(Y2, Y3, R13, RAX)
+	b := ymm{y: []vec{Y0, Y1}, nib: &nibbleTables{lo: Y11, hi: Y12, mask: Y13, zero: Y15}}
+	b.eq(Y8, R8)
+	b.eq(Y9, RCX)
+	b.join(b.controls(Y10), R13)
 	XORQ(RAX, RAX)
 	XORQ(R12, R12)
 	MOVQ(RCX, RDX)
 	ORQ(R10, RDX)
 	JZ(LabelRef("quotes"))
 
-	escapes()
-	// R12: the escaped characters that are not a two-byte escape's.
-	notEscapeChar(Y0, Y2, Y3, Y15, R12L)
-	notEscapeChar(Y1, Y2, Y3, Y15, EDX)
-	SHLQ(Imm(32), RDX)
-	ORQ(RDX, R12)
-	ANDQ(RAX, R12)
-	// A \u escape whose four bytes after the 'u' are hex digits in the
-	// block is good (taken out of R12). Looked at only when some escaped
-	// character is not a two-byte escape's.
-	TESTQ(R12, R12)
-	JZ(LabelRef("quotes"))
-	VPCMPEQB(letterU, Y0, Y2)
-	VPCMPEQB(letterU, Y1, Y3)
-	mask64(Y2, Y3, R14, RDX)
-	ANDQ(RAX, R14) // the escaped 'u's
-	JZ(LabelRef("quotes"))
-	hex32(Y0, Y2)
-	hex32(Y1, Y5)
-	mask64(Y2, Y5, RCX, RDX)
-	SHRQ(Imm(1), RCX)
-	ANDQ(RCX, R14)
-	SHRQ(Imm(1), RCX)
-	ANDQ(RCX, R14)
-	SHRQ(Imm(1), RCX)
-	ANDQ(RCX, R14)
-	SHRQ(Imm(1), RCX)
-	ANDQ(RCX, R14) // ... followed by four hex digits
-	ANDNQ(R12, R14, R12)
+	escapedBytes(RCX, R10, RAX)
+	badEscapes(b, RAX, R12)
 
 	Label("quotes")
 	ANDNQ(R8, RAX, R8)
-	inString(X4, X5)
+	inStrings(R8, X14, R11, RDX)
 
 	// The line ends at the first control byte.
 	MOVQ(R13, RAX)
@@ -151,7 +108,7 @@ func lineSkeleton256() {
 	VPCMPEQB(Y2, Y4, Y2) // '0' to '9'
 	VPMINUB(nine32, Y5, Y3)
 	VPCMPEQB(Y3, Y5, Y3)
-	mask64(Y2, Y3, R12, RAX)
+	b.join([]vec{Y2, Y3}, R12)
 	ANDNQ(R12, RDX, R12)
 	XORL(EAX, EAX) // no digit carried to the next block
 	ANDQ(R13, R12)
@@ -166,12 +123,12 @@ func lineSkeleton256() {
 	runs()
 	VPCMPEQB(Y4, Y15, Y6) // '0'
 	VPCMPEQB(Y5, Y15, Y7)
-	mask64(Y6, Y7, RAX, RDX)
+	b.join([]vec{Y6, Y7}, RAX)
 	zeroRuns()
 	JZ(LabelRef("ones"))
 	VPCMPEQB(dot32, Y0, Y6)
 	VPCMPEQB(dot32, Y1, Y7)
-	mask64(Y6, Y7, RDX, R14)
+	b.join([]vec{Y6, Y7}, RDX)
 	MOVQ(carry, R14)
 	SHRQ(Imm(1), R14)
 	ANDQ(Imm(1), R14)

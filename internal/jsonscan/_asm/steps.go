@@ -10,41 +10,6 @@ import (
 // masks of a block (bit k for byte k): the registers as described at
 // lineSkeleton512.
 
-// escapes is simdjson's escape scanner. From CX the block's backslashes and
-// R10 (1 when its first byte is escaped), AX the characters a backslash
-// escapes and R10 the same for the next block. Subtracting each backslash
-// that may start an escape (one not escaped itself) from the bit past it,
-// over the odd bits, borrows through each run of backslashes, so that the
-// bits of its escapes and of the byte it escapes alternate with its start.
-// Uses DX and R14.
-func escapes() {
-	ANDNQ(RCX, R10, RDX)
-	LEAQ(Mem{Base: RDX, Index: RDX, Scale: 1}, RAX)
-	MOVQ(U64(0xaaaaaaaaaaaaaaaa), R14)
-	ORQ(R14, RAX)
-	SUBQ(RDX, RAX)
-	XORQ(R14, RAX)
-	ORQ(RCX, R10)
-	MOVQ(RAX, RDX)
-	ANDQ(RCX, RDX)
-	SHRQ(Imm(63), RDX)
-	XORQ(R10, RAX)
-	MOVQ(RDX, R10)
-}
-
-// inString sets DX to the bytes in a string (a string's opening quote and
-// its content), the prefix XOR of R8, the quotes no backslash escapes, by a
-// carry-less multiply with all ones (X14), and R11 all ones when a string
-// is open past the block. x1 and x2 are scratch.
-func inString(x1, x2 VecPhysical) {
-	VMOVQ(R8, x1)
-	VPCLMULQDQ(Imm(0), X14, x1, x2)
-	VMOVQ(x2, RDX)
-	XORQ(R11, RDX)
-	MOVQ(RDX, R11)
-	SARQ(Imm(63), R11)
-}
-
 // lineEnd: from AX the control bytes, CX the first one (64 for none) and
 // R13 the bytes before it. The line ends at the first control byte: a '\n'
 // outside strings, else it jumps to fail (a control byte in a string,
