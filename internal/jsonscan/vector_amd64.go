@@ -10,11 +10,13 @@ import "github.com/chatwire/chatwire/internal/cpu"
 var haveVector = cpu.Active() >= cpu.AVX2
 
 // scanStringVector scans w, a string's bytes from w[i] on, 64 bytes at a
-// time while 64 are left in w, then 32 at a time. It skips the two-byte escapes (\" \\ \/ \b
-// \f \n \r \t) that lie wholly before n and returns the index of the first
-// byte it does not skip: a '"', a '\\' that starts anything else, a byte
-// below 0x20, any special byte at or past n, or, when fewer than 32 bytes are
-// left, the first byte it did not look at. It reads nothing past len(w).
+// time while 64 are left in w, then 32 at a time. It skips the escapes that
+// lie wholly before n: the two-byte ones (\" \\ \/ \b \f \n \r \t), and the
+// \u escapes whose four hex digits lie in the block it reads. It returns
+// the index of the first byte it does not skip: a '"', a '\\' that starts
+// anything else, a byte below 0x20, any special byte at or past n, or, when
+// fewer than 32 bytes are left, the first byte it did not look at. It reads
+// nothing past len(w).
 //
 //go:noescape
 func scanStringVector(w []byte, i, n int) int

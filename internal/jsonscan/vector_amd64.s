@@ -395,6 +395,7 @@ TEXT ·scanStringVector(SB), NOSPLIT, $0-48
 	MOVQ    i+24(FP), DI
 	MOVQ    n+32(FP), R10
 	LEAQ    ·escapeKinds+0(SB), R11
+	MOVQ    $-1, R13
 	VMOVDQU quotes<>+0(SB), Y1
 	VMOVDQU backslashes<>+0(SB), Y2
 	VMOVDQU controls<>+0(SB), Y3
@@ -402,23 +403,23 @@ TEXT ·scanStringVector(SB), NOSPLIT, $0-48
 loop64:
 	LEAQ      64(DI), AX
 	CMPQ      AX, R9
-	JA        loop
+	JA        loop32
 	VMOVDQU   (SI)(DI*1), Y0
 	VMOVDQU   32(SI)(DI*1), Y7
 	VPCMPEQB  Y0, Y1, Y4
-	VPCMPEQB  Y0, Y2, Y5
-	VPMINUB   Y0, Y3, Y6
-	VPCMPEQB  Y0, Y6, Y6
-	VPOR      Y4, Y5, Y4
-	VPOR      Y4, Y6, Y4
-	VPCMPEQB  Y7, Y1, Y8
-	VPCMPEQB  Y7, Y2, Y9
+	VPCMPEQB  Y7, Y1, Y5
+	VPCMPEQB  Y0, Y2, Y6
+	VPCMPEQB  Y7, Y2, Y8
+	VPMINUB   Y0, Y3, Y9
+	VPCMPEQB  Y0, Y9, Y9
 	VPMINUB   Y7, Y3, Y10
 	VPCMPEQB  Y7, Y10, Y10
-	VPOR      Y8, Y9, Y8
-	VPOR      Y8, Y10, Y8
+	VPOR      Y4, Y6, Y4
+	VPOR      Y4, Y9, Y4
+	VPOR      Y5, Y8, Y5
+	VPOR      Y5, Y10, Y5
 	VPMOVMSKB Y4, AX
-	VPMOVMSKB Y8, CX
+	VPMOVMSKB Y5, CX
 	SHLQ      $0x20, CX
 	ORQ       CX, AX
 	TESTQ     AX, AX
@@ -440,23 +441,78 @@ found64:
 	MOVBLZX (SI)(CX*1), CX
 	MOVBLZX (R11)(CX*1), CX
 	CMPL    CX, $0x01
-	JNE     escape64
+	JNE     uEscape64
 	LEAQ    -1(AX), CX
 	ANDQ    CX, AX
 	INCQ    DX
 	CMPQ    DX, $0x40
-	JAE     next64
+	JAE     crossed64
 	BTRQ    DX, AX
-	TESTQ   AX, AX
-	JNZ     found64
-	ADDQ    $0x40, DI
-	JMP     loop64
 
-next64:
+skipped64:
+	TESTQ AX, AX
+	JNZ   found64
+	ADDQ  $0x40, DI
+	JMP   loop64
+
+crossed64:
 	LEAQ 2(BX), DI
 	JMP  loop64
 
-loop:
+uEscape64:
+	CMPL      CX, $0x02
+	JNE       stop
+	LEAQ      5(BX), CX
+	CMPQ      CX, R10
+	JAE       stop
+	CMPQ      R13, DI
+	JEQ       knownU64
+	VPCMPEQB  letterU<>+0(SB), Y0, Y4
+	VPCMPEQB  letterU<>+0(SB), Y7, Y5
+	VPMOVMSKB Y4, R12
+	VPMOVMSKB Y5, CX
+	SHLQ      $0x20, CX
+	ORQ       CX, R12
+	JZ        stop
+	VPSUBB    zero32<>+0(SB), Y0, Y4
+	VPMINUB   nine32<>+0(SB), Y4, Y5
+	VPCMPEQB  Y4, Y5, Y4
+	VPOR      space32<>+0(SB), Y0, Y5
+	VPSUBB    lowerA32<>+0(SB), Y5, Y5
+	VPMINUB   five32<>+0(SB), Y5, Y6
+	VPCMPEQB  Y5, Y6, Y5
+	VPOR      Y4, Y5, Y4
+	VPSUBB    zero32<>+0(SB), Y7, Y5
+	VPMINUB   nine32<>+0(SB), Y5, Y6
+	VPCMPEQB  Y5, Y6, Y5
+	VPOR      space32<>+0(SB), Y7, Y6
+	VPSUBB    lowerA32<>+0(SB), Y6, Y6
+	VPMINUB   five32<>+0(SB), Y6, Y8
+	VPCMPEQB  Y6, Y8, Y6
+	VPOR      Y5, Y6, Y5
+	VPMOVMSKB Y4, CX
+	VPMOVMSKB Y5, R8
+	SHLQ      $0x20, R8
+	ORQ       R8, CX
+	SHRQ      $0x01, CX
+	ANDQ      CX, R12
+	SHRQ      $0x01, CX
+	ANDQ      CX, R12
+	SHRQ      $0x01, CX
+	ANDQ      CX, R12
+	SHRQ      $0x01, CX
+	ANDQ      CX, R12
+	SHRQ      $0x01, R12
+	MOVQ      DI, R13
+
+knownU64:
+	BTQ  DX, R12
+	JCC  stop
+	LEAQ -1(AX), CX
+	ANDQ CX, AX
+	JMP  skipped64
+
+loop32:
 	LEAQ      32(DI), AX
 	CMPQ      AX, R9
 	JA        tail
@@ -468,13 +524,13 @@ loop:
 	VPOR      Y4, Y5, Y4
 	VPOR      Y4, Y6, Y4
 	VPMOVMSKB Y4, AX
-	TESTL     AX, AX
-	JNZ       found
+	TESTQ     AX, AX
+	JNZ       found32
 	ADDQ      $0x20, DI
-	JMP       loop
+	JMP       loop32
 
-found:
-	BSFL    AX, DX
+found32:
+	BSFQ    AX, DX
 	LEAQ    (DI)(DX*1), BX
 	CMPQ    BX, R10
 	JAE     stop
@@ -487,33 +543,61 @@ found:
 	MOVBLZX (SI)(CX*1), CX
 	MOVBLZX (R11)(CX*1), CX
 	CMPL    CX, $0x01
-	JNE     escape32
-	LEAL    -1(AX), CX
-	ANDL    CX, AX
-	INCL    DX
-	CMPL    DX, $0x20
-	JAE     next32
-	BTRL    DX, AX
-	TESTL   AX, AX
-	JNZ     found
-	ADDQ    $0x20, DI
-	JMP     loop
+	JNE     uEscape32
+	LEAQ    -1(AX), CX
+	ANDQ    CX, AX
+	INCQ    DX
+	CMPQ    DX, $0x20
+	JAE     crossed32
+	BTRQ    DX, AX
 
-next32:
+skipped32:
+	TESTQ AX, AX
+	JNZ   found32
+	ADDQ  $0x20, DI
+	JMP   loop32
+
+crossed32:
 	LEAQ 2(BX), DI
-	JMP  loop
+	JMP  loop32
 
-escape64:
-	CALL ·uEscape<>+0(SB)
-	JNE  stop
-	LEAQ 6(BX), DI
-	JMP  loop64
+uEscape32:
+	CMPL      CX, $0x02
+	JNE       stop
+	LEAQ      5(BX), CX
+	CMPQ      CX, R10
+	JAE       stop
+	CMPQ      R13, DI
+	JEQ       knownU32
+	VPCMPEQB  letterU<>+0(SB), Y0, Y4
+	VPMOVMSKB Y4, R12
+	JZ        stop
+	VPSUBB    zero32<>+0(SB), Y0, Y4
+	VPMINUB   nine32<>+0(SB), Y4, Y5
+	VPCMPEQB  Y4, Y5, Y4
+	VPOR      space32<>+0(SB), Y0, Y5
+	VPSUBB    lowerA32<>+0(SB), Y5, Y5
+	VPMINUB   five32<>+0(SB), Y5, Y6
+	VPCMPEQB  Y5, Y6, Y5
+	VPOR      Y4, Y5, Y4
+	VPMOVMSKB Y4, CX
+	SHRQ      $0x01, CX
+	ANDQ      CX, R12
+	SHRQ      $0x01, CX
+	ANDQ      CX, R12
+	SHRQ      $0x01, CX
+	ANDQ      CX, R12
+	SHRQ      $0x01, CX
+	ANDQ      CX, R12
+	SHRQ      $0x01, R12
+	MOVQ      DI, R13
 
-escape32:
-	CALL ·uEscape<>+0(SB)
-	JNE  stop
-	LEAQ 6(BX), DI
-	JMP  loop
+knownU32:
+	BTQ  DX, R12
+	JCC  stop
+	LEAQ -1(AX), CX
+	ANDQ CX, AX
+	JMP  skipped32
 
 stop:
 	VZEROUPPER
@@ -523,34 +607,6 @@ stop:
 tail:
 	VZEROUPPER
 	MOVQ DI, ret+40(FP)
-	RET
-
-// func uEscape<>()
-TEXT ·uEscape<>(SB), NOSPLIT|NOFRAME, $0
-	CMPL    CX, $0x02
-	JNE     uDone
-	LEAQ    5(BX), CX
-	CMPQ    CX, R10
-	JAE     uBad
-	LEAQ    ·isHex+0(SB), R12
-	MOVBLZX 2(SI)(BX*1), CX
-	MOVBLZX (R12)(CX*1), R8
-	MOVBLZX 3(SI)(BX*1), CX
-	MOVBLZX (R12)(CX*1), CX
-	ANDL    CX, R8
-	MOVBLZX 4(SI)(BX*1), CX
-	MOVBLZX (R12)(CX*1), CX
-	ANDL    CX, R8
-	MOVBLZX 5(SI)(BX*1), CX
-	MOVBLZX (R12)(CX*1), CX
-	ANDL    CX, R8
-	CMPL    R8, $0x01
-	RET
-
-uBad:
-	CMPL CX, $-1
-
-uDone:
 	RET
 
 // func blockMasks(p *byte) (quotes uint64, bad uint64)

@@ -100,6 +100,18 @@ func memFirst(c Op, y vec) (Op, Op) {
 	return y, c
 }
 
+// specials returns 0xff for the bytes a string's scan stops at, 0 for the
+// others: quotes (q, a register or table of them), backslashes (bs) and
+// control bytes (max, of 0x1f). Go reference: stringSpecial, scan.go.
+func (b ymm) specials(q, bs, max Op) []vec {
+	r, e, c := b.eqs(q), b.eqs(bs), b.controls(max)
+	for i := range r {
+		VPOR(r[i], e[i], r[i])
+		VPOR(r[i], c[i], r[i])
+	}
+	return r
+}
+
 func (b ymm) eq(c Op, m gp) { b.join(b.eqs(c), m) }
 
 func (b ymm) hexDigits(m gp) {

@@ -38,7 +38,6 @@ func main() {
 	ConstraintExpr("!purego")
 	declareTables()
 	scanStringVector()
-	uEscape()
 	blockMasks()
 	lineSkeleton()
 	lineSkeleton256()

@@ -55,14 +55,12 @@ func escapedBytes(bs, carry, escaped gp) {
 
 // goodUEscapes is the rule of \u escapes: a backslash, a 'u', four hex
 // digits. (Go reference: goodEscape, skeleton.go; scanString's escapeU
-// case, scan.go.) It returns the mask of the bytes of escaped (all the
-// block's, where escaped is nil) that are a 'u' followed by four hex
-// digits in the block: the \u escapes the block vouches for, when a
-// backslash escapes their 'u' (one whose digits cross the block's end is
-// not among them). It jumps to none, instead, when no byte of escaped is a
-// 'u'.
-func goodUEscapes(b block, escaped gp, none LabelRef) gp {
-	u := GP64()
+// case, scan.go.) It sets u to the bytes of escaped (all the block's, where
+// escaped is nil) that are a 'u' followed by four hex digits in the block:
+// the \u escapes the block vouches for, when a backslash escapes their 'u'
+// (one whose digits cross the block's end is not among them). It jumps to
+// none, instead, when no byte of escaped is a 'u'.
+func goodUEscapes(b block, escaped, u gp, none LabelRef) {
 	b.eq(letterU, u)
 	if escaped != nil {
 		ANDQ(escaped, u)
@@ -74,7 +72,6 @@ func goodUEscapes(b block, escaped gp, none LabelRef) gp {
 		SHRQ(Imm(1), hex)
 		ANDQ(hex, u)
 	}
-	return u
 }
 
 // badEscapes sets bad to the bytes of escaped (the escaped bytes) that make
@@ -88,7 +85,8 @@ func badEscapes(b block, escaped, bad gp) {
 	b.notTwoByteEscapes(bad)
 	ANDQ(escaped, bad)
 	JZ(done)
-	u := goodUEscapes(b, escaped, done)
+	u := GP64()
+	goodUEscapes(b, escaped, u, done)
 	ANDNQ(bad, u, bad)
 	Label(string(done))
 }
