@@ -33,12 +33,6 @@ func scanStringVector(w []byte, i, n int) int
 //go:noescape
 func blockMasks(p *byte) (quotes, bad uint64)
 
-// cpuid returns the registers CPUID leaves for leaf eax, subleaf ecx.
-func cpuid(eax, ecx uint32) (a, b, c, d uint32)
-
-// xgetbv returns the low 32 bits of the extended control register XCR0.
-func xgetbv() uint32
-
 // skeleton512 tells whether lineSkeleton runs lineSkeleton512: the avx512
 // level of internal/cpu (AVX-512 F, BW, VL, VBMI, VBMI2). Where it is false
 // and haveSkeleton true, lineSkeleton256 (AVX2) runs. Tests set it to run

@@ -1407,22 +1407,3 @@ fail:
 	MOVQ $0x00000000, end+48(FP)
 	MOVQ $-1, way+56(FP)
 	RET
-
-// func cpuid(eax uint32, ecx uint32) (a uint32, b uint32, c uint32, d uint32)
-// Requires: CPUID
-TEXT ·cpuid(SB), NOSPLIT, $0-24
-	MOVL eax+0(FP), AX
-	MOVL ecx+4(FP), CX
-	CPUID
-	MOVL AX, a+8(FP)
-	MOVL BX, b+12(FP)
-	MOVL CX, c+16(FP)
-	MOVL DX, d+20(FP)
-	RET
-
-// func xgetbv() uint32
-TEXT ·xgetbv(SB), NOSPLIT, $0-4
-	MOVL $0x00000000, CX
-	XGETBV
-	MOVL AX, ret+0(FP)
-	RET

@@ -41,8 +41,6 @@ func main() {
 	blockMasks()
 	lineSkeleton()
 	lineSkeleton256()
-	cpuid()
-	xgetbv()
 	Generate()
 	if out := flag.Lookup("out").Value.String(); out != "" && out != "-" {
 		if err := checkRegisters(out); err != nil {
