@@ -10,7 +10,8 @@ import (
 // wherever it applies: escapedBytes by blockMasks and both variants of
 // lineSkeleton; goodUEscapes by those three and scanStringVector;
 // inStrings by both variants of lineSkeleton. The portable Go code they
-// must agree with, byte by byte, is named at each.
+// must agree with, byte by byte, is named at each (files of the package,
+// internal/jsonscan, not of this program).
 
 // escapedBytes is the rule of backslashes: a backslash escapes the byte
 // after it, which is then that escape's character, whatever it is (a

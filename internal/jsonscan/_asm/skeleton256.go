@@ -24,7 +24,9 @@ func gather(g int) {
 }
 
 // wayEq64 sets ZF when the 64 bytes of way r (its offset in c, CX) are
-// those of Y0 and Y1, the skeleton (zeros past it). Uses Y2, Y3, AX.
+// those of Y0 and Y1, the skeleton (zeros past it): the skeleton is that
+// way's (a way's bytes are zeros past its length, and a skeleton has no
+// zero byte). Uses Y2, Y3, AX.
 func wayEq64(r GPPhysical) {
 	ways := lay.offset("codeSkeletons", "ways")
 	VPCMPEQB(Mem{Disp: ways, Base: RCX, Index: r, Scale: 1}, Y0, Y2)
@@ -34,16 +36,18 @@ func wayEq64(r GPPhysical) {
 	CMPL(EAX, I8(-1))
 }
 
-// lineSkeleton256 writes lineSkeleton256 (vector_amd64.go).
+// lineSkeleton256 writes lineSkeleton256 (vector_amd64.go), the AVX2
+// variant of lineSkeleton; Go reference: skeletonOf (the package's
+// skeleton.go), byte by byte.
 //
-// lineSkeleton's AVX-512 variant with AVX2, each block of 64 bytes in Y0 (its first 32)
-// and Y1 (its last 32), its masks made 32 bytes at a time (VPMOVMSKB) and
-// joined: R8 the quotes, CX the backslashes, R13 the control bytes; from
-// there the registers are lineSkeleton512's, but for the carry of digits
-// (lineSkeleton512's K4), at 64(SP). With digits, Y2 and Y3 the digits,
-// Y4 and Y5 the bytes less '0'. The skeleton grows in out: each block's
-// bytes, digits made '1', are stored at 0(SP), and gathered from there 8
-// at a time (GATHER).
+// Each block of 64 bytes is in Y0 (its first 32) and Y1 (its last 32), its
+// masks made 32 bytes at a time (VPMOVMSKB) and joined: R8 the quotes, CX
+// the backslashes, R13 the control bytes; from there the registers are
+// lineSkeleton512's (skeleton512.go), but for the carry of digits
+// (lineSkeleton512's K4), at 64(SP). With digits, Y2 and Y3 the digits, Y4
+// and Y5 the bytes less '0'. The skeleton grows in out: each block's bytes,
+// digits made '1', are stored at 0(SP), and gathered from there 8 at a time
+// (gather).
 //
 // Constants: Y8 '"', Y9 '\\', Y10 0x1f, Y11 escapeLo, Y12 escapeHi, Y13 the
 // low nibble mask, Y14 all ones (X14 for the prefix XOR), Y15 zeros.

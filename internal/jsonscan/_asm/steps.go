@@ -7,14 +7,18 @@ import (
 )
 
 // The scalar steps lineSkeleton512 and lineSkeleton256 share, on 64-bit
-// masks of a block (bit k for byte k): the registers as described at
-// lineSkeleton512.
+// masks of a block (bit k for byte k), in the registers lineSkeleton
+// (skeleton512.go) describes. Their Go reference is skeletonOf
+// (skeleton.go of the package), byte by byte: each step names the case it
+// agrees with.
 
-// lineEnd: from AX the control bytes, CX the first one (64 for none) and
-// R13 the bytes before it. The line ends at the first control byte: a '\n'
-// outside strings, else it jumps to fail (a control byte in a string,
-// whitespace other than spaces, a string not closed). So does an escape
-// other than the two-byte ones (R12), up to that byte.
+// lineEnd is the rule of the line's end: it ends at its first control
+// byte, which must be a '\n' outside strings; any other (a control byte in
+// a string, whitespace other than spaces, a string not closed) fails, as
+// does a bad escape (R12) before it (skeletonOf's '\n' and c < 0x20 cases).
+// From AX the block's control bytes and DX the bytes in strings, it sets
+// CX to the first control byte (64 for none) and R13 to the bytes before
+// it, and jumps to fail where the line is not one lineSkeleton reads.
 func lineEnd(fail LabelRef) {
 	more := newLabel("noLineEnd")
 	TZCNTQ(RAX, RCX)
@@ -34,9 +38,11 @@ func lineEnd(fail LabelRef) {
 	Label(string(more))
 }
 
-// runs: from R12 the digits outside strings and AX's bit 0 (the block
-// before ended in a digit), R14 the first digit of each run and CX the
-// digits dropped.
+// runs is the rule of runs of digits outside strings: the skeleton keeps
+// the first digit of each (as '1') and drops the others (skeletonOf's
+// isDigit case). From R12 the digits outside strings and AX's bit 0 (the
+// block before ended in a digit), it sets R14 to the first digit of each
+// run and CX to the digits dropped.
 func runs() {
 	ANDQ(Imm(1), RAX)
 	LEAQ(Mem{Base: RAX, Index: R12, Scale: 2}, R14)
@@ -44,9 +50,10 @@ func runs() {
 	ANDNQ(R12, R14, RCX)
 }
 
-// lastDigit: AX the carry of digits to the next block: bit 0 when the
-// block ends in a digit, bit 2 when that digit is a '0' that starts a run
-// other than a fraction (then the next block must not start with a digit).
+// lastDigit carries runs of digits across a block's end (runs,
+// zeroRuns): it sets AX's bit 0 when the block ends in a digit, and bit 2
+// when that digit is a '0' that starts a run other than a fraction (then
+// the next block must not start with a digit).
 func lastDigit() {
 	done := newLabel("lastDigit")
 	MOVQ(R12, RAX)
@@ -62,8 +69,8 @@ func lastDigit() {
 	Label(string(done))
 }
 
-// lastDot: AX's bit 1 set when the block ends in a '.': the next block's
-// first byte may follow a digit, or a '.'.
+// lastDot sets AX's bit 1 when the block ends in a '.', for zeroRuns: a run
+// of digits after a '.' is a fraction.
 func lastDot() {
 	XORL(EDX, EDX)
 	CMPB(Mem{Disp: 63, Base: RSI, Index: RBX, Scale: 1}, Imm(0x2e))
@@ -71,9 +78,12 @@ func lastDot() {
 	LEAQ(Mem{Base: RAX, Index: RDX, Scale: 2}, RAX)
 }
 
-// zeroRuns: from AX the zeros, AX the runs of digits that start with a '0'
-// and go on (R14 the first digit of each run, R12 the digits); sets ZF when
-// there are none.
+// zeroRuns is the rule of leading zeros: a run of digits that starts with
+// a '0' and goes on is no integer lineSkeleton reads (skeletonOf's c ==
+// '0' check; the walker reads the line, where it may be an exponent). From
+// AX the zeros, R14 the first digit of each run and R12 the digits, it
+// sets AX to the runs that start with a '0' and go on, and ZF when there
+// are none.
 func zeroRuns() {
 	ANDQ(R14, RAX)
 	MOVQ(R12, RDX)
@@ -81,9 +91,9 @@ func zeroRuns() {
 	ANDQ(RDX, RAX)
 }
 
-// results: the skeleton's length (R9) and the line's end (BX, the last
-// block's offset, and R13, the bytes before the '\n') as the results, and
-// no way yet.
+// results stores the skeleton's length (R9) and the line's end (BX, the
+// last block's offset, and R13, the bytes before the '\n') as the results,
+// and no way yet.
 func results() {
 	POPCNTQ(R13, RAX)
 	ADDQ(RBX, RAX)
@@ -92,13 +102,14 @@ func results() {
 	MOVQ(I32(-1), arg(Return("way")))
 }
 
-// wayAt: DX the first way of R12's bits, R14 its offset in c.ways.
+// wayAt sets DX to the first way of R12's bits, R14 to its offset in
+// c.ways (the size of knownSkeleton, from the package's source).
 func wayAt() {
 	TZCNTQ(R12, RDX)
 	IMUL3Q(Imm(uint64(lay.size("knownSkeleton"))), RDX, R14)
 }
 
-// failed: the results of a line lineSkeleton cannot read, and return.
+// failed returns the results of a line lineSkeleton cannot read: size -1.
 func failed() {
 	VZEROUPPER()
 	MOVQ(I32(-1), arg(Return("size")))

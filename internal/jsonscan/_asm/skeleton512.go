@@ -6,7 +6,9 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 )
 
-// lineSkeleton writes lineSkeleton (vector_amd64.go).
+// lineSkeleton writes lineSkeleton (vector_amd64.go): lineSkeleton512, its
+// AVX-512 variant, and the jump to lineSkeleton256. Go reference:
+// skeletonOf (the package's skeleton.go), byte by byte.
 //
 // Per block of 64 bytes from p (the line's value; n bytes are readable
 // from p): K1 the quotes, K2 the backslashes, K3 the control bytes;
