@@ -615,21 +615,24 @@ TEXT ·blockMasks(SB), NOSPLIT, $0-24
 	MOVQ      p+0(FP), AX
 	VMOVDQU   (AX), Y0
 	VMOVDQU   32(AX), Y1
-	VPCMPEQB  quotes<>+0(SB), Y0, Y2
-	VPCMPEQB  quotes<>+0(SB), Y1, Y3
-	VPMOVMSKB Y2, AX
-	VPMOVMSKB Y3, CX
+	VMOVDQU   quotes<>+0(SB), Y2
+	VMOVDQU   backslashes<>+0(SB), Y3
+	VMOVDQU   controls<>+0(SB), Y4
+	VPCMPEQB  Y0, Y2, Y5
+	VPCMPEQB  Y1, Y2, Y2
+	VPMOVMSKB Y5, AX
+	VPMOVMSKB Y2, CX
 	SHLQ      $0x20, CX
 	ORQ       CX, AX
-	VPCMPEQB  backslashes<>+0(SB), Y0, Y2
-	VPCMPEQB  backslashes<>+0(SB), Y1, Y3
+	VPCMPEQB  Y0, Y3, Y2
+	VPCMPEQB  Y1, Y3, Y3
 	VPMOVMSKB Y2, CX
 	VPMOVMSKB Y3, DX
 	SHLQ      $0x20, DX
 	ORQ       DX, CX
-	VPMINUB   controls<>+0(SB), Y0, Y2
+	VPMINUB   Y0, Y4, Y2
 	VPCMPEQB  Y0, Y2, Y2
-	VPMINUB   controls<>+0(SB), Y1, Y3
+	VPMINUB   Y1, Y4, Y3
 	VPCMPEQB  Y1, Y3, Y3
 	VPMOVMSKB Y2, DX
 	VPMOVMSKB Y3, BX

@@ -16,10 +16,15 @@ func blockMasks() {
 	b := ymm{y: []vec{YMM(), YMM()}}
 	VMOVDQU(Mem{Base: p}, b.y[0])
 	VMOVDQU(Mem{Base: p, Disp: 32}, b.y[1])
+	// The constants in registers: each is compared with both halves.
+	q, bsl, ctl := YMM(), YMM(), YMM()
+	VMOVDQU(quotes, q)
+	VMOVDQU(backslashes, bsl)
+	VMOVDQU(controls, ctl)
 	qs, bs, bad := GP64(), GP64(), GP64()
-	b.eq(quotes, qs)
-	b.eq(backslashes, bs)
-	b.join(b.controls(controls), bad)
+	b.eq(q, qs)
+	b.eq(bsl, bs)
+	b.join(b.controls(ctl), bad)
 	TESTQ(bs, bs)
 	JNZ(LabelRef("escapes"))
 	VZEROUPPER()
