@@ -119,7 +119,7 @@ type Assembler struct {
 	arena []byte   // the JSON values the message keeps (data, annotations, sources, tool values)
 	strs  strArena // the text of the short strings it keeps
 	buf   []byte   // decoded text
-	offs  []int    // element offsets in arena
+	offs  []int    // where the elements kept by keepElements end in arena
 }
 
 // A toolCall is what the SDK finds by a toolCallId: its entry in
@@ -135,19 +135,14 @@ type toolCall struct {
 
 // partialCall is one entry of the SDK's partialToolCalls.
 type partialCall struct {
-	call   *toolCall // the call of its id
-	text   []byte    // the args text so far, decoded
-	raw    []byte    // and the deltas after it, not yet decoded (see addDelta)
-	fix    fixer     // fixJson's walk of text, brought up to its end by repair
+	call   *toolCall    // the call of its id
+	args   streamedJSON // the args text and its value, repaired when the message is asked for
 	step   int
 	index  int // in msg.ToolInvocations
 	id     string
 	name   string
-	args   []byte           // the args as repaired and re-serialised, reused per delta
-	state  PartialJSONState // how args was read
-	fixed  []byte           // the repaired text args was read from, when the text was not JSON
-	fields []field          // the invocation's members, reused per delta
-	dirty  bool             // text has grown since args were repaired (the call is in Assembler.dirty)
+	fields []field // the invocation's members, reused per delta
+	dirty  bool    // the args text has grown since it was read (the call is in Assembler.dirty)
 }
 
 type signatureUndo struct {
@@ -666,30 +661,14 @@ func (a *Assembler) keepList(v []byte, list *[]json.RawMessage, spare []json.Raw
 // arena and appends it to *dst.
 func (a *Assembler) keepElements(v []byte, dst *[]json.RawMessage) error {
 	start := len(a.arena)
-	a.offs = append(a.offs[:0], start)
-	i := skipWS(v, 0)
-	if i >= len(v) || v[i] != '[' {
-		return errBadJSON
+	var err error
+	if a.arena, a.offs, err = a.w.appendElements(a.arena, v, a.offs[:0]); err != nil {
+		a.arena = a.arena[:start]
+		return err
 	}
-	i = skipWS(v, i+1)
-	if i < len(v) && v[i] == ']' {
-		return nil
-	}
-	for {
-		var err error
-		if a.arena, i, err = a.w.valueCopy(a.arena, v, i, 1); err != nil {
-			a.arena = a.arena[:start]
-			return err
-		}
-		a.offs = append(a.offs, len(a.arena))
-		i = skipWS(v, i)
-		if i >= len(v) || v[i] != ',' {
-			break
-		}
-		i++
-	}
-	for j := 1; j < len(a.offs); j++ {
-		*dst = append(*dst, a.arena[a.offs[j-1]:a.offs[j]:a.offs[j]])
+	for _, end := range a.offs {
+		*dst = append(*dst, a.arena[start:end:end])
+		start = end
 	}
 	return nil
 }
@@ -801,8 +780,8 @@ func (a *Assembler) newRec() *partialCall {
 	}
 	rec := a.recs[a.nrecs]
 	a.nrecs++
-	*rec = partialCall{text: rec.text[:0], raw: rec.raw[:0], fix: rec.fix, args: rec.args[:0], fixed: rec.fixed[:0], fields: rec.fields[:0]}
-	rec.fix.reset()
+	*rec = partialCall{args: rec.args, fields: rec.fields[:0]}
+	rec.args.reset()
 	return rec
 }
 
@@ -891,35 +870,13 @@ func (a *Assembler) sameCallDelta(v []byte) []byte {
 }
 
 // addDelta appends the args text delta, a JSON string token, to rec's args
-// text. The text is decoded when the args are repaired (see decodeArgs),
-// in one pass over the deltas since the last repair: a call part makes
-// that needless.
+// text, to be read when the message is asked for (see flushArgs): a call
+// part makes that needless.
 func (a *Assembler) addDelta(rec *partialCall, delta []byte) {
-	raw := delta[1 : len(delta)-1]
-	rec.raw = append(rec.raw, raw...)
-	if !endsWhole(raw) {
-		rec.decode() // the next delta must not run on to a cut UTF-8 sequence
-	}
+	rec.args.add(delta[1 : len(delta)-1])
 	if !rec.dirty {
 		rec.dirty = true
 		a.dirty = append(a.dirty, rec)
-	}
-}
-
-// decode decodes the deltas not yet decoded (rec.raw, their bytes between
-// the quotes run together) onto rec.text, as JavaScript's += appends them.
-func (rec *partialCall) decode() {
-	if len(rec.raw) == 0 {
-		return
-	}
-	n := len(rec.text)
-	rec.text = appendJSRaw(rec.text, rec.raw)
-	rec.raw = rec.raw[:0]
-	// fixJson's walk of the text waits for the repair, but for a surrogate
-	// pair joined where it has walked.
-	var joinAt int
-	if rec.text, joinAt = joinSeam(rec.text, n); joinAt >= 0 && rec.fix.n > joinAt {
-		rec.fix.joined(rec.text, joinAt)
 	}
 }
 
@@ -945,35 +902,10 @@ func (a *Assembler) flushArgs() {
 	a.dirty = a.dirty[:0]
 }
 
-// repair repairs and reads rec's args text as the SDK's parsePartialJson
-// does and sets the partial-call invocation with them.
+// repair reads rec's args text as the SDK's parsePartialJson does and sets
+// the partial-call invocation with the args.
 func (a *Assembler) repair(rec *partialCall) {
-	rec.decode()
-	rec.fix.feed(rec.text)
-	var args []byte
-	var state PartialJSONState
-	if canEndJSON(rec.text) {
-		args, state = a.pp.appendFed(rec.args[:0], rec.text, &rec.fix)
-		rec.fixed = rec.fixed[:0]
-	} else {
-		// The text is not JSON: its value is that of the repaired text,
-		// which often stays the same from one look to the next (a delta
-		// inside a key, a number, an escape): then so does the value.
-		a.pp.fixed = rec.fix.appendFixed(a.pp.fixed[:0], rec.text)
-		if len(rec.fixed) > 0 && bytes.Equal(a.pp.fixed, rec.fixed) {
-			args, state = rec.args, rec.state
-		} else {
-			args, state = rec.args[:0], PartialJSONFailed
-			if out, ok := a.pp.appendSecure(args, a.pp.fixed); ok {
-				args, state = out, PartialJSONRepaired
-			}
-			rec.fixed = append(rec.fixed[:0], a.pp.fixed...)
-		}
-	}
-	rec.args, rec.state = args, state
-	if state == PartialJSONFailed {
-		args = nil
-	}
+	args, _ := rec.args.read(&a.pp)
 	inv := rec.invocation(args)
 	a.msg.ToolInvocations[rec.index] = inv
 	*a.msg.Parts[rec.call.part].ToolInvocation = inv

@@ -74,6 +74,32 @@ func (w *jsWriter) appendValue(dst, v []byte) ([]byte, error) {
 	return dst, nil
 }
 
+// appendElements appends the JavaScript form of each element of the valid
+// JSON array v to dst, one after the other, and the end of each in dst to
+// ends. On an error dst and ends may hold some of the elements.
+func (w *jsWriter) appendElements(dst, v []byte, ends []int) ([]byte, []int, error) {
+	i := skipWS(v, 0)
+	if i >= len(v) || v[i] != '[' {
+		return dst, ends, errBadJSON
+	}
+	i = skipWS(v, i+1)
+	if i < len(v) && v[i] == ']' {
+		return dst, ends, nil
+	}
+	for {
+		var err error
+		if dst, i, err = w.valueCopy(dst, v, i, 1); err != nil {
+			return dst, ends, err
+		}
+		ends = append(ends, len(dst))
+		i = skipWS(v, i)
+		if i >= len(v) || v[i] != ',' {
+			return dst, ends, nil
+		}
+		i++
+	}
+}
+
 // valueCopy is value, but a value already in the form it writes is copied
 // as it stands, in one step (see canonicalEnd). It is tried on the value
 // given, not on the values inside it again: a value that is not in that

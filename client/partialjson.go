@@ -82,7 +82,11 @@ func (f *fixer) feed(s []byte) {
 // joined tells the fixer that the lone high surrogate it walked at
 // s[at:at+3] became, with the low surrogate that followed, the 4-byte
 // character s[at:at+4]: it walks the low surrogate, the second code unit.
+// It does nothing when the fixer has not walked that far.
 func (f *fixer) joined(s []byte, at int) {
+	if f.n <= at {
+		return
+	}
 	if f.lastValid == at+2 {
 		f.lastValid = at + 3
 	}
