@@ -19,7 +19,7 @@
 // The assembly benchmark (assemble_test.go, BenchmarkAssemble) reads the
 // first 5k, 20k and 100k lines of the corpus's LLM mix, without its error
 // parts, twice per round: decoding alone and decoding into
-// client.Assembler. assemble.sh runs it in rounds beside the AI SDK's own
+// message.Assembler. assemble.sh runs it in rounds beside the AI SDK's own
 // assembly (bench/sdk/call-chat-api.mjs: callChatApi on the same inputs)
 // and prints the benchstat table and the goals; RESULTS.md has the figures.
 package bench

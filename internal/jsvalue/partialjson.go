@@ -1,4 +1,4 @@
-package client
+package jsvalue
 
 import "unicode/utf8"
 
@@ -335,7 +335,7 @@ func (s PartialJSONState) String() string {
 // has a "prototype" key. The value is returned as JSON.stringify would write
 // it (see the package documentation on JSON values). It allocates the value.
 func ParsePartialJSON(text []byte) ([]byte, PartialJSONState) {
-	var p partialParser
+	var p PartialParser
 	v, state := p.appendParsed(nil, text)
 	if state == PartialJSONFailed {
 		return nil, state
@@ -343,10 +343,10 @@ func ParsePartialJSON(text []byte) ([]byte, PartialJSONState) {
 	return v, state
 }
 
-// partialParser holds the reusable buffers of the partial-JSON path.
-type partialParser struct {
+// PartialParser holds the reusable buffers of the partial-JSON path.
+type PartialParser struct {
 	fix   fixer
-	w     jsWriter
+	w     Writer
 	fixed []byte
 }
 
@@ -369,14 +369,14 @@ func canEndJSON(text []byte) bool {
 
 // appendParsed appends the JavaScript form of text's value to dst; with
 // PartialJSONFailed, dst is returned as it was.
-func (p *partialParser) appendParsed(dst, text []byte) ([]byte, PartialJSONState) {
+func (p *PartialParser) appendParsed(dst, text []byte) ([]byte, PartialJSONState) {
 	p.fix.reset()
 	p.fix.feed(text)
 	return p.appendFed(dst, text, &p.fix)
 }
 
 // appendFed is appendParsed for a text that the fixer f has walked.
-func (p *partialParser) appendFed(dst, text []byte, f *fixer) ([]byte, PartialJSONState) {
+func (p *PartialParser) appendFed(dst, text []byte, f *fixer) ([]byte, PartialJSONState) {
 	// Text whose last character cannot end a JSON value is not JSON: the
 	// streamed args of a tool call, most of the time. Skip the first parse.
 	if canEndJSON(text) {
@@ -392,13 +392,13 @@ func (p *partialParser) appendFed(dst, text []byte, f *fixer) ([]byte, PartialJS
 }
 
 // appendSecure is secure-json-parse's parse followed by JSON.stringify.
-func (p *partialParser) appendSecure(dst, text []byte) ([]byte, bool) {
+func (p *PartialParser) appendSecure(dst, text []byte) ([]byte, bool) {
 	if len(text) >= 3 && text[0] == 0xEF && text[1] == 0xBB && text[2] == 0xBF {
 		text = text[3:]
 	}
 	// In secure mode the writer checks the JSON as JSON.parse does.
 	p.w.secure, p.w.forbidden = true, false
-	out, err := p.w.appendValue(dst, text)
+	out, err := p.w.AppendValue(dst, text)
 	p.w.secure = false
 	if err != nil || p.w.forbidden {
 		return dst, false

@@ -1,4 +1,4 @@
-package client
+package jsvalue
 
 import (
 	"slices"
@@ -21,10 +21,14 @@ var vectorText atomic.Bool
 
 func init() { vectorText.Store(haveVector) }
 
-// setVectorText turns the vector decoder on or off (it stays off where there
-// is none) and returns the previous setting; the tests run both decoders
-// over the same inputs with it.
-func setVectorText(on bool) (was bool) { return vectorText.Swap(on && haveVector) }
+// SetVectorText turns the vector decoder on or off (it stays off where there
+// is none) and returns the previous setting; the tests of this package and
+// of the assembly run both decoders over the same inputs with it.
+func SetVectorText(on bool) (was bool) { return vectorText.Swap(on && haveVector) }
+
+// HaveVectorText reports whether this build has the vector decoder and the
+// CPU can run it.
+func HaveVectorText() bool { return haveVector }
 
 // escapeByte maps the byte after a backslash to the byte its two-byte
 // escape stands for, or 0 for \u and anything that is not an escape.

@@ -1,6 +1,10 @@
-package client
+package message
 
-import "math"
+import (
+	"math"
+
+	"github.com/chatwire/chatwire/internal/jsvalue"
+)
 
 // Usage is the token usage the SDK reports beside the message: its
 // calculateLanguageModelUsage of the last finish_message part ("d") that
@@ -40,16 +44,16 @@ func (u Usage) MarshalJSON() ([]byte, error) { return u.appendJSON(nil), nil }
 func (u Usage) appendJSON(dst []byte) []byte {
 	if u.reported {
 		dst = append(dst, `{"promptTokens":`...)
-		dst = appendFloat(dst, u.PromptTokens)
+		dst = jsvalue.AppendFloat(dst, u.PromptTokens)
 		dst = append(dst, `,"completionTokens":`...)
-		dst = appendFloat(dst, u.CompletionTokens)
+		dst = jsvalue.AppendFloat(dst, u.CompletionTokens)
 	} else {
 		dst = append(dst, `{"completionTokens":`...)
-		dst = appendFloat(dst, u.CompletionTokens)
+		dst = jsvalue.AppendFloat(dst, u.CompletionTokens)
 		dst = append(dst, `,"promptTokens":`...)
-		dst = appendFloat(dst, u.PromptTokens)
+		dst = jsvalue.AppendFloat(dst, u.PromptTokens)
 	}
 	dst = append(dst, `,"totalTokens":`...)
-	dst = appendFloat(dst, u.TotalTokens)
+	dst = jsvalue.AppendFloat(dst, u.TotalTokens)
 	return append(dst, '}')
 }

@@ -1,7 +1,9 @@
-package client
+package message
 
 import (
 	"encoding/json"
+
+	"github.com/chatwire/chatwire/internal/jsvalue"
 )
 
 // The types of the message's parts ([Part.Type]), the SDK's UIMessage part
@@ -134,7 +136,7 @@ func (m *Message) appendJSON(dst []byte) []byte {
 	dst = append(dst, '{')
 	if m.hasID || m.ID != "" {
 		dst = append(dst, `"id":`...)
-		dst = appendJSQuoted(dst, m.ID)
+		dst = jsvalue.AppendQuoted(dst, m.ID)
 		dst = append(dst, ',')
 	}
 	role := m.Role
@@ -142,9 +144,9 @@ func (m *Message) appendJSON(dst []byte) []byte {
 		role = "assistant"
 	}
 	dst = append(dst, `"role":`...)
-	dst = appendJSQuoted(dst, role)
+	dst = jsvalue.AppendQuoted(dst, role)
 	dst = append(dst, `,"content":`...)
-	dst = appendJSQuoted(dst, m.Content)
+	dst = jsvalue.AppendQuoted(dst, m.Content)
 	dst = append(dst, `,"parts":[`...)
 	for i := range m.Parts {
 		if i > 0 {
@@ -172,7 +174,7 @@ func (m *Message) appendKey(dst []byte, k byte) []byte {
 	case keyReasoning:
 		if m.HasReasoning || m.Reasoning != "" {
 			dst = append(dst, `,"reasoning":`...)
-			dst = appendJSQuoted(dst, m.Reasoning)
+			dst = jsvalue.AppendQuoted(dst, m.Reasoning)
 		}
 	case keyToolInvocations:
 		if m.ToolInvocations != nil {
@@ -221,14 +223,14 @@ func (p *Part) MarshalJSON() ([]byte, error) { return p.appendJSON(nil), nil }
 
 func (p *Part) appendJSON(dst []byte) []byte {
 	dst = append(dst, `{"type":`...)
-	dst = appendJSQuoted(dst, p.Type)
+	dst = jsvalue.AppendQuoted(dst, p.Type)
 	switch p.Type {
 	case PartText:
 		dst = append(dst, `,"text":`...)
-		dst = appendJSQuoted(dst, p.Text)
+		dst = jsvalue.AppendQuoted(dst, p.Text)
 	case PartReasoning:
 		dst = append(dst, `,"reasoning":`...)
-		dst = appendJSQuoted(dst, p.Reasoning)
+		dst = jsvalue.AppendQuoted(dst, p.Reasoning)
 		dst = append(dst, `,"details":[`...)
 		for i, d := range p.Details {
 			if i > 0 {
@@ -249,9 +251,9 @@ func (p *Part) appendJSON(dst []byte) []byte {
 		dst = appendRaw(dst, p.Source)
 	case PartFile:
 		dst = append(dst, `,"mimeType":`...)
-		dst = appendJSQuoted(dst, p.MimeType)
+		dst = jsvalue.AppendQuoted(dst, p.MimeType)
 		dst = append(dst, `,"data":`...)
-		dst = appendJSQuoted(dst, p.Data)
+		dst = jsvalue.AppendQuoted(dst, p.Data)
 	}
 	return append(dst, '}')
 }
@@ -268,17 +270,17 @@ func (d ReasoningDetail) MarshalJSON() ([]byte, error) { return d.appendJSON(nil
 
 func (d ReasoningDetail) appendJSON(dst []byte) []byte {
 	dst = append(dst, `{"type":`...)
-	dst = appendJSQuoted(dst, d.Type)
+	dst = jsvalue.AppendQuoted(dst, d.Type)
 	if d.Type == DetailRedacted {
 		dst = append(dst, `,"data":`...)
-		dst = appendJSQuoted(dst, d.Data)
+		dst = jsvalue.AppendQuoted(dst, d.Data)
 		return append(dst, '}')
 	}
 	dst = append(dst, `,"text":`...)
-	dst = appendJSQuoted(dst, d.Text)
+	dst = jsvalue.AppendQuoted(dst, d.Text)
 	if d.Signed() {
 		dst = append(dst, `,"signature":`...)
-		dst = appendJSQuoted(dst, d.Signature)
+		dst = jsvalue.AppendQuoted(dst, d.Signature)
 	}
 	return append(dst, '}')
 }
@@ -305,13 +307,13 @@ func (t *ToolInvocation) appendJSON(dst []byte) []byte {
 		return append(dst, '}')
 	}
 	dst = append(dst, `"state":`...)
-	dst = appendJSQuoted(dst, t.State)
+	dst = jsvalue.AppendQuoted(dst, t.State)
 	dst = append(dst, `,"step":`...)
-	dst = appendFloat(dst, float64(t.Step))
+	dst = jsvalue.AppendFloat(dst, float64(t.Step))
 	dst = append(dst, `,"toolCallId":`...)
-	dst = appendJSQuoted(dst, t.ToolCallID)
+	dst = jsvalue.AppendQuoted(dst, t.ToolCallID)
 	dst = append(dst, `,"toolName":`...)
-	dst = appendJSQuoted(dst, t.ToolName)
+	dst = jsvalue.AppendQuoted(dst, t.ToolName)
 	if t.Args != nil {
 		dst = append(dst, `,"args":`...)
 		dst = append(dst, t.Args...)

@@ -1,4 +1,4 @@
-package client
+package message
 
 import (
 	"strings"
@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/chatwire/chatwire/internal/jsvalue"
 	"github.com/chatwire/chatwire/linestream"
 )
 
@@ -36,7 +37,7 @@ func TestAssemble(t *testing.T) {
 			name:    "error part",
 			stream:  "0:\"a\"\n3:\"An error occurred.\"\n0:\"b\"\n",
 			want:    `{"message":{"role":"assistant","content":"a","parts":[{"type":"text","text":"a"}]},"data":[],"finishReason":"unknown","usage":{"completionTokens":null,"promptTokens":null,"totalTokens":null}}`,
-			wantErr: "client: line 2: An error occurred.",
+			wantErr: "message: line 2: An error occurred.",
 		},
 		{
 			name:   "reasoning: a pair split across parts, a signature, a redacted detail, then more",
@@ -47,7 +48,7 @@ func TestAssemble(t *testing.T) {
 			name:    "a signature the SDK did not show before an error",
 			stream:  "g:\"a\"\nj:{\"signature\":\"s\"}\n3:\"boom\"\n",
 			want:    `{"message":{"role":"assistant","content":"","parts":[{"type":"reasoning","reasoning":"a","details":[{"type":"text","text":"a"}]}],"reasoning":"a"},"data":[],"finishReason":"unknown","usage":{"completionTokens":null,"promptTokens":null,"totalTokens":null}}`,
-			wantErr: "client: line 3: boom",
+			wantErr: "message: line 3: boom",
 		},
 		{
 			name:   "a call restarted under the same id takes the deltas after it, its id escaped or not",
@@ -58,7 +59,7 @@ func TestAssemble(t *testing.T) {
 			name:    "tool result without a call",
 			stream:  "a:{\"toolCallId\":\"x\",\"result\":1}\n",
 			want:    `{"message":{"role":"assistant","content":"","parts":[]},"data":[],"finishReason":"unknown","usage":{"completionTokens":null,"promptTokens":null,"totalTokens":null}}`,
-			wantErr: "client: line 1: tool_result must be preceded by a tool_call",
+			wantErr: "message: line 1: tool_result must be preceded by a tool_call",
 		},
 	}
 	for _, tt := range tests {
@@ -264,7 +265,7 @@ func TestArgsDeltaLayouts(t *testing.T) {
 // too deep gets: the SDK's shape and unknown-call errors come first, as the
 // SDK's client throws them before it would write the value.
 func TestToolPartTooDeep(t *testing.T) {
-	deep := strings.Repeat("[", maxDepth+2) + strings.Repeat("]", maxDepth+2)
+	deep := strings.Repeat("[", jsvalue.MaxDepth+2) + strings.Repeat("]", jsvalue.MaxDepth+2)
 	tests := []struct {
 		name  string
 		lines []string

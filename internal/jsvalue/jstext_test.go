@@ -1,4 +1,4 @@
-package client
+package jsvalue
 
 import (
 	"bytes"
@@ -31,7 +31,7 @@ func TestAppendJSText(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, string(appendJSText([]byte("keep"), []byte(tt.in))[4:]))
+			assert.Equal(t, tt.want, string(AppendText([]byte("keep"), []byte(tt.in))[4:]))
 		})
 	}
 }
@@ -48,7 +48,7 @@ func TestAppendJSTextAsLinestream(t *testing.T) {
 				v := []byte(`"` + strings.Repeat("a", pre) + sp + strings.Repeat("b", post) + sp + `"`)
 				want, err := linestream.AppendString(nil, v)
 				assert.NoError(t, err)
-				assert.Equal(t, string(want), string(appendJSText(nil, v)), "%q", v)
+				assert.Equal(t, string(want), string(AppendText(nil, v)), "%q", v)
 			}
 		}
 	}
@@ -102,7 +102,7 @@ func TestEndsWhole(t *testing.T) {
 	var check func(s []byte)
 	check = func(s []byte) {
 		if len(s) > 0 {
-			whole := endsWhole(s)
+			whole := EndsWhole(s)
 			if utf8.Valid(s) {
 				require.True(t, whole, "endsWhole(%x): valid UTF-8", s)
 			}

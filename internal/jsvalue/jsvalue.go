@@ -1,4 +1,4 @@
-package client
+package jsvalue
 
 import (
 	"bytes"
@@ -14,16 +14,21 @@ import (
 	"github.com/chatwire/chatwire/linestream"
 )
 
-// maxDepth bounds the nesting of the values the assembly re-serialises, so
+// MaxDepth bounds the nesting of the values a [Writer] re-serialises, so
 // that a line of a million '[' is an error rather than a stack overflow.
 // V8's JSON.stringify gives up (RangeError) well before that depth too.
-const maxDepth = 10000
+const MaxDepth = 10000
+
+// ErrTooDeep means a JSON value is nested more than MaxDepth (10,000) deep,
+// past what a [Writer] re-serialises (and what JavaScript's JSON.stringify
+// manages).
+var ErrTooDeep = errors.New("value nested too deep")
 
 // errBadJSON is returned for bytes that are not one valid JSON value; the
 // assembly only re-serialises values that were validated before.
 var errBadJSON = errors.New("not a valid JSON value")
 
-// A jsWriter writes a JSON value the way JavaScript's
+// A Writer writes a JSON value the way JavaScript's
 // JSON.stringify(JSON.parse(v)) writes it, which is what the SDK's message
 // holds for every value it passes through (tool args and results, data,
 // annotations, sources):
@@ -39,10 +44,10 @@ var errBadJSON = errors.New("not a valid JSON value")
 //     other keys in the order they first appeared; of duplicate keys the
 //     last value counts, at the place of the first, as JSON.parse keeps.
 //
-// Its scratch space is reused, so a jsWriter does no allocation in steady
+// Its scratch space is reused, so a Writer does no allocation in steady
 // state except for numbers that are not small integers. It is not safe for
 // concurrent use.
-type jsWriter struct {
+type Writer struct {
 	members []memberSpan // the members of the objects being written, innermost last
 	scratch []byte       // where an object's members are reordered
 	text    []byte       // decoded text of a string with invalid UTF-8
@@ -62,8 +67,8 @@ type memberSpan struct {
 	dupOf              int   // index (relative to the object) of the first member with this key, or -1
 }
 
-// appendValue appends the JavaScript form of the valid JSON value v to dst.
-func (w *jsWriter) appendValue(dst, v []byte) ([]byte, error) {
+// AppendValue appends the JavaScript form of the valid JSON value v to dst.
+func (w *Writer) AppendValue(dst, v []byte) ([]byte, error) {
 	dst, i, err := w.valueCopy(dst, v, 0, 0)
 	if err != nil {
 		return dst, err
@@ -74,10 +79,10 @@ func (w *jsWriter) appendValue(dst, v []byte) ([]byte, error) {
 	return dst, nil
 }
 
-// appendElements appends the JavaScript form of each element of the valid
+// AppendElements appends the JavaScript form of each element of the valid
 // JSON array v to dst, one after the other, and the end of each in dst to
 // ends. On an error dst and ends may hold some of the elements.
-func (w *jsWriter) appendElements(dst, v []byte, ends []int) ([]byte, []int, error) {
+func (w *Writer) AppendElements(dst, v []byte, ends []int) ([]byte, []int, error) {
 	i := skipWS(v, 0)
 	if i >= len(v) || v[i] != '[' {
 		return dst, ends, errBadJSON
@@ -101,34 +106,34 @@ func (w *jsWriter) appendElements(dst, v []byte, ends []int) ([]byte, []int, err
 }
 
 // valueCopy is value, but a value already in the form it writes is copied
-// as it stands, in one step (see canonicalEnd). It is tried on the value
+// as it stands, in one step (see CanonicalEnd). It is tried on the value
 // given, not on the values inside it again: a value that is not in that
 // form is read twice at most.
-func (w *jsWriter) valueCopy(dst, b []byte, i, depth int) ([]byte, int, error) {
+func (w *Writer) valueCopy(dst, b []byte, i, depth int) ([]byte, int, error) {
 	if !w.secure {
-		if end := canonicalEnd(b, i, depth, nil); end >= 0 {
+		if end := CanonicalEnd(b, i, depth, nil); end >= 0 {
 			return append(dst, b[i:end]...), end, nil
 		}
 	}
 	return w.value(dst, b, i, depth)
 }
 
-// canonicalEnd returns the end of the valid JSON value at b[i] when it is
-// in the form a jsWriter (without secure) writes it, else -1: no
+// CanonicalEnd returns the end of the valid JSON value at b[i] when it is
+// in the form a Writer (without secure) writes it, else -1: no
 // whitespace; strings of valid UTF-8 with no escapes but \" \\ \b \f \n \r
 // \t (a string holds each character in one way then, so equal keys have
 // equal bytes); numbers as JavaScript prints them; objects with at most 16
 // members, none with an array-index key, no key twice; no deeper
-// than maxDepth. With ms not nil, the members of an object at b[i] (not
+// than MaxDepth. With ms not nil, the members of an object at b[i] (not
 // of those inside it) are appended to *ms as they are read (also when the
 // object turns out not to be in that form).
-func canonicalEnd(b []byte, i, depth int, ms *[]member) int {
-	if depth > maxDepth || i >= len(b) {
+func CanonicalEnd(b []byte, i, depth int, ms *[]Member) int {
+	if depth > MaxDepth || i >= len(b) {
 		return -1
 	}
 	switch b[i] {
 	case '"':
-		return canonicalStringEnd(b, i)
+		return CanonicalStringEnd(b, i)
 	case '{':
 		i++
 		if i < len(b) && b[i] == '}' {
@@ -139,12 +144,12 @@ func canonicalEnd(b []byte, i, depth int, ms *[]member) int {
 			if n == len(keys) || i >= len(b) || b[i] != '"' || len(b) > math.MaxInt32 {
 				return -1
 			}
-			end := canonicalStringEnd(b, i)
+			end := CanonicalStringEnd(b, i)
 			if end < 0 || end >= len(b) || b[end] != ':' {
 				return -1
 			}
 			key := b[i:end]
-			if c := key[1]; '0' <= c && c <= '9' && arrayIndex(key) >= 0 {
+			if c := key[1]; '0' <= c && c <= '9' && ArrayIndex(key) >= 0 {
 				return -1
 			}
 			for _, k := range keys[:n] {
@@ -153,11 +158,11 @@ func canonicalEnd(b []byte, i, depth int, ms *[]member) int {
 				}
 			}
 			keys[n] = [2]int32{int32(i), int32(end)}
-			if i = canonicalEnd(b, end+1, depth+1, nil); i < 0 || i >= len(b) {
+			if i = CanonicalEnd(b, end+1, depth+1, nil); i < 0 || i >= len(b) {
 				return -1
 			}
 			if ms != nil {
-				*ms = append(*ms, member{key, b[end+1 : i]})
+				*ms = append(*ms, Member{key, b[end+1 : i]})
 			}
 			if b[i] == '}' {
 				return i + 1
@@ -173,7 +178,7 @@ func canonicalEnd(b []byte, i, depth int, ms *[]member) int {
 			return i + 1
 		}
 		for {
-			if i = canonicalEnd(b, i, depth+1, nil); i < 0 || i >= len(b) {
+			if i = CanonicalEnd(b, i, depth+1, nil); i < 0 || i >= len(b) {
 				return -1
 			}
 			if b[i] == ']' {
@@ -365,9 +370,9 @@ func absDiff128(a, b u128) u128 {
 	return u128{hi, lo}
 }
 
-// canonicalStringEnd returns the end of the valid JSON string at b[i] when
-// it is in the form JSON.stringify writes (see canonicalEnd), else -1.
-func canonicalStringEnd(b []byte, i int) int {
+// CanonicalStringEnd returns the end of the valid JSON string at b[i] when
+// it is in the form JSON.stringify writes (see CanonicalEnd), else -1.
+func CanonicalStringEnd(b []byte, i int) int {
 	j := i + 1
 	var high uint64 // the high bits of the bytes scanned (perhaps some past the string)
 	for {
@@ -417,8 +422,8 @@ func quoteOrBackslash(b []byte, j int) (int, uint64) {
 	return j, seen
 }
 
-func (w *jsWriter) value(dst, b []byte, i, depth int) ([]byte, int, error) {
-	if depth > maxDepth {
+func (w *Writer) value(dst, b []byte, i, depth int) ([]byte, int, error) {
+	if depth > MaxDepth {
 		return dst, i, ErrTooDeep
 	}
 	i = skipWS(b, i)
@@ -431,7 +436,7 @@ func (w *jsWriter) value(dst, b []byte, i, depth int) ([]byte, int, error) {
 	case '[':
 		return w.array(dst, b, i, depth)
 	case '"':
-		end := stringEnd(b, i)
+		end := StringEnd(b, i)
 		if end < 0 || (w.secure && validString(b, i) != end) {
 			return dst, i, errBadJSON
 		}
@@ -458,7 +463,7 @@ func appendLiteral(dst, b []byte, i int, lit string) ([]byte, int, error) {
 	return append(dst, lit...), i + len(lit), nil
 }
 
-func (w *jsWriter) array(dst, b []byte, i, depth int) ([]byte, int, error) {
+func (w *Writer) array(dst, b []byte, i, depth int) ([]byte, int, error) {
 	dst = append(dst, '[')
 	i = skipWS(b, i+1)
 	if i < len(b) && b[i] == ']' {
@@ -487,7 +492,7 @@ func (w *jsWriter) array(dst, b []byte, i, depth int) ([]byte, int, error) {
 	}
 }
 
-func (w *jsWriter) object(dst, b []byte, i, depth int) ([]byte, int, error) {
+func (w *Writer) object(dst, b []byte, i, depth int) ([]byte, int, error) {
 	dst = append(dst, '{')
 	start := len(dst)
 	base := len(w.members)
@@ -508,7 +513,7 @@ func (w *jsWriter) object(dst, b []byte, i, depth int) ([]byte, int, error) {
 		i = skipWS(b, i)
 		end := -1
 		if i < len(b) && b[i] == '"' {
-			end = stringEnd(b, i)
+			end = StringEnd(b, i)
 		}
 		if end < 0 || (w.secure && validString(b, i) != end) {
 			return dst, i, errBadJSON
@@ -517,7 +522,7 @@ func (w *jsWriter) object(dst, b []byte, i, depth int) ([]byte, int, error) {
 		dst = w.appendString(dst, b[i:end])
 		m.keyEnd = len(dst)
 		key := dst[m.start:m.keyEnd]
-		m.index = arrayIndex(key)
+		m.index = ArrayIndex(key)
 		if m.index >= 0 {
 			if named || m.index <= lastIndex {
 				reorder = true
@@ -603,7 +608,7 @@ func (w *jsWriter) object(dst, b []byte, i, depth int) ([]byte, int, error) {
 // reorder rewrites the members written at dst[start:] in JavaScript's
 // property order, keeping the last value of a duplicated key at the place
 // of its first occurrence.
-func (w *jsWriter) reorder(dst []byte, start int, ms []memberSpan) []byte {
+func (w *Writer) reorder(dst []byte, start int, ms []memberSpan) []byte {
 	// last[j] is the member whose value counts for first-occurrence member j.
 	last := make([]int, len(ms))
 	for j := range ms {
@@ -642,9 +647,9 @@ func (w *jsWriter) reorder(dst []byte, start int, ms []memberSpan) []byte {
 	return append(dst[:start], s...)
 }
 
-// arrayIndex returns the array index a quoted canonical key names
+// ArrayIndex returns the array index a quoted canonical key names
 // ("0" to "4294967294", no leading zero), or -1.
-func arrayIndex(quoted []byte) int64 {
+func ArrayIndex(quoted []byte) int64 {
 	k := quoted[1 : len(quoted)-1]
 	if len(k) == 0 || len(k) > 10 || (k[0] == '0' && len(k) > 1) {
 		return -1
@@ -664,7 +669,7 @@ func arrayIndex(quoted []byte) int64 {
 
 // appendString appends the valid JSON string tok (quotes included) as
 // JSON.stringify writes the string JSON.parse makes of it.
-func (w *jsWriter) appendString(dst, tok []byte) []byte {
+func (w *Writer) appendString(dst, tok []byte) []byte {
 	s := tok[1 : len(tok)-1]
 	if !utf8.Valid(s) && !w.secure {
 		// The SDK's TextDecoder already turned invalid bytes into U+FFFD.
@@ -798,13 +803,13 @@ func appendNumber(dst, tok []byte) []byte {
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
 		return append(dst, "null"...)
 	}
-	return appendFloat(dst, f)
+	return AppendFloat(dst, f)
 }
 
-// appendFloat appends f as JavaScript's Number.prototype.toString writes it
+// AppendFloat appends f as JavaScript's Number.prototype.toString writes it
 // (the ES6 shortest round-trip form, as encoding/json also uses), with NaN
 // and ±Infinity as null, as JSON.stringify writes them.
-func appendFloat(dst []byte, f float64) []byte {
+func AppendFloat(dst []byte, f float64) []byte {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return append(dst, "null"...)
 	}
@@ -835,9 +840,9 @@ func skipWS(b []byte, i int) int {
 	return i
 }
 
-// stringEnd returns the index after the closing quote of the string starting
+// StringEnd returns the index after the closing quote of the string starting
 // at b[i] == '"', or -1 if it is not closed.
-func stringEnd(b []byte, i int) int {
+func StringEnd(b []byte, i int) int {
 	j := i + 1
 	for {
 		j, _ = quoteOrBackslash(b, j)
@@ -865,16 +870,16 @@ func numberEnd(b []byte, i int) int {
 	return j
 }
 
-// lookup returns the value of the last member named name in the valid JSON
+// Lookup returns the value of the last member named name in the valid JSON
 // object obj (the one JSON.parse keeps), or nil when obj is not an object or
 // has no such member.
-func lookup(obj []byte, name string) []byte {
-	v, _ := lookup2(obj, name, "")
+func Lookup(obj []byte, name string) []byte {
+	v, _ := Lookup2(obj, name, "")
 	return v
 }
 
-// lookup2 is lookup of two names in one pass over obj ("" matches none).
-func lookup2(obj []byte, name1, name2 string) (v1, v2 []byte) {
+// Lookup2 is Lookup of two names in one pass over obj ("" matches none).
+func Lookup2(obj []byte, name1, name2 string) (v1, v2 []byte) {
 	i := skipWS(obj, 0)
 	if i >= len(obj) || obj[i] != '{' {
 		return nil, nil
@@ -888,7 +893,7 @@ func lookup2(obj []byte, name1, name2 string) (v1, v2 []byte) {
 			which, kEnd = 1, i+len(name1)+2
 		} else if keyAt(obj, i, name2) {
 			which, kEnd = 2, i+len(name2)+2
-		} else if kEnd = stringEnd(obj, i); kEnd < 0 {
+		} else if kEnd = StringEnd(obj, i); kEnd < 0 {
 			return v1, v2
 		} else if key := obj[i:kEnd]; name1 != "" && keyIs(key, name1) {
 			which = 1
@@ -927,21 +932,21 @@ func keyAt(obj []byte, i int, name string) bool {
 	return n > 0 && i+n+2 <= len(obj) && obj[i+n+1] == '"' && string(obj[i+1:i+n+1]) == name
 }
 
-// A member is one member of a JSON object: its key, quoted as in the
+// A Member is one member of a JSON object: its key, quoted as in the
 // object, and its value.
-type member struct{ key, val []byte }
+type Member struct{ Key, Val []byte }
 
-// eachMember calls fn with the quoted key and the value of each member of
+// EachMember calls fn with the quoted key and the value of each member of
 // the valid JSON object obj, in order; it does nothing when obj is not an
 // object.
-func eachMember(obj []byte, fn func(key, val []byte)) {
+func EachMember(obj []byte, fn func(key, val []byte)) {
 	i := skipWS(obj, 0)
 	if i >= len(obj) || obj[i] != '{' {
 		return
 	}
 	i = skipWS(obj, i+1)
 	for i < len(obj) && obj[i] == '"' {
-		kEnd := stringEnd(obj, i)
+		kEnd := StringEnd(obj, i)
 		if kEnd < 0 {
 			return
 		}
@@ -979,7 +984,7 @@ func valueEnd(b []byte, i int) int {
 	}
 	switch b[i] {
 	case '"':
-		return stringEnd(b, i)
+		return StringEnd(b, i)
 	case '{', '[':
 		depth := 0
 		for j := i; j < len(b); j++ {
@@ -990,7 +995,7 @@ func valueEnd(b []byte, i int) int {
 			}
 			switch jsonClass[b[j]] {
 			case classQuote:
-				if j = stringEnd(b, j); j < 0 {
+				if j = StringEnd(b, j); j < 0 {
 					return -1
 				}
 				j--

@@ -1,4 +1,4 @@
-package client
+package jsvalue
 
 import (
 	"math"
@@ -30,8 +30,8 @@ func TestJSWriter(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var w jsWriter
-			got, err := w.appendValue(nil, []byte(tt.in))
+			var w Writer
+			got, err := w.AppendValue(nil, []byte(tt.in))
 			require.NoError(t, err, "re-serialising %s", tt.in)
 			assert.Equal(t, tt.want, string(got), "JSON.stringify(JSON.parse(%s))", tt.in)
 		})
@@ -58,23 +58,23 @@ func TestJSWriterManyKeys(t *testing.T) {
 	}
 	in = append(in, `,"k3":9}`...)
 	want = append(want, '}')
-	var w jsWriter
-	got, err := w.appendValue(nil, in)
+	var w Writer
+	got, err := w.AppendValue(nil, in)
 	require.NoError(t, err)
 	assert.Equal(t, string(want), string(got))
 }
 
 func TestJSWriterTooDeep(t *testing.T) {
-	in := make([]byte, 0, 2*maxDepth+10)
-	for range maxDepth + 2 {
+	in := make([]byte, 0, 2*MaxDepth+10)
+	for range MaxDepth + 2 {
 		in = append(in, '[')
 	}
-	for range maxDepth + 2 {
+	for range MaxDepth + 2 {
 		in = append(in, ']')
 	}
-	var w jsWriter
-	_, err := w.appendValue(nil, in)
-	assert.ErrorIs(t, err, ErrTooDeep, "a value %d deep", maxDepth+2)
+	var w Writer
+	_, err := w.AppendValue(nil, in)
+	assert.ErrorIs(t, err, ErrTooDeep, "a value %d deep", MaxDepth+2)
 }
 
 // TestCanonicalCopy checks which values are copied as they stand (already
@@ -119,12 +119,12 @@ func TestCanonicalCopy(t *testing.T) {
 		{`[[[[{"x":[{}]}]]]]`, true},
 	}
 	for _, tt := range tests {
-		end := canonicalEnd([]byte(tt.in), 0, 0, nil)
+		end := CanonicalEnd([]byte(tt.in), 0, 0, nil)
 		assert.Equal(t, tt.copied, end == len(tt.in), "copied as it stands: %s", tt.in)
-		var w jsWriter
+		var w Writer
 		want, _, err := w.value(nil, []byte(tt.in), 0, 0)
 		require.NoError(t, err, "writing %s", tt.in)
-		got, err := w.appendValue(nil, []byte(tt.in))
+		got, err := w.AppendValue(nil, []byte(tt.in))
 		require.NoError(t, err, "re-serialising %s", tt.in)
 		assert.Equal(t, string(want), string(got), "re-serialising %s", tt.in)
 	}

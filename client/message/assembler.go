@@ -1,4 +1,4 @@
-package client
+package message
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/chatwire/chatwire/internal/jsvalue"
 	"github.com/chatwire/chatwire/linestream"
 )
 
@@ -28,7 +29,7 @@ var (
 	// ErrTooDeep means a JSON value is nested more than 10,000 deep, past
 	// what the assembly re-serialises (and what JavaScript's JSON.stringify
 	// manages).
-	ErrTooDeep = errors.New("value nested too deep")
+	ErrTooDeep = jsvalue.ErrTooDeep
 )
 
 // An AssemblyError is where and why the SDK's client stops: a part it
@@ -41,8 +42,8 @@ type AssemblyError struct {
 	Err    error // ErrErrorPart, ErrUnknownToolCall, ErrTooDeep, linestream.ErrUnknownCode or linestream.ErrShape
 }
 
-// Error returns "client: line L: msg".
-func (e *AssemblyError) Error() string { return fmt.Sprintf("client: line %d: %s", e.Line, e.Msg) }
+// Error returns "message: line L: msg".
+func (e *AssemblyError) Error() string { return fmt.Sprintf("message: line %d: %s", e.Line, e.Msg) }
 
 // Unwrap returns the sentinel error.
 func (e *AssemblyError) Unwrap() error { return e.Err }
@@ -71,7 +72,7 @@ func (e *AssemblyError) Unwrap() error { return e.Err }
 type Assembler struct {
 	msg          Message
 	data         []json.RawMessage
-	mem          []member // the members of the tool part being read (see keepMembers)
+	mem          []jsvalue.Member // the members of the tool part being read (see keepMembers)
 	finishReason string
 	usage        Usage
 	err          error
@@ -84,8 +85,8 @@ type Assembler struct {
 
 	// The strings being extended: the message's content and reasoning, and
 	// the text part, reasoning part and detail being extended as their tails.
-	content, reasoning          jsString
-	text, partReasoning, detail tail
+	content, reasoning          jsvalue.String
+	text, partReasoning, detail jsvalue.Tail
 
 	// textRaw holds the text parts' values not yet decoded into content:
 	// the bytes between their quotes, run together. They all extend the
@@ -114,8 +115,8 @@ type Assembler struct {
 	// its onUpdate has not shown when a later part throws.
 	undo []signatureUndo
 
-	w     jsWriter
-	pp    partialParser
+	w     jsvalue.Writer
+	pp    jsvalue.PartialParser
 	arena []byte   // the JSON values the message keeps (data, annotations, sources, tool values)
 	strs  strArena // the text of the short strings it keeps
 	buf   []byte   // decoded text
@@ -135,8 +136,8 @@ type toolCall struct {
 
 // partialCall is one entry of the SDK's partialToolCalls.
 type partialCall struct {
-	call   *toolCall    // the call of its id
-	args   streamedJSON // the args text and its value, repaired when the message is asked for
+	call   *toolCall            // the call of its id
+	args   jsvalue.StreamedJSON // the args text and its value, repaired when the message is asked for
 	step   int
 	index  int // in msg.ToolInvocations
 	id     string
@@ -161,7 +162,7 @@ func NewAssembler() *Assembler {
 // handed out before are no longer valid: the message's slices of parts and
 // invocations are reused (its strings are not: they never change).
 func (a *Assembler) Reset() {
-	contentHint, reasoningHint := a.content.len(), a.reasoning.len()
+	contentHint, reasoningHint := a.content.Len(), a.reasoning.Len()
 	parts := a.msg.Parts
 	clear(parts)
 	if parts == nil {
@@ -204,8 +205,8 @@ func (a *Assembler) Reset() {
 		reasoningPart: -1,
 		detailIdx:     -1,
 	}
-	a.content.reset(contentHint)
-	a.reasoning.reset(reasoningHint)
+	a.content.Reset(contentHint)
+	a.reasoning.Reset(reasoningHint)
 	clear(a.calls)
 }
 
@@ -306,7 +307,7 @@ func (a *Assembler) add(p *linestream.Part) (string, error) {
 		}
 		a.addReasoning(v)
 	case linestream.KindReasoningSignature:
-		sig := lookup(v, "signature")
+		sig := jsvalue.Lookup(v, "signature")
 		if !isStr(sig) {
 			return shapeError(p)
 		}
@@ -317,12 +318,12 @@ func (a *Assembler) add(p *linestream.Part) (string, error) {
 		}
 		return "", nil // no update
 	case linestream.KindRedactedReasoning:
-		data := lookup(v, "data")
+		data := jsvalue.Lookup(v, "data")
 		if !isStr(data) {
 			return shapeError(p)
 		}
 		if a.reasoningPart < 0 {
-			a.partReasoning.begin(&a.reasoning)
+			a.partReasoning.Begin(&a.reasoning)
 			a.reasoningPart = len(a.msg.Parts)
 			a.msg.Parts = append(a.msg.Parts, Part{Type: PartReasoning, Details: []ReasoningDetail{}})
 		}
@@ -330,7 +331,7 @@ func (a *Assembler) add(p *linestream.Part) (string, error) {
 		rp.Details = append(rp.Details, ReasoningDetail{Type: DetailRedacted, Data: a.stringOf(data)})
 		a.detailIdx = -1
 	case linestream.KindFile:
-		data, mimeType := lookup2(v, "data", "mimeType")
+		data, mimeType := jsvalue.Lookup2(v, "data", "mimeType")
 		if !isStr(data) || !isStr(mimeType) {
 			return shapeError(p)
 		}
@@ -345,7 +346,7 @@ func (a *Assembler) add(p *linestream.Part) (string, error) {
 		}
 		a.msg.Parts = append(a.msg.Parts, Part{Type: PartSource, Source: src})
 	case linestream.KindToolCallStreamingStart:
-		id, name := lookup2(v, "toolCallId", "toolName")
+		id, name := jsvalue.Lookup2(v, "toolCallId", "toolName")
 		if !isStr(id) || !isStr(name) {
 			return shapeError(p)
 		}
@@ -355,7 +356,7 @@ func (a *Assembler) add(p *linestream.Part) (string, error) {
 			a.addDelta(a.last.partial, delta)
 			break
 		}
-		id, delta := lookup2(v, "toolCallId", "argsTextDelta")
+		id, delta := jsvalue.Lookup2(v, "toolCallId", "argsTextDelta")
 		if !isStr(id) || !isStr(delta) {
 			return shapeError(p)
 		}
@@ -370,8 +371,8 @@ func (a *Assembler) add(p *linestream.Part) (string, error) {
 		ms, err := a.keepMembers(v)
 		id, name, args, _ := toolMembers(ms)
 		if err != nil {
-			id, name = lookup2(v, "toolCallId", "toolName")
-			args = lookup(v, "args")
+			id, name = jsvalue.Lookup2(v, "toolCallId", "toolName")
+			args = jsvalue.Lookup(v, "args")
 		}
 		if !isStr(id) || !isStr(name) || len(args) == 0 || (args[0] != '{' && args[0] != '[' && args[0] != 'n') {
 			a.arena = a.arena[:start]
@@ -386,7 +387,7 @@ func (a *Assembler) add(p *linestream.Part) (string, error) {
 		ms, err := a.keepMembers(v) // as for a tool call
 		id, _, _, result := toolMembers(ms)
 		if err != nil {
-			id, result = lookup2(v, "toolCallId", "result")
+			id, result = jsvalue.Lookup2(v, "toolCallId", "result")
 		}
 		if !isStr(id) || result == nil {
 			a.arena = a.arena[:start]
@@ -413,7 +414,7 @@ func (a *Assembler) add(p *linestream.Part) (string, error) {
 			a.msg.addKey(keyAnnotations)
 		}
 	case linestream.KindFinishStep:
-		reason, continued := lookup2(v, "finishReason", "isContinued")
+		reason, continued := jsvalue.Lookup2(v, "finishReason", "isContinued")
 		if !isStr(reason) {
 			return shapeError(p)
 		}
@@ -426,20 +427,20 @@ func (a *Assembler) add(p *linestream.Part) (string, error) {
 		a.reasoningPart, a.detailIdx = -1, -1
 		return "", nil // no update
 	case linestream.KindStartStep:
-		id := lookup(v, "messageId")
+		id := jsvalue.Lookup(v, "messageId")
 		if !isStr(id) {
 			return shapeError(p)
 		}
 		a.msg.ID, a.msg.hasID = a.stringOf(id), true
 		a.msg.Parts = append(a.msg.Parts, Part{Type: PartStepStart})
 	case linestream.KindFinishMessage:
-		reason, u := lookup2(v, "finishReason", "usage")
+		reason, u := jsvalue.Lookup2(v, "finishReason", "usage")
 		if !isStr(reason) {
 			return shapeError(p)
 		}
 		a.finishReason = a.finishReasonOf(reason)
 		if len(u) > 0 && u[0] == '{' {
-			prompt, completion := lookup2(u, "promptTokens", "completionTokens")
+			prompt, completion := jsvalue.Lookup2(u, "promptTokens", "completionTokens")
 			if prompt != nil && completion != nil {
 				a.usage = calculateUsage(number(prompt), number(completion))
 			}
@@ -449,7 +450,7 @@ func (a *Assembler) add(p *linestream.Part) (string, error) {
 		if !isStr(v) {
 			return shapeError(p)
 		}
-		a.buf = appendJSText(a.buf[:0], v)
+		a.buf = jsvalue.AppendText(a.buf[:0], v)
 		return string(a.buf), ErrErrorPart
 	}
 	// The SDK's execUpdate: what it showed is now the message.
@@ -463,7 +464,7 @@ func (a *Assembler) add(p *linestream.Part) (string, error) {
 // than one per part.
 func (a *Assembler) addText(v []byte) {
 	if a.textPart < 0 {
-		a.text.begin(&a.content)
+		a.text.Begin(&a.content)
 		a.textPart = len(a.msg.Parts)
 		a.msg.Parts = append(a.msg.Parts, Part{Type: PartText})
 	}
@@ -488,7 +489,7 @@ func (a *Assembler) addText(v []byte) {
 	default:
 		a.textRaw = append(a.textRaw, raw...)
 	}
-	if n := len(raw); n > 0 && raw[n-1] >= utf8.RuneSelf && !endsWhole(raw) {
+	if n := len(raw); n > 0 && raw[n-1] >= utf8.RuneSelf && !jsvalue.EndsWhole(raw) {
 		a.flushText() // the next value must not run on to a cut UTF-8 sequence
 	}
 }
@@ -499,9 +500,9 @@ func (a *Assembler) flushText() {
 	if len(a.textRaw) == 0 {
 		return
 	}
-	whole, more := a.content.addRaw(a.textRaw, &a.buf, &a.text)
+	whole, more := a.content.AddRaw(a.textRaw, &a.buf, &a.text)
 	a.msg.Content = whole
-	a.msg.Parts[a.textPart].Text = a.text.value(whole, more)
+	a.msg.Parts[a.textPart].Text = a.text.Value(whole, more)
 	a.textRaw = a.textRaw[:0]
 }
 
@@ -520,20 +521,20 @@ func shapeError(p *linestream.Part) (string, error) {
 // addReasoning is the SDK's onReasoningPart.
 func (a *Assembler) addReasoning(v []byte) {
 	if a.reasoningPart < 0 {
-		a.partReasoning.begin(&a.reasoning)
-		a.detail.begin(&a.reasoning)
+		a.partReasoning.Begin(&a.reasoning)
+		a.detail.Begin(&a.reasoning)
 		a.reasoningPart, a.detailIdx = len(a.msg.Parts), 0
 		a.msg.Parts = append(a.msg.Parts, Part{Type: PartReasoning, Details: []ReasoningDetail{{Type: DetailText}}})
 	} else if a.detailIdx < 0 {
-		a.detail.begin(&a.reasoning)
+		a.detail.Begin(&a.reasoning)
 		rp := &a.msg.Parts[a.reasoningPart]
 		a.detailIdx = len(rp.Details)
 		rp.Details = append(rp.Details, ReasoningDetail{Type: DetailText})
 	}
-	whole, more := a.reasoning.addRaw(v[1:len(v)-1], &a.buf, &a.partReasoning, &a.detail)
+	whole, more := a.reasoning.AddRaw(v[1:len(v)-1], &a.buf, &a.partReasoning, &a.detail)
 	rp := &a.msg.Parts[a.reasoningPart]
-	rp.Details[a.detailIdx].Text = a.detail.value(whole, more)
-	rp.Reasoning = a.partReasoning.value(whole, more)
+	rp.Details[a.detailIdx].Text = a.detail.Value(whole, more)
+	rp.Reasoning = a.partReasoning.Value(whole, more)
 	a.msg.Reasoning, a.msg.HasReasoning = whole, true
 	a.msg.addKey(keyReasoning)
 }
@@ -543,7 +544,7 @@ func (a *Assembler) stringOf(v []byte) string {
 	if len(v) == 0 || v[0] != '"' {
 		return ""
 	}
-	a.buf = appendJSText(a.buf[:0], v)
+	a.buf = jsvalue.AppendText(a.buf[:0], v)
 	return a.strs.add(a.buf)
 }
 
@@ -571,7 +572,7 @@ func (a *Assembler) finishReasonOf(v []byte) string {
 
 // A strArena holds the text of the short strings the message keeps (ids,
 // names, signatures) in chunks, so that they cost an allocation per chunk,
-// not per string. Like a jsString it never writes a byte twice: a full
+// not per string. Like a [jsvalue.String] it never writes a byte twice: a full
 // chunk is left to the strings that hold it, and Reset starts a new one.
 type strArena struct {
 	b []byte
@@ -631,7 +632,7 @@ func number(v []byte) float64 {
 func (a *Assembler) keep(v []byte) (json.RawMessage, error) {
 	start := len(a.arena)
 	var err error
-	if a.arena, err = a.w.appendValue(a.arena, v); err != nil {
+	if a.arena, err = a.w.AppendValue(a.arena, v); err != nil {
 		a.arena = a.arena[:start]
 		return nil, err
 	}
@@ -662,7 +663,7 @@ func (a *Assembler) keepList(v []byte, list *[]json.RawMessage, spare []json.Raw
 func (a *Assembler) keepElements(v []byte, dst *[]json.RawMessage) error {
 	start := len(a.arena)
 	var err error
-	if a.arena, a.offs, err = a.w.appendElements(a.arena, v, a.offs[:0]); err != nil {
+	if a.arena, a.offs, err = a.w.AppendElements(a.arena, v, a.offs[:0]); err != nil {
 		a.arena = a.arena[:start]
 		return err
 	}
@@ -748,7 +749,7 @@ func (a *Assembler) callOf(rawID []byte) *toolCall {
 	if a.last != nil && string(rawID) == string(a.lastID) {
 		return a.last
 	}
-	a.buf = appendJSText(a.buf[:0], rawID)
+	a.buf = jsvalue.AppendText(a.buf[:0], rawID)
 	c := a.calls[string(a.buf)] // no allocation
 	if c != nil {
 		a.lastID, a.last = append(a.lastID[:0], rawID...), c
@@ -781,7 +782,7 @@ func (a *Assembler) newRec() *partialCall {
 	rec := a.recs[a.nrecs]
 	a.nrecs++
 	*rec = partialCall{args: rec.args, fields: rec.fields[:0]}
-	rec.args.reset()
+	rec.args.Reset()
 	return rec
 }
 
@@ -789,7 +790,7 @@ func (a *Assembler) newRec() *partialCall {
 // arena as JSON.stringify writes it and returns it: raw itself when it is
 // written so.
 func (a *Assembler) keepString(raw []byte, s string) []byte {
-	if canonicalStringEnd(raw, 0) == len(raw) {
+	if jsvalue.CanonicalStringEnd(raw, 0) == len(raw) {
 		return a.keepBytes(raw)
 	}
 	return a.keepQuoted(s)
@@ -799,7 +800,7 @@ func (a *Assembler) keepString(raw []byte, s string) []byte {
 // writes it and returns it.
 func (a *Assembler) keepQuoted(s string) []byte {
 	start := len(a.arena)
-	a.arena = appendJSQuoted(a.arena, s)
+	a.arena = jsvalue.AppendQuoted(a.arena, s)
 	return a.arena[start:len(a.arena):len(a.arena)]
 }
 
@@ -863,7 +864,7 @@ func (a *Assembler) sameCallDelta(v []byte) []byte {
 		return nil
 	}
 	start := n + len(mid) - 1
-	if stringEnd(v, start) != len(v)-1 { // then v[len(v)-1] is the object's '}'
+	if jsvalue.StringEnd(v, start) != len(v)-1 { // then v[len(v)-1] is the object's '}'
 		return nil
 	}
 	return v[start : len(v)-1]
@@ -873,7 +874,7 @@ func (a *Assembler) sameCallDelta(v []byte) []byte {
 // text, to be read when the message is asked for (see flushArgs): a call
 // part makes that needless.
 func (a *Assembler) addDelta(rec *partialCall, delta []byte) {
-	rec.args.add(delta[1 : len(delta)-1])
+	rec.args.Add(delta[1 : len(delta)-1])
 	if !rec.dirty {
 		rec.dirty = true
 		a.dirty = append(a.dirty, rec)
@@ -905,7 +906,7 @@ func (a *Assembler) flushArgs() {
 // repair reads rec's args text as the SDK's parsePartialJson does and sets
 // the partial-call invocation with the args.
 func (a *Assembler) repair(rec *partialCall) {
-	args, _ := rec.args.read(&a.pp)
+	args, _ := rec.args.Value(&a.pp)
 	inv := rec.invocation(args)
 	a.msg.ToolInvocations[rec.index] = inv
 	*a.msg.Parts[rec.call.part].ToolInvocation = inv
@@ -913,7 +914,7 @@ func (a *Assembler) repair(rec *partialCall) {
 
 // toolCall is the SDK's onToolCallPart (without onToolCall: no client
 // tools run here).
-func (a *Assembler) toolCall(ms []member, rawID []byte) {
+func (a *Assembler) toolCall(ms []jsvalue.Member, rawID []byte) {
 	fields := append(a.newFields(8), field{keyState, jsonCall}, field{keyStep, a.stepValue()})
 	fields = spread(fields, ms)
 	inv := ToolInvocation{fields: fields}
@@ -939,7 +940,7 @@ func (a *Assembler) toolCall(ms []member, rawID []byte) {
 		*a.msg.Parts[c.part].ToolInvocation = inv
 		return
 	}
-	a.buf = appendJSText(a.buf[:0], rawID)
+	a.buf = jsvalue.AppendText(a.buf[:0], rawID)
 	id := inv.ToolCallID // the same text, unless the part's toolCallId repeats
 	if id != string(a.buf) {
 		id = string(a.buf)
@@ -948,7 +949,7 @@ func (a *Assembler) toolCall(ms []member, rawID []byte) {
 }
 
 // toolResult is the SDK's onToolResultPart.
-func (a *Assembler) toolResult(ms []member, keepErr error, rawID []byte) (string, error) {
+func (a *Assembler) toolResult(ms []jsvalue.Member, keepErr error, rawID []byte) (string, error) {
 	a.flushArgs() // the invocations as the SDK has them before this part
 	if a.msg.ToolInvocations == nil {
 		return "tool_result must be preceded by a tool_call", ErrUnknownToolCall
@@ -995,11 +996,11 @@ func (a *Assembler) keepBytes(b []byte) []byte {
 // JSON.stringify writes them, each once. A value already in
 // JSON.stringify's form (nearly all) is copied and its members read in one
 // walk.
-func (a *Assembler) keepMembers(v []byte) ([]member, error) {
+func (a *Assembler) keepMembers(v []byte) ([]jsvalue.Member, error) {
 	a.mem = a.mem[:0]
 	start := len(a.arena)
 	a.arena = append(a.arena, v...)
-	if obj := a.arena[start:]; canonicalEnd(obj, 0, 0, &a.mem) == len(obj) {
+	if obj := a.arena[start:]; jsvalue.CanonicalEnd(obj, 0, 0, &a.mem) == len(obj) {
 		return a.mem, nil
 	}
 	a.arena, a.mem = a.arena[:start], a.mem[:0]
@@ -1007,8 +1008,8 @@ func (a *Assembler) keepMembers(v []byte) ([]member, error) {
 	if err != nil {
 		return nil, err
 	}
-	eachMember(obj, func(key, val []byte) {
-		a.mem = append(a.mem, member{key, val})
+	jsvalue.EachMember(obj, func(key, val []byte) {
+		a.mem = append(a.mem, jsvalue.Member{Key: key, Val: val})
 	})
 	return a.mem, nil
 }
@@ -1016,17 +1017,17 @@ func (a *Assembler) keepMembers(v []byte) ([]member, error) {
 // toolMembers returns the values of the members of a tool part that the
 // SDK reads, from the members of its kept value (nil when absent). Their
 // keys are as JSON.stringify writes them, each once.
-func toolMembers(ms []member) (id, name, args, result []byte) {
+func toolMembers(ms []jsvalue.Member) (id, name, args, result []byte) {
 	for _, m := range ms {
-		switch string(m.key) {
+		switch string(m.Key) {
 		case keyToolCallID:
-			id = m.val
+			id = m.Val
 		case keyToolName:
-			name = m.val
+			name = m.Val
 		case keyArgs:
-			args = m.val
+			args = m.Val
 		case keyResult:
-			result = m.val
+			result = m.Val
 		}
 	}
 	return id, name, args, result
@@ -1034,9 +1035,9 @@ func toolMembers(ms []member) (id, name, args, result []byte) {
 
 // spread sets the members ms of a kept JSON object on fields, as
 // JavaScript's object spread ({...fields, ...object}) does.
-func spread(fields []field, ms []member) []field {
+func spread(fields []field, ms []jsvalue.Member) []field {
 	for _, m := range ms {
-		fields = setField(fields, internKey(m.key), m.val)
+		fields = setField(fields, internKey(m.Key), m.Val)
 	}
 	return fields
 }
@@ -1071,13 +1072,13 @@ func setField(fields []field, key string, value []byte) []field {
 			return fields
 		}
 	}
-	idx := arrayIndex([]byte(key))
+	idx := jsvalue.ArrayIndex([]byte(key))
 	if idx < 0 {
 		return append(fields, field{key, value})
 	}
 	at := 0
 	for at < len(fields) {
-		j := arrayIndex([]byte(fields[at].key))
+		j := jsvalue.ArrayIndex([]byte(fields[at].key))
 		if j < 0 || j > idx {
 			break
 		}
@@ -1154,7 +1155,7 @@ func textString(v []byte) string {
 		return ""
 	}
 	var b [64]byte
-	return string(appendJSText(b[:0], v))
+	return string(jsvalue.AppendText(b[:0], v))
 }
 
 // startInvocations makes msg.ToolInvocations an empty list, at the first
@@ -1192,7 +1193,7 @@ func (r *Result) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `,"data":`...)
 	dst = appendRawArray(dst, r.Data)
 	dst = append(dst, `,"finishReason":`...)
-	dst = appendJSQuoted(dst, r.FinishReason)
+	dst = jsvalue.AppendQuoted(dst, r.FinishReason)
 	dst = append(dst, `,"usage":`...)
 	dst = r.Usage.appendJSON(dst)
 	return append(dst, '}')

@@ -1,4 +1,4 @@
-package client_test
+package message_test
 
 import (
 	"encoding/json"
@@ -7,7 +7,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/chatwire/chatwire/client"
+	"github.com/chatwire/chatwire/client/message"
 	"github.com/chatwire/chatwire/linestream"
 )
 
@@ -26,7 +26,7 @@ e:{"finishReason":"tool-calls","isContinued":false}
 d:{"finishReason":"stop","usage":{"promptTokens":12,"completionTokens":30}}
 `)
 	d := linestream.NewDecoder(body)
-	a := client.NewAssembler()
+	a := message.NewAssembler()
 	for d.Next() {
 		p := d.Part()
 		if err := a.Add(p); err != nil { // where the SDK's client throws
@@ -61,19 +61,19 @@ d:{"finishReason":"stop","usage":{"promptTokens":12,"completionTokens":30}}
 }
 
 func ExampleAssemble() {
-	res, err := client.Assemble(strings.NewReader("0:\"Hello\"\n3:\"An error occurred.\"\n0:\"never read\"\n"))
+	res, err := message.Assemble(strings.NewReader("0:\"Hello\"\n3:\"An error occurred.\"\n0:\"never read\"\n"))
 	fmt.Println(err)
 	fmt.Printf("%q\n", res.Message.Content)
-	var ae *client.AssemblyError
-	fmt.Println(errors.As(err, &ae), ae.Line, errors.Is(err, client.ErrErrorPart))
+	var ae *message.AssemblyError
+	fmt.Println(errors.As(err, &ae), ae.Line, errors.Is(err, message.ErrErrorPart))
 	// Output:
-	// client: line 2: An error occurred.
+	// message: line 2: An error occurred.
 	// "Hello"
 	// true 2 true
 }
 
 func ExampleAssembler() {
-	a := client.NewAssembler()
+	a := message.NewAssembler()
 	d := linestream.NewDecoder(strings.NewReader(`2:[{"chatId":"c1"},{"step":1}]
 g:"Thinking"
 j:{"signature":"sig"}
@@ -99,7 +99,7 @@ d:{"finishReason":"stop","usage":{"promptTokens":3,"completionTokens":"?"}}
 }
 
 func ExampleMessage_Clone() {
-	a := client.NewAssembler()
+	a := message.NewAssembler()
 	d := linestream.NewDecoder(strings.NewReader("0:\"a\"\n0:\"b\"\n"))
 	d.Next()
 	a.Add(d.Part())
@@ -111,7 +111,7 @@ func ExampleMessage_Clone() {
 }
 
 func ExampleMessage_MarshalJSON() {
-	res, _ := client.Assemble(strings.NewReader(`8:[{"2":"b","1":"a"}]
+	res, _ := message.Assemble(strings.NewReader(`8:[{"2":"b","1":"a"}]
 0:"<b>1.0</b>"
 `))
 	// JSON.stringify's bytes: key order, numbers and escaping as in
@@ -122,21 +122,4 @@ func ExampleMessage_MarshalJSON() {
 	enc.Encode(res.Message)
 	// Output:
 	// {"role":"assistant","content":"<b>1.0</b>","parts":[{"type":"text","text":"<b>1.0</b>"}],"annotations":[{"1":"a","2":"b"}]}
-}
-
-func ExampleParsePartialJSON() {
-	for _, text := range []string{`{"path":"ind`, `[1, 2.50, tr`, `{"a":1}`, `[-`} {
-		v, state := client.ParsePartialJSON([]byte(text))
-		fmt.Printf("%-14s %-17s %s\n", text, state, v)
-	}
-	// Output:
-	// {"path":"ind   repaired-parse    {"path":"ind"}
-	// [1, 2.50, tr   repaired-parse    [1,2.5,true]
-	// {"a":1}        successful-parse  {"a":1}
-	// [-             failed-parse
-}
-
-func ExampleAppendFixedJSON() {
-	fmt.Println(string(client.AppendFixedJSON(nil, []byte(`{"items":[{"name":"a\"b`))))
-	// Output: {"items":[{"name":"a\"b"}]}
 }

@@ -1,4 +1,4 @@
-package client
+package jsvalue
 
 import (
 	"bytes"
@@ -16,11 +16,11 @@ import (
 // textPaths decodes s with appendJSRaw after "keep", with the vector
 // decoder and with the portable code only.
 func textPaths(s []byte) (vector, portable string) {
-	was := setVectorText(true)
+	was := SetVectorText(true)
 	vector = string(appendJSRaw([]byte("keep"), s))
-	setVectorText(false)
+	SetVectorText(false)
 	portable = string(appendJSRaw([]byte("keep"), s))
-	setVectorText(was)
+	SetVectorText(was)
 	return vector, portable
 }
 
@@ -283,7 +283,7 @@ func BenchmarkTextDecode(b *testing.B) {
 		}
 		dst := make([]byte, 0, 2*len(joined))
 		b.Run("joined/"+name, func(b *testing.B) {
-			defer setVectorText(setVectorText(vector))
+			defer SetVectorText(SetVectorText(vector))
 			b.SetBytes(int64(len(joined)))
 			b.ReportAllocs()
 			for b.Loop() {
@@ -291,7 +291,7 @@ func BenchmarkTextDecode(b *testing.B) {
 			}
 		})
 		b.Run("parts/"+name, func(b *testing.B) {
-			defer setVectorText(setVectorText(vector))
+			defer SetVectorText(SetVectorText(vector))
 			b.SetBytes(int64(len(joined)))
 			b.ReportAllocs()
 			for b.Loop() {
@@ -320,9 +320,9 @@ func TestTextVectorTightRoom(t *testing.T) {
 				continue
 			}
 			dst := append(make([]byte, 0, size), "keep"...)
-			was := setVectorText(true)
+			was := SetVectorText(true)
 			got := appendJSRaw(dst, s)
-			setVectorText(was)
+			SetVectorText(was)
 			require.Equal(t, want, string(got), "%q into a buffer of %d bytes", s, size)
 			if len(got) <= size {
 				require.Same(t, &dst[0], &got[0], "%q into a buffer of %d bytes: copied", s, size)

@@ -1,4 +1,4 @@
-package client_test
+package message_test
 
 // The assembly against the real SDK: for every corpus stream and every line
 // prefix of it, the Assembler's result must be byte for byte what the SDK's
@@ -16,8 +16,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/chatwire/chatwire/client"
+	"github.com/chatwire/chatwire/client/message"
 	"github.com/chatwire/chatwire/corpus"
+	"github.com/chatwire/chatwire/internal/jsvalue"
 	"github.com/chatwire/chatwire/linestream"
 )
 
@@ -35,7 +36,7 @@ var assemblyDifferences = map[string]struct {
 
 // result is the JSON the SDK's entry hashes: the whole result, or on an
 // error the message and data of its last onUpdate.
-func result(a *client.Assembler) []byte {
+func result(a *message.Assembler) []byte {
 	if a.Err() == nil {
 		return a.Result().AppendJSON(nil)
 	}
@@ -56,7 +57,7 @@ func result(a *client.Assembler) []byte {
 
 // errLine returns the line of an assembly or decoder error.
 func errLine(err error) (int, string, bool) {
-	var ae *client.AssemblyError
+	var ae *message.AssemblyError
 	if errors.As(err, &ae) {
 		return ae.Line, ae.Msg, true
 	}
@@ -68,16 +69,16 @@ func errLine(err error) (int, string, bool) {
 }
 
 // TestCorpusAssembly runs the proof with each of the text decoders (see
-// client/vector.go): the vector one where the build has it, and the portable
+// internal/jsvalue/vector.go): the vector one where the build has it, and the portable
 // one, the reference.
 func TestCorpusAssembly(t *testing.T) {
 	for _, vector := range []bool{true, false} {
 		name := map[bool]string{true: "vector", false: "portable"}[vector]
 		t.Run(name, func(t *testing.T) {
-			if vector && !client.HaveVector {
+			if vector && !jsvalue.HaveVectorText() {
 				t.Skip("no vector text decoder in this build")
 			}
-			defer client.SetVectorText(client.SetVectorText(vector))
+			defer jsvalue.SetVectorText(jsvalue.SetVectorText(vector))
 			corpusAssembly(t)
 		})
 	}
@@ -86,7 +87,7 @@ func TestCorpusAssembly(t *testing.T) {
 func corpusAssembly(t *testing.T) {
 	streams, err := corpus.AllStreams()
 	require.NoError(t, err, "AllStreams")
-	a := client.NewAssembler()
+	a := message.NewAssembler()
 	d := linestream.NewDecoder(nil)
 	differing := map[string]int{}
 	for _, s := range streams {
@@ -157,17 +158,6 @@ func corpusAssembly(t *testing.T) {
 	}
 }
 
-func TestCorpusPartialJSON(t *testing.T) {
-	cases, err := corpus.PartialJSONCases()
-	require.NoError(t, err)
-	require.NotEmpty(t, cases)
-	for _, c := range cases {
-		got, state := client.ParsePartialJSON([]byte(c.Text))
-		assert.Equal(t, c.State, state.String(), "parsePartialJson(%q): state", c.Text)
-		assert.Equal(t, string(c.Value), string(got), "parsePartialJson(%q): value", c.Text)
-	}
-}
-
 // TestCorpusAssemblyUnlooked assembles every stream without looking at the
 // message between parts: the args of partial tool calls are repaired when
 // the message is asked for, so the message asked for once, at the end, must
@@ -175,7 +165,7 @@ func TestCorpusPartialJSON(t *testing.T) {
 func TestCorpusAssemblyUnlooked(t *testing.T) {
 	streams, err := corpus.AllStreams()
 	require.NoError(t, err, "AllStreams")
-	a := client.NewAssembler()
+	a := message.NewAssembler()
 	d := linestream.NewDecoder(nil)
 	for _, s := range streams {
 		if _, listed := assemblyDifferences[s.ID()]; listed {

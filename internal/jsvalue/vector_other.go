@@ -1,6 +1,6 @@
 //go:build !amd64 || purego
 
-package client
+package jsvalue
 
 // haveVector is false: this build has no vector text decoder.
 const haveVector = false

@@ -1,45 +1,45 @@
-package client
+package jsvalue
 
 import "bytes"
 
-// A streamedJSON is a JSON text that arrives in pieces, such as the args
+// A StreamedJSON is a JSON text that arrives in pieces, such as the args
 // text of a tool call the SDK streams (the deltas of tool_call_delta parts),
 // read as the SDK reads it after each piece: parsePartialJson of the text so
 // far. The pieces are JSON string tokens; they are decoded, walked by
 // fixJson and the text repaired only when the value is asked for
-// ([streamedJSON.read]), once for all the pieces since the last time. The
+// ([StreamedJSON.Value]), once for all the pieces since the last time. The
 // value is a function of the text alone, so reading it when it is looked at
 // rather than per piece gives the SDK's value.
 //
-// A streamedJSON must be reset before use. It is not safe for concurrent use.
-type streamedJSON struct {
+// A StreamedJSON must be [StreamedJSON.Reset] before use. It is not safe for concurrent use.
+type StreamedJSON struct {
 	text  []byte           // the text so far, decoded
-	raw   []byte           // and the pieces after it, not yet decoded (see add)
-	fix   fixer            // fixJson's walk of text, brought up to its end by read
-	value []byte           // the value as read last, re-serialised; reused per read
+	raw   []byte           // and the pieces after it, not yet decoded (see Add)
+	fix   fixer            // fixJson's walk of text, brought up to its end by Value
+	value []byte           // the value as read last, re-serialised; reused per Value
 	state PartialJSONState // how value was read
 	fixed []byte           // the repaired text value was read from, when the text was not JSON
 }
 
-// reset starts a new text, keeping the buffers.
-func (s *streamedJSON) reset() {
-	*s = streamedJSON{text: s.text[:0], raw: s.raw[:0], fix: s.fix, value: s.value[:0], fixed: s.fixed[:0]}
+// Reset starts a new text, keeping the buffers.
+func (s *StreamedJSON) Reset() {
+	*s = StreamedJSON{text: s.text[:0], raw: s.raw[:0], fix: s.fix, value: s.value[:0], fixed: s.fixed[:0]}
 	s.fix.reset()
 }
 
-// add appends a piece, the bytes between the quotes of a JSON string token.
+// Add appends a piece, the bytes between the quotes of a JSON string token.
 // It is decoded with the pieces after it when the value is read (see
 // decode), in one pass over the pieces since the last read.
-func (s *streamedJSON) add(raw []byte) {
+func (s *StreamedJSON) Add(raw []byte) {
 	s.raw = append(s.raw, raw...)
-	if !endsWhole(raw) {
+	if !EndsWhole(raw) {
 		s.decode() // the next piece must not run on to a cut UTF-8 sequence
 	}
 }
 
 // decode decodes the pieces not yet decoded (s.raw, their bytes between
 // the quotes run together) onto s.text, as JavaScript's += appends them.
-func (s *streamedJSON) decode() {
+func (s *StreamedJSON) decode() {
 	if len(s.raw) == 0 {
 		return
 	}
@@ -54,13 +54,13 @@ func (s *streamedJSON) decode() {
 	}
 }
 
-// read returns the value of the text so far as the SDK's parsePartialJson
+// Value returns the value of the text so far as the SDK's parsePartialJson
 // reads it, re-serialised as JSON.stringify writes it, and how it was
 // read; the value is nil when the text does not parse even when repaired
-// ([PartialJSONFailed]). The value is borrowed: the next read may
+// ([PartialJSONFailed]). The value is borrowed: the next Value may
 // overwrite it. p is the scratch space of the parse, which may be shared
-// by many streamedJSONs.
-func (s *streamedJSON) read(p *partialParser) ([]byte, PartialJSONState) {
+// by many StreamedJSONs.
+func (s *StreamedJSON) Value(p *PartialParser) ([]byte, PartialJSONState) {
 	s.decode()
 	s.fix.feed(s.text)
 	var value []byte

@@ -1,6 +1,6 @@
 //go:build !purego
 
-package client
+package jsvalue
 
 // haveVector tells whether the CPU can run textVector: AVX2 and BMI2, with
 // the operating system saving the YMM registers.

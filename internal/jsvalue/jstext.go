@@ -1,4 +1,4 @@
-package client
+package jsvalue
 
 import (
 	"bytes"
@@ -22,10 +22,10 @@ import (
 // JavaScript concatenates strings: a model that splits an emoji between two
 // deltas gives the emoji.
 
-// appendJSText appends the text of the valid JSON string token v to dst in
+// AppendText appends the text of the valid JSON string token v to dst in
 // WTF-8: escapes decoded, a lone surrogate escape kept as a surrogate,
 // invalid UTF-8 (which the SDK's TextDecoder saw as U+FFFD) as U+FFFD.
-func appendJSText(dst, v []byte) []byte {
+func AppendText(dst, v []byte) []byte {
 	if len(v) < 2 {
 		return dst
 	}
@@ -34,12 +34,12 @@ func appendJSText(dst, v []byte) []byte {
 
 // appendJSRaw appends the text of s, the bytes between the quotes of a
 // valid JSON string token or of several such tokens run together, to dst in
-// WTF-8, as appendJSText does. Run together, the texts join as JavaScript's
+// WTF-8, as AppendText does. Run together, the texts join as JavaScript's
 // string concatenation joins them (a "\ud83d" at the end of one and a
 // "\ude00" at the start of the next make one character), as long as no
-// token but the last ends inside a UTF-8 sequence (see [endsWhole]): the
+// token but the last ends inside a UTF-8 sequence (see [EndsWhole]): the
 // TextDecoder ended such a sequence at the token's closing quote. Like
-// appendJSText, it may write to dst's spare capacity past the text it
+// AppendText, it may write to dst's spare capacity past the text it
 // appends (the vector decoder's slack, see appendVector).
 func appendJSRaw(dst, s []byte) []byte {
 	// One pass: the vector decoder (vector.go), where there is one, decodes
@@ -204,7 +204,7 @@ const (
 // every byte (so no carry crosses a byte).
 func isZeroByte(t uint64) uint64 { return ^(t + 0x7F*wordOnes) & wordHigh }
 
-// endsWhole reports whether the bytes between the quotes of a JSON string
+// EndsWhole reports whether the bytes between the quotes of a JSON string
 // token may have the next token's bytes run on to them (see
 // [appendJSRaw]): they must not end in a sequence that more bytes could
 // make a character, as the TextDecoder that read the SDK's stream ended
@@ -213,7 +213,7 @@ func isZeroByte(t uint64) uint64 { return ^(t + 0x7F*wordOnes) & wordHigh }
 // bytes followed by fewer than n-1 is such a sequence, or ill-formed
 // UTF-8, which it treats alike (it would decode to the same whether run
 // on or not).
-func endsWhole(s []byte) bool {
+func EndsWhole(s []byte) bool {
 	n := len(s)
 	if n == 0 || s[n-1] < utf8.RuneSelf {
 		return true
@@ -288,7 +288,7 @@ func joinSeam(text []byte, n int) ([]byte, int) {
 	return text[:len(text)-2], n - 3
 }
 
-// A jsString is a string being extended, as the SDK's `text += value`
+// A String is a string being extended, as the SDK's `text += value`
 // extends one. Its String is shared with the strings handed out before,
 // which never change: as in a strings.Builder, the bytes up to the length
 // are never written again (a full buffer is copied into a larger one, the
@@ -296,39 +296,39 @@ func joinSeam(text []byte, n int) ([]byte, int) {
 // seen as a string, without a copy. Extending it copies nothing but the new
 // text, except when it joins the halves of a surrogate pair, which copies
 // it once.
-type jsString struct {
+type String struct {
 	b []byte
 }
 
-// reset starts a new string with room for about hint bytes; the old one
+// Reset starts a new string with room for about hint bytes; the old one
 // stays as it was.
-func (s *jsString) reset(hint int) {
+func (s *String) Reset(hint int) {
 	s.b = nil
 	if hint > 0 {
 		s.b = make([]byte, 0, hint)
 	}
 }
 
-// len returns the length of the string so far.
-func (s *jsString) len() int { return len(s.b) }
+// Len returns the length of the string so far.
+func (s *String) Len() int { return len(s.b) }
 
 // String returns the string so far, sharing its bytes.
-func (s *jsString) String() string { return unsafe.String(unsafe.SliceData(s.b), len(s.b)) }
+func (s *String) String() string { return unsafe.String(unsafe.SliceData(s.b), len(s.b)) }
 
 // joins reports whether appending more joins a surrogate pair across the
 // string's end.
-func (s *jsString) joins(more []byte) bool {
+func (s *String) joins(more []byte) bool {
 	_, ok := joinPair(s.b, more)
 	return ok
 }
 
-// addRaw appends the text of raw, the bytes between the quotes of JSON
+// AddRaw appends the text of raw, the bytes between the quotes of JSON
 // string tokens (as appendJSRaw decodes them), and returns the whole string
 // and the text appended, a view of its end. It decodes straight into the
 // string, except when the text joins a surrogate pair across the string's
-// end: then it prepares the tails of the string (see [tail.prepare]) and
+// end: then it prepares the tails of the string (see [Tail.prepare]) and
 // joins the pair, which copies the string once.
-func (s *jsString) addRaw(raw []byte, scratch *[]byte, tails ...*tail) (string, []byte) {
+func (s *String) AddRaw(raw []byte, scratch *[]byte, tails ...*Tail) (string, []byte) {
 	n := len(s.b)
 	s.b = appendJSRaw(s.b, raw)
 	if _, ok := joinPair(s.b[:n], s.b[n:]); !ok {
@@ -340,48 +340,48 @@ func (s *jsString) addRaw(raw []byte, scratch *[]byte, tails ...*tail) (string, 
 	for _, t := range tails {
 		t.prepare(s, more)
 	}
-	return s.add(more), more
+	return s.Add(more), more
 }
 
-// A tail is a string that is the part of a jsString from start on: the
+// A Tail is a string that is the part of a [String] from start on: the
 // text of a text part is the tail of the message's content from where the
 // part began, as all text goes to the part being extended; likewise a
 // reasoning part and a reasoning detail of the message's reasoning. So the
 // text is stored once. Should the string's first text join a surrogate pair
 // with the text before start (which the message's whole string joins, but
 // the part alone does not), the tail is detached and keeps its own string.
-type tail struct {
+type Tail struct {
 	start    int
 	detached bool
-	own      jsString
+	own      String
 }
 
-// begin starts the tail at the end of base.
-func (t *tail) begin(base *jsString) {
-	t.start, t.detached = base.len(), false
-	t.own.reset(0)
+// Begin starts the tail at the end of base.
+func (t *Tail) Begin(base *String) {
+	t.start, t.detached = base.Len(), false
+	t.own.Reset(0)
 }
 
 // prepare is called before more is appended to base: it detaches the tail
 // when more joins a pair across its start.
-func (t *tail) prepare(base *jsString, more []byte) {
-	if !t.detached && base.len() == t.start && base.joins(more) {
+func (t *Tail) prepare(base *String, more []byte) {
+	if !t.detached && base.Len() == t.start && base.joins(more) {
 		t.detached = true
-		t.own.reset(0)
+		t.own.Reset(0)
 	}
 }
 
-// value returns the tail after more was appended to base, whose string is
+// Value returns the tail after more was appended to base, whose string is
 // now whole. It is called once per append.
-func (t *tail) value(whole string, more []byte) string {
+func (t *Tail) Value(whole string, more []byte) string {
 	if t.detached {
-		return t.own.add(more)
+		return t.own.Add(more)
 	}
 	return whole[t.start:]
 }
 
-// add appends the WTF-8 text more and returns the whole string.
-func (s *jsString) add(more []byte) string {
+// Add appends the WTF-8 text more and returns the whole string.
+func (s *String) Add(more []byte) string {
 	if r, ok := joinPair(s.b, more); ok {
 		nb := make([]byte, 0, len(s.b)+len(more)+1)
 		nb = append(nb, s.b[:len(s.b)-3]...)
@@ -393,10 +393,10 @@ func (s *jsString) add(more []byte) string {
 	return s.String()
 }
 
-// appendJSQuoted appends the WTF-8 string s as JSON.stringify writes the
+// AppendQuoted appends the WTF-8 string s as JSON.stringify writes the
 // JavaScript string it stands for: as [linestream.AppendQuoted] does, with a
 // lone surrogate written as an escape (\udxxx).
-func appendJSQuoted(dst []byte, s string) []byte {
+func AppendQuoted(dst []byte, s string) []byte {
 	if strings.IndexByte(s, 0xED) < 0 {
 		return linestream.AppendQuoted(dst, s)
 	}
@@ -405,7 +405,7 @@ func appendJSQuoted(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
-// appendUnquotedWTF8 is appendJSQuoted without the quotes.
+// appendUnquotedWTF8 is AppendQuoted without the quotes.
 func appendUnquotedWTF8[T ~string | ~[]byte](dst []byte, s T) []byte {
 	start := 0
 	for i := 0; i < len(s); i++ {
