@@ -17,13 +17,6 @@ const (
 	PartStepStart      = "step-start"
 )
 
-// The states of a [ToolInvocation].
-const (
-	StatePartialCall = "partial-call" // its args are still streaming ("b", "c" parts)
-	StateCall        = "call"         // the call is complete ("9")
-	StateResult      = "result"       // its result arrived ("a")
-)
-
 // The types of a [ReasoningDetail].
 const (
 	DetailText     = "text"
@@ -101,33 +94,6 @@ type ReasoningDetail struct {
 
 // Signed reports whether a reasoning_signature part signed the detail.
 func (d ReasoningDetail) Signed() bool { return d.signed || d.Signature != "" }
-
-// A ToolInvocation is a tool call as the SDK's message holds it.
-//
-// Args is nil while a partial call's args text does not parse even when
-// repaired (the SDK's args is undefined then, and the JSON omits it).
-// Result is set in the state "result". The JSON is the SDK's object
-// exactly: its keys in the SDK's order, with any extra keys of the tool_call
-// and tool_result parts, which the SDK spreads into it.
-type ToolInvocation struct {
-	State      string
-	Step       int
-	ToolCallID string
-	ToolName   string
-	Args       json.RawMessage
-	Result     json.RawMessage
-
-	// fields is the SDK's object as JSON members, key quoted; nil for a
-	// ToolInvocation built by hand, which marshals from the fields above.
-	fields []field
-}
-
-// A field is one member of a JavaScript object: its key as a quoted JSON
-// string and its value as JSON, both in JSON.stringify's form.
-type field struct {
-	key   string
-	value []byte
-}
 
 // MarshalJSON writes m as JSON.stringify writes the SDK's message.
 func (m *Message) MarshalJSON() ([]byte, error) { return m.appendJSON(nil), nil }
@@ -285,46 +251,6 @@ func (d ReasoningDetail) appendJSON(dst []byte) []byte {
 	return append(dst, '}')
 }
 
-// MarshalJSON writes t as JSON.stringify writes the SDK's tool invocation.
-func (t *ToolInvocation) MarshalJSON() ([]byte, error) { return t.appendJSON(nil), nil }
-
-func (t *ToolInvocation) appendJSON(dst []byte) []byte {
-	dst = append(dst, '{')
-	if t.fields != nil {
-		first := true
-		for _, f := range t.fields {
-			if f.value == nil {
-				continue // undefined: JSON.stringify leaves the key out
-			}
-			if !first {
-				dst = append(dst, ',')
-			}
-			first = false
-			dst = append(dst, f.key...)
-			dst = append(dst, ':')
-			dst = append(dst, f.value...)
-		}
-		return append(dst, '}')
-	}
-	dst = append(dst, `"state":`...)
-	dst = jsvalue.AppendQuoted(dst, t.State)
-	dst = append(dst, `,"step":`...)
-	dst = jsvalue.AppendFloat(dst, float64(t.Step))
-	dst = append(dst, `,"toolCallId":`...)
-	dst = jsvalue.AppendQuoted(dst, t.ToolCallID)
-	dst = append(dst, `,"toolName":`...)
-	dst = jsvalue.AppendQuoted(dst, t.ToolName)
-	if t.Args != nil {
-		dst = append(dst, `,"args":`...)
-		dst = append(dst, t.Args...)
-	}
-	if t.Result != nil {
-		dst = append(dst, `,"result":`...)
-		dst = append(dst, t.Result...)
-	}
-	return append(dst, '}')
-}
-
 // Clone returns a deep copy of m that the caller keeps: no later call on
 // the [Assembler] that made m changes it.
 func (m *Message) Clone() *Message {
@@ -382,29 +308,4 @@ func (m *Message) Clone() *Message {
 		}
 	}
 	return &c
-}
-
-// size is the number of JSON bytes t holds.
-func (t *ToolInvocation) size() int {
-	n := len(t.Args) + len(t.Result)
-	for _, f := range t.fields {
-		n += len(f.value)
-	}
-	return n
-}
-
-// clone copies t, its JSON values through raw.
-func (t *ToolInvocation) clone(raw func(json.RawMessage) json.RawMessage) ToolInvocation {
-	c := *t
-	if t.fields != nil {
-		c.fields = make([]field, len(t.fields))
-		for i, f := range t.fields {
-			c.fields[i] = field{key: f.key, value: raw(f.value)}
-		}
-		c.setTyped()
-		return c
-	}
-	c.Args = raw(t.Args)
-	c.Result = raw(t.Result)
-	return c
 }

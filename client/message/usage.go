@@ -1,7 +1,9 @@
 package message
 
 import (
+	"errors"
 	"math"
+	"strconv"
 
 	"github.com/chatwire/chatwire/internal/jsvalue"
 )
@@ -56,4 +58,38 @@ func (u Usage) appendJSON(dst []byte) []byte {
 	dst = append(dst, `,"totalTokens":`...)
 	dst = jsvalue.AppendFloat(dst, u.TotalTokens)
 	return append(dst, '}')
+}
+
+// number returns what the SDK makes of a usage count: the JSON number as a
+// double (±Inf beyond its range), NaN for anything else.
+func number(v []byte) float64 {
+	if len(v) == 0 || (v[0] != '-' && (v[0] < '0' || v[0] > '9')) {
+		return math.NaN()
+	}
+	// A plain integer of up to 15 digits is its double exactly.
+	neg, d := v[0] == '-', v
+	if neg {
+		d = v[1:]
+	}
+	if len(d) > 0 && len(d) <= 15 {
+		n := int64(0)
+		for _, c := range d {
+			if c < '0' || c > '9' {
+				n = -1
+				break
+			}
+			n = n*10 + int64(c-'0')
+		}
+		if n >= 0 {
+			if neg {
+				return -float64(n) // -0 too
+			}
+			return float64(n)
+		}
+	}
+	f, err := strconv.ParseFloat(string(v), 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return math.NaN()
+	}
+	return f
 }
