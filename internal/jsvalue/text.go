@@ -1,26 +1,18 @@
 package jsvalue
 
+// The decoding of JSON string text to WTF-8 (see wtf8.go): the portable
+// decoder, eight bytes at a time, and the reference of the vector one
+// (vector.go).
+
 import (
 	"bytes"
 	"encoding/binary"
 	"math/bits"
-	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/chatwire/chatwire/linestream"
 )
-
-// The text of the message is held as JavaScript holds it, a string of UTF-16
-// code units, in the one form a Go string can hold every such string in:
-// WTF-8, which is UTF-8 except that a lone surrogate (a "\ud83d" escape
-// without its other half) is the 3-byte sequence ED A0–BF 80–BF that UTF-8
-// forbids. Text without lone surrogates, which is nearly all text, is plain
-// UTF-8. When a text ending in a lone high surrogate is extended by one
-// starting with its low surrogate, the two become one character, as when
-// JavaScript concatenates strings: a model that splits an emoji between two
-// deltas gives the emoji.
 
 // AppendText appends the text of the valid JSON string token v to dst in
 // WTF-8: escapes decoded, a lone surrogate escape kept as a surrogate,
@@ -204,6 +196,12 @@ const (
 // every byte (so no carry crosses a byte).
 func isZeroByte(t uint64) uint64 { return ^(t + 0x7F*wordOnes) & wordHigh }
 
+// zeroBytes returns a mask with the high bit set in the lowest zero byte
+// of x (and perhaps in higher bytes: only its lowest set bit is exact).
+func zeroBytes(x uint64) uint64 {
+	return (x - 0x0101010101010101) &^ x & 0x8080808080808080
+}
+
 // EndsWhole reports whether the bytes between the quotes of a JSON string
 // token may have the next token's bytes run on to them (see
 // [appendJSRaw]): they must not end in a sequence that more bytes could
@@ -235,200 +233,4 @@ func EndsWhole(s []byte) bool {
 	default:
 		return n-k >= 4
 	}
-}
-
-// zeroBytes returns a mask with the high bit set in the lowest zero byte
-// of x (and perhaps in higher bytes: only its lowest set bit is exact).
-func zeroBytes(x uint64) uint64 {
-	return (x - 0x0101010101010101) &^ x & 0x8080808080808080
-}
-
-// appendWTF8 appends r in WTF-8: UTF-8, or a surrogate's 3-byte form.
-func appendWTF8(dst []byte, r rune) []byte {
-	if utf16.IsSurrogate(r) {
-		return append(dst, 0xE0|byte(r>>12), 0x80|byte(r>>6)&0x3F, 0x80|byte(r)&0x3F)
-	}
-	return utf8.AppendRune(dst, r)
-}
-
-// surrogateAt returns the surrogate whose WTF-8 form starts at s[i], or 0.
-func surrogateAt[T ~string | ~[]byte](s T, i int) rune {
-	if i+3 <= len(s) && s[i] == 0xED && s[i+1] >= 0xA0 && s[i+1] <= 0xBF && s[i+2] >= 0x80 && s[i+2] <= 0xBF {
-		return 0xD000 | rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F)
-	}
-	return 0
-}
-
-// joinPair reports whether text ending in a lone high surrogate meets more
-// text starting with a low one, and returns the character they make.
-func joinPair[T ~string | ~[]byte](text T, more []byte) (rune, bool) {
-	if len(text) < 3 {
-		return 0, false
-	}
-	hi, lo := surrogateAt(text, len(text)-3), surrogateAt(more, 0)
-	if hi < 0xD800 || hi > 0xDBFF || lo < 0xDC00 {
-		return 0, false
-	}
-	return utf16.DecodeRune(hi, lo), true
-}
-
-// joinSeam makes text, whose bytes from n on were just appended, what
-// JavaScript's string concatenation makes: a lone high surrogate before n
-// and a low one at n become one character, in place. It returns the text
-// and the index of the joined character, or -1.
-func joinSeam(text []byte, n int) ([]byte, int) {
-	r, ok := joinPair(text[:n], text[n:])
-	if !ok {
-		return text, -1
-	}
-	var c [utf8.UTFMax]byte
-	utf8.EncodeRune(c[:], r) // four bytes, where the two surrogates took six
-	copy(text[n-3:], c[:])
-	copy(text[n+1:], text[n+3:])
-	return text[:len(text)-2], n - 3
-}
-
-// A String is a string being extended, as the SDK's `text += value`
-// extends one. Its String is shared with the strings handed out before,
-// which never change: as in a strings.Builder, the bytes up to the length
-// are never written again (a full buffer is copied into a larger one, the
-// old one left to the strings that hold it), so the String is the buffer
-// seen as a string, without a copy. Extending it copies nothing but the new
-// text, except when it joins the halves of a surrogate pair, which copies
-// it once.
-type String struct {
-	b []byte
-}
-
-// Reset starts a new string with room for about hint bytes; the old one
-// stays as it was.
-func (s *String) Reset(hint int) {
-	s.b = nil
-	if hint > 0 {
-		s.b = make([]byte, 0, hint)
-	}
-}
-
-// Len returns the length of the string so far.
-func (s *String) Len() int { return len(s.b) }
-
-// String returns the string so far, sharing its bytes.
-func (s *String) String() string { return unsafe.String(unsafe.SliceData(s.b), len(s.b)) }
-
-// joins reports whether appending more joins a surrogate pair across the
-// string's end.
-func (s *String) joins(more []byte) bool {
-	_, ok := joinPair(s.b, more)
-	return ok
-}
-
-// AddRaw appends the text of raw, the bytes between the quotes of JSON
-// string tokens (as appendJSRaw decodes them), and returns the whole string
-// and the text appended, a view of its end. It decodes straight into the
-// string, except when the text joins a surrogate pair across the string's
-// end: then it prepares the tails of the string (see [Tail.prepare]) and
-// joins the pair, which copies the string once.
-func (s *String) AddRaw(raw []byte, scratch *[]byte, tails ...*Tail) (string, []byte) {
-	n := len(s.b)
-	s.b = appendJSRaw(s.b, raw)
-	if _, ok := joinPair(s.b[:n], s.b[n:]); !ok {
-		return s.String(), s.b[n:]
-	}
-	more := append((*scratch)[:0], s.b[n:]...)
-	*scratch = more
-	s.b = s.b[:n]
-	for _, t := range tails {
-		t.prepare(s, more)
-	}
-	return s.Add(more), more
-}
-
-// A Tail is a string that is the part of a [String] from start on: the
-// text of a text part is the tail of the message's content from where the
-// part began, as all text goes to the part being extended; likewise a
-// reasoning part and a reasoning detail of the message's reasoning. So the
-// text is stored once. Should the string's first text join a surrogate pair
-// with the text before start (which the message's whole string joins, but
-// the part alone does not), the tail is detached and keeps its own string.
-type Tail struct {
-	start    int
-	detached bool
-	own      String
-}
-
-// Begin starts the tail at the end of base.
-func (t *Tail) Begin(base *String) {
-	t.start, t.detached = base.Len(), false
-	t.own.Reset(0)
-}
-
-// prepare is called before more is appended to base: it detaches the tail
-// when more joins a pair across its start.
-func (t *Tail) prepare(base *String, more []byte) {
-	if !t.detached && base.Len() == t.start && base.joins(more) {
-		t.detached = true
-		t.own.Reset(0)
-	}
-}
-
-// Value returns the tail after more was appended to base, whose string is
-// now whole. It is called once per append.
-func (t *Tail) Value(whole string, more []byte) string {
-	if t.detached {
-		return t.own.Add(more)
-	}
-	return whole[t.start:]
-}
-
-// Add appends the WTF-8 text more and returns the whole string.
-func (s *String) Add(more []byte) string {
-	if r, ok := joinPair(s.b, more); ok {
-		nb := make([]byte, 0, len(s.b)+len(more)+1)
-		nb = append(nb, s.b[:len(s.b)-3]...)
-		nb = utf8.AppendRune(nb, r)
-		s.b = append(nb, more[3:]...)
-		return s.String()
-	}
-	s.b = append(s.b, more...)
-	return s.String()
-}
-
-// AppendQuoted appends the WTF-8 string s as JSON.stringify writes the
-// JavaScript string it stands for: as [linestream.AppendQuoted] does, with a
-// lone surrogate written as an escape (\udxxx).
-func AppendQuoted(dst []byte, s string) []byte {
-	if strings.IndexByte(s, 0xED) < 0 {
-		return linestream.AppendQuoted(dst, s)
-	}
-	dst = append(dst, '"')
-	dst = appendUnquotedWTF8(dst, s)
-	return append(dst, '"')
-}
-
-// appendUnquotedWTF8 is AppendQuoted without the quotes.
-func appendUnquotedWTF8[T ~string | ~[]byte](dst []byte, s T) []byte {
-	start := 0
-	for i := 0; i < len(s); i++ {
-		r := surrogateAt(s, i)
-		if r == 0 {
-			continue
-		}
-		dst = appendUnquoted(dst, string(s[start:i]))
-		dst = append(dst, '\\', 'u', hexLower[r>>12], hexLower[r>>8&0xF], hexLower[r>>4&0xF], hexLower[r&0xF])
-		i += 2
-		start = i + 1
-	}
-	return appendUnquoted(dst, string(s[start:]))
-}
-
-// appendUnquoted appends s as linestream.AppendQuoted escapes it, without
-// the quotes.
-func appendUnquoted(dst []byte, s string) []byte {
-	if s == "" {
-		return dst
-	}
-	n := len(dst)
-	dst = linestream.AppendQuoted(dst, s)
-	copy(dst[n:], dst[n+1:len(dst)-1])
-	return dst[:len(dst)-2]
 }
