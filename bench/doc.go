@@ -22,4 +22,13 @@
 // message.Assembler. assemble.sh runs it in rounds beside the AI SDK's own
 // assembly (bench/sdk/call-chat-api.mjs: callChatApi on the same inputs)
 // and prints the benchstat table and the goals; RESULTS.md has the figures.
+//
+// # Files
+//
+//	run.sh            the decoder benchmarks in rounds, and the goal tables
+//	assemble.sh       the message assembly against decoding alone and the SDK's own
+//	RESULTS.md        the figures
+//	live/             package live: the live stream meter of chatwire bench
+//	sdk/              the AI SDK's own assembly and parser timed (Node), for assemble.sh
+//	xk6/              the k6 extension k6/x/chatwire, a module of its own
 package bench

@@ -31,4 +31,20 @@
 // context. Streams are long-lived: bound them with the context, not with
 // http.Client.Timeout. The package imports only client/message, linestream
 // and fastjson; its tests run against the mock.
+//
+// # Files
+//
+//	client.go         New, the Client and its options (WithAPIKey, WithRetry, …); sending
+//	                  with retries of 429
+//	request.go        Request, the body of POST /api/chat, with its models, execution modes
+//	                  and reasoning efforts; CreateChatJSON and Chat
+//	stream.go         CreateChat and ChatStream: the parts of a stream and the message
+//	                  package message assembles from them
+//	followup.go       Status, Subscribe, Publish and PublishJSON, the follow-up operations
+//	error.go          APIError and the sentinels it matches, read from a body of any shape
+//	version.go        Version: the module's version, for the User-Agent
+//	message/          package message: the assistant message assembled as the AI SDK v4
+//	                  client does
+//	httpfail/         package httpfail: the named failure kinds of an HTTP exchange
+//	example/bakery/   the README's program, a client from start to end
 package client

@@ -33,4 +33,12 @@
 //	go test ./fuzz -run '^$' -fuzz '^FuzzDecode$' -fuzztime 10s
 //
 // run.sh runs every target for a fixed time each.
+//
+// # Files
+//
+//	reference.go      the reference decoder: the SDK's line reading, slow and plain, on
+//	                  encoding/json
+//	streamgen.go      GenStream and GenFirstLine: structured streams from fuzz bytes
+//	                  (gofuzz)
+//	run.sh            every target for a fixed time
 package fuzz

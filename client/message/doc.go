@@ -87,4 +87,21 @@
 // delta, as the SDK does, but fixJson walks each delta only once. Parts that
 // add to the message (a tool call, a file, a step's id) allocate what it
 // keeps.
+//
+// # Files
+//
+//	assembler.go      the Assembler: its state, Add and its dispatch over one method per
+//	                  kind, Fail, Reset
+//	text.go           text and reasoning parts, reasoning signatures and redacted reasoning
+//	toolcall.go       tool calls: a call streamed (its start, its args deltas, repaired when
+//	                  the message is asked for), a call whole, its result
+//	values.go         the parts that attach values: source, file, data, annotations
+//	step.go           start_step, finish_step and finish_message parts
+//	error.go          AssemblyError, its sentinels, the error part
+//	arena.go          where the message's values are kept: the arena of JSON values, the
+//	                  strings, the slabs of small slices
+//	message.go        Message, Part and ReasoningDetail, their JSON and Clone
+//	invocation.go     ToolInvocation: its members in the SDK's order, their JSON and Clone
+//	usage.go          Usage: the SDK's usage counts and their JSON
+//	result.go         Result and Assemble: a whole stream at once
 package message

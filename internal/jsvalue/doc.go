@@ -47,4 +47,24 @@
 // tool call that is still streaming. A [StreamedJSON] is such a text
 // growing by deltas: fixJson walks each delta once, and the text is
 // repaired and parsed only when its value is asked for.
+//
+// # Files
+//
+//	writer.go         Writer: a JSON value as JSON.stringify(JSON.parse(v)) writes it
+//	canonical.go      CanonicalEnd: the values already in that form, copied as they stand
+//	number.go         numbers as JavaScript prints them
+//	scan.go           valid JSON read in place: Lookup, Lookup2, EachMember, the ends of
+//	                  values
+//	text.go           AppendText: JSON string text decoded to WTF-8, the portable code (the
+//	                  reference of the vector decoder)
+//	wtf8.go           WTF-8 (lone surrogates in a Go string), AppendQuoted, JoinSeam
+//	string.go         String and Tail: a JavaScript string extended as += extends it
+//	fixjson.go        the SDK's fixJson: AppendFixedJSON and the fixer that walks a
+//	                  growing text once
+//	partialjson.go    the SDK's parsePartialJson: ParsePartialJSON, PartialParser
+//	streamedjson.go   StreamedJSON: a JSON text arriving in pieces, read after each
+//	vector.go         the switch between the text decoders (SetVectorText)
+//	vector_amd64.go, vector_amd64.s, vector_other.go
+//	                  textVector: the text decoded 32 bytes at a time with AVX2 and BMI2;
+//	                  none elsewhere or with -tags purego
 package jsvalue
