@@ -123,3 +123,96 @@ func ExampleMessage_MarshalJSON() {
 	// Output:
 	// {"role":"assistant","content":"<b>1.0</b>","parts":[{"type":"text","text":"<b>1.0</b>"}],"annotations":[{"1":"a","2":"b"}]}
 }
+
+func ExampleNewAssembler() {
+	a := message.NewAssembler()
+	// At the start of a stream the message is the SDK's empty one.
+	out, _ := a.Message().MarshalJSON()
+	fmt.Println(string(out), a.FinishReason())
+	// Output:
+	// {"role":"assistant","content":"","parts":[]} unknown
+}
+
+func ExampleAssembler_Fail() {
+	a := message.NewAssembler()
+	d := linestream.NewDecoder(strings.NewReader("g:\"Thinking\"\nj:{\"signature\":\"sig\"}\nnot a line\n"))
+	for d.Next() {
+		if err := a.Add(d.Part()); err != nil {
+			break
+		}
+	}
+	// The decoder stopped at line 3: the SDK never showed the signature
+	// of line 2 (it shows a signature with the next update), so the
+	// message goes back to what it showed last.
+	a.Fail(d.Err())
+	fmt.Println(a.Err())
+	fmt.Println(a.Message().Parts[0].Details[0].Signed())
+	// Output:
+	// linestream: line 3:1: no ":" separator after the code
+	// false
+}
+
+func ExampleAssembler_Result() {
+	a := message.NewAssembler()
+	d := linestream.NewDecoder(strings.NewReader(`2:[{"chatId":"c1"}]
+0:"Hi"
+d:{"finishReason":"stop","usage":{"promptTokens":3,"completionTokens":1}}
+`))
+	for d.Next() {
+		a.Add(d.Part())
+	}
+	res := a.Result() // borrows the message; Clone it to keep it
+	fmt.Println(res.Message.Content, res.FinishReason, res.Usage.TotalTokens)
+	fmt.Printf("%s\n", res.AppendJSON(nil))
+	// Output:
+	// Hi stop 4
+	// {"message":{"role":"assistant","content":"Hi","parts":[{"type":"text","text":"Hi"}]},"data":[{"chatId":"c1"}],"finishReason":"stop","usage":{"promptTokens":3,"completionTokens":1,"totalTokens":4}}
+}
+
+func ExampleAssemblyError() {
+	_, err := message.Assemble(strings.NewReader("9:{\"toolCallId\":\"t1\",\"toolName\":\"f\",\"args\":{}}\na:{\"toolCallId\":\"t2\",\"result\":1}\n"))
+	var ae *message.AssemblyError
+	if errors.As(err, &ae) {
+		// Where the SDK's client throws: its message, the part's line.
+		fmt.Println(ae.Line, ae.Msg)
+		fmt.Println(errors.Is(err, message.ErrUnknownToolCall))
+	}
+	// Output:
+	// 2 tool_result must be preceded by a tool_call with the same toolCallId
+	// true
+}
+
+func ExampleUsage() {
+	res, _ := message.Assemble(strings.NewReader(`d:{"finishReason":"length"}` + "\n"))
+	// No usage in the stream: the counts are NaN, written null, as the
+	// SDK writes them.
+	u := res.Usage
+	fmt.Println(u.Reported(), u.TotalTokens)
+	out, _ := u.MarshalJSON()
+	fmt.Println(string(out))
+	// Output:
+	// false NaN
+	// {"completionTokens":null,"promptTokens":null,"totalTokens":null}
+}
+
+func ExampleReasoningDetail_Signed() {
+	res, _ := message.Assemble(strings.NewReader("g:\"a\"\nj:{\"signature\":\"\"}\n0:\"b\"\n"))
+	// An empty signature signs the detail too: the JSON has the key.
+	d := res.Message.Parts[0].Details[0]
+	fmt.Println(d.Signed())
+	out, _ := d.MarshalJSON()
+	fmt.Println(string(out))
+	// Output:
+	// true
+	// {"type":"text","text":"a","signature":""}
+}
+
+func ExampleToolInvocation_MarshalJSON() {
+	// A ToolInvocation built by hand marshals from its typed fields, in
+	// the SDK's key order.
+	t := message.ToolInvocation{State: message.StateResult, Step: 1, ToolCallID: "t1", ToolName: "f", Args: json.RawMessage(`{"a":1}`), Result: json.RawMessage(`"ok"`)}
+	out, _ := t.MarshalJSON()
+	fmt.Println(string(out))
+	// Output:
+	// {"state":"result","step":1,"toolCallId":"t1","toolName":"f","args":{"a":1},"result":"ok"}
+}
