@@ -55,13 +55,9 @@
 // then the others as they first appeared, a duplicated key with its last
 // value. Usage counts the stream did not give are NaN, written null.
 //
-// The values are read with internal/jsvalue's scanner over the bytes
-// linestream has validated, not with fastjson, the module's JSON library:
-// fastjson refuses nesting deeper than 300 (the SDK, and the corpus, take
-// 500 and more), keeps a lone surrogate escape as the six characters "\ud800"
-// (indistinguishable from an escaped backslash), and would build a tree
-// of each value only for it to be walked once. The scanner reads members in
-// place and copies only what the message keeps.
+// The values are read in place, over the bytes linestream has validated,
+// and only what the message keeps is copied (internal/jsvalue, whose
+// documentation says why not with fastjson).
 //
 // The message's strings hold the JavaScript strings of the SDK's message.
 // Nearly always that is plain UTF-8; a lone surrogate (an escape such as
