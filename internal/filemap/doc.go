@@ -7,8 +7,8 @@
 //
 // A map is the "# Files" section of the package comment in doc.go: a code
 // block with an entry per line, the names of one or more files (or
-// subdirectories, with a final slash) separated by commas, two spaces, and
-// a few words on them, carried on over lines indented further:
+// subdirectories, with a final slash) separated by commas or spaces, two
+// spaces, and a few words on them, carried on over lines indented further:
 //
 //	// # Files
 //	//

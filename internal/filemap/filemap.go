@@ -24,7 +24,7 @@ const heading = "# Files"
 // them.
 type Entry struct {
 	Names []string // file names, and directory names with a final slash
-	Text  string   // the description, continuation lines joined by spaces
+	Text  string   // the description, its lines joined, runs of spaces made one
 	Line  int      // the line of doc.go the entry starts on
 }
 
@@ -52,16 +52,18 @@ func (p Problem) String() string {
 }
 
 // nameRE is what a name of an entry looks like: a file or directory name,
-// or a path into a subdirectory ("example/bakery/").
+// or a path into a subdirectory ("example/bakery/"); it must also hold a
+// dot or a slash, so that a description cut off by one space is no name.
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9_.+-]+(/[A-Za-z0-9_.+-]+)*/?$`)
 
 // Parse returns the entries of the map in the package comment of the Go
 // source src (the text of a doc.go); name is used in errors. The map is
 // the code block, or blocks, of the comment's section headed "# Files",
 // up to the next heading: each line that starts in the block's first column
-// starts an entry, its names separated by commas, ended by two spaces (or
-// a tab) and followed by its description; a line indented further carries
-// on the description. Prose between the blocks is allowed.
+// starts an entry, its names (each with a dot or a final slash) separated
+// by commas or spaces, ended by two spaces (or a tab) and followed by its
+// description; a line indented further carries on the description. Prose
+// between the blocks is allowed.
 func Parse(name string, src []byte) ([]Entry, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, name, src, parser.ParseComments|parser.PackageClauseOnly)
@@ -97,7 +99,7 @@ func parseComment(fset *token.FileSet, name string, doc *ast.CommentGroup) ([]En
 				return nil, fmt.Errorf("%s:%d: an indented line before the map's first entry", name, line)
 			}
 			e := &entries[len(entries)-1]
-			e.Text = strings.TrimSpace(e.Text + " " + strings.TrimSpace(code))
+			e.Text = strings.Join(strings.Fields(e.Text+" "+code), " ")
 			continue
 		}
 		names, desc := code, ""
@@ -107,11 +109,10 @@ func parseComment(fset *token.FileSet, name string, doc *ast.CommentGroup) ([]En
 		if i := strings.IndexByte(names, '\t'); i >= 0 {
 			names, desc = names[:i], names[i:]+desc
 		}
-		e := Entry{Text: strings.TrimSpace(desc), Line: line}
-		for n := range strings.SplitSeq(names, ",") {
-			n = strings.TrimSpace(n)
-			if !nameRE.MatchString(n) {
-				return nil, fmt.Errorf("%s:%d: %q is not a file or directory name: an entry's names are separated by commas, and two spaces end them", name, line, n)
+		e := Entry{Text: strings.Join(strings.Fields(desc), " "), Line: line}
+		for n := range strings.FieldsFuncSeq(names, func(r rune) bool { return r == ',' || r == ' ' }) {
+			if !nameRE.MatchString(n) || !strings.ContainsAny(n, "./") {
+				return nil, fmt.Errorf("%s:%d: %q is not a file or directory name: an entry's names are separated by commas or spaces, and two spaces end them", name, line, n)
 			}
 			e.Names = append(e.Names, n)
 		}

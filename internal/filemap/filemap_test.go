@@ -95,7 +95,15 @@ func TestParse(t *testing.T) {
 				{Names: []string{"data/"}, Text: "two", Line: 11},
 			},
 		},
-		{name: "names not separated by commas", src: "// Package p.\n//\n// # Files\n//\n//\ta.go b.go  one\npackage p\n", wantErr: `p.go:5: "a.go b.go" is not a file or directory name`},
+		{
+			name: "names separated by spaces",
+			src:  "// Package p.\n//\n// # Files\n//\n//\ta.go b.go  one\n//\tc.go\td/\tmore\npackage p\n",
+			want: []filemap.Entry{
+				{Names: []string{"a.go", "b.go"}, Text: "one", Line: 5},
+				{Names: []string{"c.go"}, Text: "d/ more", Line: 6},
+			},
+		},
+		{name: "a description after one space", src: "// Package p.\n//\n// # Files\n//\n//\ta.go the file\npackage p\n", wantErr: `p.go:5: "the" is not a file or directory name`},
 		{name: "no map", src: "// Package p.\npackage p\n", wantErr: `no "# Files" section`},
 		{name: "an empty map", src: "// Package p.\n//\n// # Files\n//\n// Nothing.\npackage p\n", wantErr: "lists nothing"},
 		{name: "no package comment", src: "package p\n", wantErr: "no package comment"},
