@@ -21,10 +21,10 @@ time=${1:-10s}
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 # Each target as package:name; FuzzScanStringPaths, FuzzScanCompact and FuzzLineSkeleton live in
-# linestream, FuzzTextPaths in internal/jsvalue, as they compare unexported code with
+# internal/jsonscan, FuzzTextPaths in internal/jsvalue, as they compare unexported code with
 # its reference.
 for pt in fuzz:FuzzDecode fuzz:FuzzAgainstReference fuzz:FuzzRoundTrip fuzz:FuzzChunking fuzz:FuzzChatID \
-	fuzz:FuzzVectorScan fuzz:FuzzSkeleton linestream:FuzzScanStringPaths linestream:FuzzScanCompact linestream:FuzzLineSkeleton \
+	fuzz:FuzzVectorScan fuzz:FuzzSkeleton internal/jsonscan:FuzzScanStringPaths internal/jsonscan:FuzzScanCompact internal/jsonscan:FuzzLineSkeleton \
 	fuzz:FuzzPartialJSON fuzz:FuzzAssemble fuzz:FuzzResponse \
 	internal/jsvalue:FuzzTextPaths; do
 	pkg=./${pt%%:*} target=${pt#*:}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+
+	"github.com/chatwire/chatwire/internal/jsonscan"
 )
 
 // DefaultMaxLineLength is the longest line a [Decoder] accepts unless
@@ -84,7 +86,7 @@ type Decoder struct {
 // documentation) it allocates 52 KiB for them, once.
 func NewDecoder(r io.Reader) *Decoder {
 	d := &Decoder{maxLine: DefaultMaxLineLength}
-	if haveSkeleton {
+	if jsonscan.HaveSkeleton() {
 		d.skel = new(skeletons)
 	}
 	d.Reset(r)
@@ -137,33 +139,32 @@ func (d *Decoder) Next() bool {
 		return d.nextLine()
 	}
 	start, end, nl := s+2, 0, -1
-	masks := haveVector && vectorOn.Load()
-	if sk := d.skel; b[start] != '"' && masks && sk != nil && sk.ready(codeKinds[b[s]]) {
-		// An object or an array whose skeleton may be known (skeleton.go).
+	masks := jsonscan.Vector()
+	if sk := d.skel; b[start] != '"' && masks && sk != nil && sk.codes[codeKinds[b[s]]].Ready() {
+		// An object or an array whose skeleton may be known (skeletons.go).
 		c := &sk.codes[codeKinds[b[s]]]
-		size, e, way := lineSkeleton(&d.buf[start], len(d.buf)-start, &sk.out, c, !c.noDigits)
+		size, e, way := jsonscan.LineSkeleton(d.buf, start, &sk.out, c)
 		if e += start; way >= 0 && e < len(b) {
-			c.credit = skeletonCreditMax
-			c.used |= 1 << way
+			c.Hit(way)
 			end, nl = e, e
-		} else if end = d.skeletonMiss(b, start, c, size, e); end >= 0 {
+		} else if end = c.Miss(b, d.buf, start, &sk.out, size, e); end >= 0 {
 			nl = end
 		}
 	} else if b[start] == '"' && !masks {
 		// A string, such as a text delta, right before '\n', on the
 		// portable path: scanString from the start.
-		if e, err := scanString(b, start); err == nil && e < len(b) && b[e] == '\n' {
+		if e, err := jsonscan.ScanString(b, start); err == nil && e < len(b) && b[e] == '\n' {
 			end, nl = e, e
 		}
-	} else if e, ok := scanCompact(b, start, masks); ok && e < len(b) && b[e] == '\n' {
-		// A value written compactly (compact.go), as nearly all are;
+	} else if e, ok := jsonscan.ScanCompact(b, start, masks); ok && e < len(b) && b[e] == '\n' {
+		// A value written compactly (internal/jsonscan), as nearly all are;
 		// with the vector scanner's masks, strings too.
 		end, nl = e, e
 	}
 	if nl < 0 {
 		// '\n' is no whitespace here: the value must end the line.
-		var err *jsonErr
-		start, end, nl, d.stack, err = scanValue(b, s+2, d.stack, false)
+		var err *jsonscan.Error
+		start, end, nl, d.stack, err = jsonscan.ScanValue(b, s+2, d.stack, false)
 		if err != nil || nl >= len(b) || b[nl] != '\n' {
 			return d.nextLine()
 		}
@@ -385,10 +386,10 @@ func (d *Decoder) parse(line []byte, off int64) error {
 		}
 	}
 	vs := len(code) + 1
-	start, end, stack, jerr := validate(line[vs:], d.stack)
+	start, end, stack, jerr := jsonscan.Validate(line[vs:], d.stack)
 	d.stack = stack
 	if jerr != nil {
-		return d.syntaxError(off, vs+jerr.pos, describe(jerr, line[vs:]), nil)
+		return d.syntaxError(off, vs+jerr.Pos, describe(jerr, line[vs:]), nil)
 	}
 	value := line[vs+start : vs+end]
 	if d.strict {
@@ -408,14 +409,14 @@ func (d *Decoder) syntaxError(lineOff int64, col int, msg string, sentinel error
 }
 
 // describe turns a validation failure into a message naming the bad byte.
-func describe(e *jsonErr, b []byte) string {
-	if e.pos >= len(b) {
-		if e.msg == msgUnterm || e.msg == msgEOF {
-			return e.msg
+func describe(e *jsonscan.Error, b []byte) string {
+	if e.Pos >= len(b) {
+		if e.Msg == jsonscan.MsgUnterm || e.Msg == jsonscan.MsgEOF {
+			return e.Msg
 		}
-		return e.msg + " at end of line"
+		return e.Msg + " at end of line"
 	}
-	return e.msg + ": " + quoteByte(b[e.pos])
+	return e.Msg + ": " + quoteByte(b[e.Pos])
 }
 
 // describeByte names a byte for a message: character 'x' or byte 0xef.

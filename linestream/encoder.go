@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/chatwire/chatwire/internal/jsonscan"
 )
 
 // The Append…Part functions append one whole line, "<code>:<JSON>\n", to dst
@@ -27,7 +29,7 @@ func AppendQuoted(dst []byte, s string) []byte {
 	for i := 0; i < len(s); {
 		// Copy the run of bytes that need no escape, eight at a time.
 		j := i
-		for valid && j+8 <= len(s) && stringSpecial(load64(s, j)) == 0 {
+		for valid && j+8 <= len(s) && jsonscan.StringSpecial(load64(s, j)) == 0 {
 			j += 8
 		}
 		for j < len(s) && s[j] != '"' && s[j] != '\\' && s[j] >= 0x20 && (valid || s[j] < utf8.RuneSelf) {

@@ -1,5 +1,7 @@
 package linestream
 
+import "github.com/chatwire/chatwire/internal/jsonscan"
+
 // This file holds the per-kind shape checks: the same checks the AI SDK v4
 // parser (parseDataStreamPart in @ai-sdk/ui-utils 1.2.11) runs on each value
 // after JSON.parse, with its messages. They run on values the validator has
@@ -132,17 +134,17 @@ func (it *objectIter) reset(obj []byte) { it.b, it.i = obj, 1 }
 
 func (it *objectIter) next() bool {
 	b := it.b
-	i := skipWS(b, it.i)
+	i := jsonscan.SkipWS(b, it.i)
 	if i < len(b) && b[i] == ',' {
-		i = skipWS(b, i+1)
+		i = jsonscan.SkipWS(b, i+1)
 	}
 	if i >= len(b) || b[i] != '"' {
 		return false
 	}
 	kEnd := skipString(b, i)
 	it.key = b[i:kEnd]
-	i = skipWS(b, kEnd)
-	i = skipWS(b, i+1) // the colon
+	i = jsonscan.SkipWS(b, kEnd)
+	i = jsonscan.SkipWS(b, i+1) // the colon
 	vEnd := skipValue(b, i)
 	it.val = b[i:vEnd]
 	it.i = vEnd
@@ -188,7 +190,7 @@ func skipValue(b []byte, i int) int {
 				return i
 			}
 		default:
-			if depth == 0 && (isWS(c) || c == ',') {
+			if depth == 0 && (jsonscan.IsWS(c) || c == ',') {
 				return i
 			}
 		}
@@ -228,7 +230,7 @@ func keyEquals(key []byte, s string) bool {
 func unescapeASCII(key []byte, i int) (byte, int) {
 	switch e := key[i+1]; e {
 	case 'u':
-		r := hexVal(key[i+2])<<12 | hexVal(key[i+3])<<8 | hexVal(key[i+4])<<4 | hexVal(key[i+5])
+		r := jsonscan.HexVal(key[i+2])<<12 | jsonscan.HexVal(key[i+3])<<8 | jsonscan.HexVal(key[i+4])<<4 | jsonscan.HexVal(key[i+5])
 		if r <= 0 || r >= 0x80 {
 			return 0, i + 6
 		}

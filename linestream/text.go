@@ -5,6 +5,8 @@ import (
 	"errors"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/chatwire/chatwire/internal/jsonscan"
 )
 
 // Errors of the typed accessors.
@@ -124,7 +126,7 @@ func unescapeRune(v []byte, i int) (rune, int) {
 }
 
 func hex4(b []byte) rune {
-	return rune(hexVal(b[0])<<12 | hexVal(b[1])<<8 | hexVal(b[2])<<4 | hexVal(b[3]))
+	return rune(jsonscan.HexVal(b[0])<<12 | jsonscan.HexVal(b[1])<<8 | jsonscan.HexVal(b[2])<<4 | jsonscan.HexVal(b[3]))
 }
 
 // AppendChatID appends the chat identifier held by the JSON value v of a
@@ -135,7 +137,7 @@ func hex4(b []byte) rune {
 // It does no allocation when dst has room.
 func AppendChatID(dst, v []byte) ([]byte, error) {
 	var stack [32]byte
-	start, end, _, err := validate(v, stack[:0])
+	start, end, _, err := jsonscan.Validate(v, stack[:0])
 	if err != nil {
 		return dst, ErrNoChatID
 	}
@@ -143,7 +145,7 @@ func AppendChatID(dst, v []byte) ([]byte, error) {
 	if typeOf(v) != tArray {
 		return dst, ErrNoChatID
 	}
-	i := skipWS(v, 1)
+	i := jsonscan.SkipWS(v, 1)
 	if i >= len(v) || v[i] != '{' {
 		return dst, ErrNoChatID
 	}

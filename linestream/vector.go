@@ -1,19 +1,6 @@
 package linestream
 
-import "sync/atomic"
-
-// This file holds the switch between the two string scanners: the portable
-// one of scan.go (eight bytes at a time, SWAR), the reference, and a vector
-// one that checks 32 or 64 bytes at a time where the CPU has one (AVX2 on amd64,
-// vector_amd64.s). The vector scanner only speeds up strings longer than 16
-// bytes; it never decides anything the portable code would decide
-// differently: it stops at the first byte it does not handle itself, and
-// scan.go takes over from there.
-
-// vectorOn tells whether scanString calls the vector scanner.
-var vectorOn atomic.Bool
-
-func init() { vectorOn.Store(haveVector) }
+import "github.com/chatwire/chatwire/internal/jsonscan"
 
 // SetVectorScan turns the vector string scanner on or off for every
 // [Decoder] and validator in the process and returns the previous setting.
@@ -22,9 +9,7 @@ func init() { vectorOn.Store(haveVector) }
 // Both read every input the same way, error positions included: the switch
 // exists to compare them in tests, fuzzing and benchmarks.
 // Turning it on where there is no vector scanner leaves it off.
-func SetVectorScan(on bool) (was bool) {
-	return vectorOn.Swap(on && haveVector)
-}
+func SetVectorScan(on bool) (was bool) { return jsonscan.SetVectorScan(on) }
 
 // VectorScan reports whether the vector string scanner is in use.
-func VectorScan() bool { return vectorOn.Load() }
+func VectorScan() bool { return jsonscan.VectorScan() }

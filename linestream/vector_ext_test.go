@@ -13,7 +13,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/chatwire/chatwire/internal/jsonscan"
 	"github.com/chatwire/chatwire/linestream"
+
+	"github.com/chatwire/chatwire/internal/cpu"
+	"github.com/chatwire/chatwire/internal/cpu/cputest"
 )
 
 // readAllParts decodes r to its end and returns every part, cloned, and the
@@ -42,9 +46,7 @@ func (c chunkReader) Read(p []byte) (int, error) { return c.r.Read(p[:min(len(p)
 // the vector string scanner and with the portable code only, whole and in
 // small reads, in both modes: the same parts and the same errors.
 func TestDecoderVectorPathsAgree(t *testing.T) {
-	if !linestream.VectorScan() {
-		t.Skip("no vector string scanner in this build")
-	}
+	cputest.Require(t, cpu.AVX2)
 	files, err := filepath.Glob(filepath.Join("..", "corpus", "streams", "*", "*.stream"))
 	require.NoError(t, err, "list the corpus")
 	require.NotEmpty(t, files, "want corpus streams")
@@ -61,7 +63,7 @@ func TestDecoderVectorPathsAgree(t *testing.T) {
 	inputs["long-text-bad-escape"] = []byte(`0:"` + long + `\x"` + "\n")
 	// Each variant of lineSkeleton the CPU runs; where it runs none, ""
 	// (the decoder does not call it).
-	variants := linestream.SkeletonVariants()
+	variants := jsonscan.SkeletonVariants()
 	if len(variants) == 0 {
 		variants = []string{""}
 	}
@@ -77,7 +79,7 @@ func TestDecoderVectorPathsAgree(t *testing.T) {
 				wantParts, wantErr := readAllParts(reader(), strict)
 				linestream.SetVectorScan(true)
 				for _, v := range variants {
-					restore := linestream.UseSkeletonVariant(v)
+					restore := jsonscan.UseSkeletonVariant(v)
 					gotParts, gotErr := readAllParts(reader(), strict)
 					restore()
 					assert.Equal(t, wantParts, gotParts, "%s (%s, strict %v, skeletons %q): want the same parts on both paths", name, how, strict, v)

@@ -8,6 +8,8 @@ import (
 	"io"
 	"runtime"
 	"runtime/debug"
+
+	"github.com/chatwire/chatwire/internal/cpu"
 )
 
 // version names the build in reports, transcripts and the User-Agent: the
@@ -106,14 +108,33 @@ func (b build) write(w io.Writer) {
 	fmt.Fprintf(w, "  go        %s %s/%s\n", b.GoVersion, runtime.GOOS, runtime.GOARCH)
 }
 
+// writeCPU writes the line of `chatwire version` that says which fast paths
+// of the decoders run (internal/cpu): the level, what the CPU has, and
+// CHATWIRE_CPU where it is set.
+func writeCPU(w io.Writer) {
+	line := fmt.Sprintf("  cpu       %s paths", cpu.Active())
+	env, err := cpu.Env()
+	switch {
+	case err != nil:
+		line += fmt.Sprintf(" (%v: ignored)", err)
+	case cpu.Purego:
+		line += fmt.Sprintf(" (built with the purego tag; the CPU has %s)", cpu.Detected())
+	case env != "":
+		line += fmt.Sprintf(" (%s=%s; the CPU has %s)", cpu.EnvVar, env, cpu.Detected())
+	}
+	fmt.Fprintln(w, line)
+}
+
 func runVersion(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("version", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "usage: chatwire version\n\n"+
 			"Print the build: the module version, the commit, its time and whether the\n"+
-			"tree was modified, and the Go toolchain. Reports and transcripts name the\n"+
-			"build by the first line's version. 'chatwire -version' prints the same.\n")
+			"tree was modified, the Go toolchain, and the decoders' fast paths this CPU\n"+
+			"runs (portable, avx2 or avx512; CHATWIRE_CPU=portable or avx2 lowers them).\n"+
+			"Reports and transcripts name the build by the first line's version.\n"+
+			"'chatwire -version' prints the same.\n")
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -126,5 +147,6 @@ func runVersion(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		return exitUsage
 	}
 	buildOf(debug.ReadBuildInfo()).write(stdout)
+	writeCPU(stdout)
 	return exitOK
 }

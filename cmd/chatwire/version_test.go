@@ -13,6 +13,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/chatwire/chatwire/internal/cpu"
 )
 
 func TestBuildShort(t *testing.T) {
@@ -111,4 +113,11 @@ func TestReportsNameTheBuild(t *testing.T) {
 	data, err = os.ReadFile(md)
 	require.NoError(t, err)
 	assert.Contains(t, string(data), "chatwire "+version, "Markdown report")
+}
+
+// TestVersionNamesTheCPUPaths: chatwire version says which fast paths run.
+func TestVersionNamesTheCPUPaths(t *testing.T) {
+	var out bytes.Buffer
+	writeCPU(&out)
+	assert.Contains(t, out.String(), "  cpu       "+cpu.Active().String()+" paths", "the cpu line of chatwire version")
 }

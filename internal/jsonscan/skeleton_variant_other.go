@@ -1,6 +1,6 @@
 //go:build !amd64 || purego
 
-package linestream
+package jsonscan
 
 // SkeletonVariants names the variants of lineSkeleton this build runs:
 // none.

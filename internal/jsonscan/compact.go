@@ -1,4 +1,4 @@
-package linestream
+package jsonscan
 
 import (
 	"encoding/binary"
@@ -46,7 +46,7 @@ func scanCompact(b []byte, i int, masks bool) (int, bool) {
 		m      uint64
 		j      int
 		key    bool // the string at b[i] is an object key
-		err    *jsonErr
+		err    *Error
 	)
 	if masks && i >= 0 && i+64 <= cap(b) {
 		qm, bm = blockMasks(&w[i])
@@ -156,6 +156,9 @@ long:
 		// two-byte escapes in its loop, where scanString takes one at a
 		// time; it stops at the closing quote or at what scanString must
 		// decide (scanString starts one byte past the index it is given).
+		if countVector {
+			vectorCalls.Add(1)
+		}
 		if j = scanStringVector(w, i+1, len(b)); j < len(b) && b[j] == '"' {
 			i = j + 1
 			goto taken

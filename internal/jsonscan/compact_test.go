@@ -1,4 +1,4 @@
-package linestream
+package jsonscan
 
 import (
 	"bytes"
@@ -64,7 +64,7 @@ func compactAgrees(t *testing.T, b []byte) bool {
 	}
 	_, wantEnd, _, _, err := scanValue(b, 0, nil, false)
 	if err != nil {
-		t.Fatalf("%.300q: scanCompact accepts it up to %d, scanValue rejects it at %d: %s", b, end, err.pos, err.msg)
+		t.Fatalf("%.300q: scanCompact accepts it up to %d, scanValue rejects it at %d: %s", b, end, err.Pos, err.Msg)
 	}
 	if end != wantEnd {
 		t.Fatalf("%.300q: scanCompact ends at %d, scanValue at %d", b, end, wantEnd)
@@ -76,7 +76,7 @@ func compactAgrees(t *testing.T, b []byte) bool {
 // bytes after the line's first ':'.
 func corpusValues(t *testing.T) [][]byte {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join("..", "corpus", "streams", "*", "*.stream"))
+	files, err := filepath.Glob(filepath.Join("..", "..", "corpus", "streams", "*", "*.stream"))
 	require.NoError(t, err, "list the corpus")
 	require.NotEmpty(t, files, "want corpus streams")
 	var values [][]byte

@@ -1,6 +1,6 @@
 //go:build !amd64 || purego
 
-package linestream
+package jsonscan
 
 // haveVector is false: this build has no vector string scanner.
 const haveVector = false

@@ -1,10 +1,13 @@
 //go:build !purego
 
-package linestream
+package jsonscan
 
-// haveVector tells whether the CPU can run scanStringVector: AVX2, with the
-// operating system saving the YMM registers.
-var haveVector = cpuHasAVX2()
+import "github.com/chatwire/chatwire/internal/cpu"
+
+// haveVector tells whether the process runs scanStringVector, blockMasks
+// and lineSkeleton: the avx2 level of internal/cpu (AVX2, BMI1, BMI2,
+// POPCNT, the carry-less multiply; the OS saving the YMM registers).
+var haveVector = cpu.Active() >= cpu.AVX2
 
 // scanStringVector scans w, a string's bytes from w[i] on, 64 bytes at a
 // time while 64 are left in w, then 32 at a time. It skips the two-byte escapes (\" \\ \/ \b
@@ -34,34 +37,16 @@ func cpuid(eax, ecx uint32) (a, b, c, d uint32)
 // xgetbv returns the low 32 bits of the extended control register XCR0.
 func xgetbv() uint32
 
-func cpuHasAVX2() bool {
-	maxLeaf, _, _, _ := cpuid(0, 0)
-	if maxLeaf < 7 {
-		return false
-	}
-	_, _, ecx1, _ := cpuid(1, 0)
-	const osxsave, avx = 1 << 27, 1 << 28
-	if ecx1&osxsave == 0 || ecx1&avx == 0 {
-		return false
-	}
-	// The OS must save the XMM (bit 1) and YMM (bit 2) state.
-	if xgetbv()&6 != 6 {
-		return false
-	}
-	_, ebx7, _, _ := cpuid(7, 0)
-	const avx2 = 1 << 5
-	return ebx7&avx2 != 0
-}
+// skeleton512 tells whether lineSkeleton runs lineSkeleton512: the avx512
+// level of internal/cpu (AVX-512 F, BW, VL, VBMI, VBMI2). Where it is false
+// and haveSkeleton true, lineSkeleton256 (AVX2) runs. Tests set it to run
+// both on a CPU that has both; CHATWIRE_CPU=avx2 sets it false for a whole
+// process, to measure or fuzz the AVX2 variant on such a CPU.
+var skeleton512 = cpu.Active() >= cpu.AVX512
 
-// skeleton512 tells whether lineSkeleton runs lineSkeleton512 (AVX-512
-// VBMI2); where it is false and haveSkeleton true, lineSkeleton256 (AVX2)
-// runs. Tests set it to run both on a CPU that has both; the build tag
-// skeleton_avx2 sets it false, to measure the AVX2 variant on such a CPU.
-var skeleton512 = haveVector && cpuHasSkeleton()
-
-// haveSkeleton tells whether the CPU can run lineSkeleton: one of its two
+// haveSkeleton tells whether the process runs lineSkeleton: one of its two
 // variants, lineSkeleton512 or lineSkeleton256.
-var haveSkeleton = skeleton512 || haveVector && cpuHasSkeleton256()
+var haveSkeleton = haveVector
 
 // lineSkeleton reads the line whose JSON value starts at p, n bytes of
 // which are readable, to its end, 64 bytes at a time, and writes its
@@ -96,35 +81,3 @@ func lineSkeleton(p *byte, n int, out *[skeletonOut]byte, c *codeSkeletons, digi
 //
 //go:noescape
 func lineSkeleton256(p *byte, n int, out *[skeletonOut]byte, c *codeSkeletons, digits bool) (size, end, way int)
-
-// cpuHasSkeleton256 tells whether the CPU can run lineSkeleton256, given
-// AVX2 and the YMM registers saved (haveVector).
-func cpuHasSkeleton256() bool {
-	_, _, ecx1, _ := cpuid(1, 0)
-	const pclmul, popcnt = 1 << 1, 1 << 23
-	if ecx1&pclmul == 0 || ecx1&popcnt == 0 {
-		return false
-	}
-	_, ebx7, _, _ := cpuid(7, 0)
-	const bmi1, bmi2 = 1 << 3, 1 << 8
-	return ebx7&(bmi1|bmi2) == bmi1|bmi2
-}
-
-// cpuHasSkeleton tells whether the CPU can run lineSkeleton512.
-func cpuHasSkeleton() bool {
-	_, _, ecx1, _ := cpuid(1, 0)
-	const pclmul, popcnt = 1 << 1, 1 << 23
-	if ecx1&pclmul == 0 || ecx1&popcnt == 0 {
-		return false
-	}
-	// The OS must save the opmask (bit 5) and the ZMM registers' upper
-	// halves (bits 6 and 7), besides XMM and YMM.
-	if xgetbv()&0xe6 != 0xe6 {
-		return false
-	}
-	_, ebx7, ecx7, _ := cpuid(7, 0)
-	const bmi1, bmi2, avx512f, avx512bw, avx512vl = 1 << 3, 1 << 8, 1 << 16, 1 << 30, 1 << 31
-	const vbmi, vbmi2 = 1 << 1, 1 << 6
-	const need = bmi1 | bmi2 | avx512f | avx512bw | avx512vl
-	return ebx7&need == need && ecx7&(vbmi|vbmi2) == vbmi|vbmi2
-}

@@ -1,9 +1,12 @@
-package linestream
+package jsonscan
 
 import (
 	"bytes"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/chatwire/chatwire/internal/cpu"
+	"github.com/chatwire/chatwire/internal/cpu/cputest"
 )
 
 // skeletonCall runs lineSkeleton on line (its value from b[0]) placed in a
@@ -98,9 +101,7 @@ func checkSkeletonDigits(t *testing.T, variant string, line []byte, digits bool)
 }
 
 func TestLineSkeleton(t *testing.T) {
-	if !haveSkeleton {
-		t.Skip("no lineSkeleton on this CPU")
-	}
+	cputest.Require(t, cpu.AVX2)
 	lines := []string{
 		`{"toolCallId":"call_1","argsTextDelta":"{\"path\":\"app"}` + "\n",
 		`[{"chatId":"chat_x"}]` + "\n",
@@ -122,9 +123,7 @@ func TestLineSkeleton(t *testing.T) {
 // lines of JSON's alphabet, backslash runs and digit runs across blocks
 // included, and every byte value at every position of a 130-byte line.
 func TestLineSkeletonRandom(t *testing.T) {
-	if !haveSkeleton {
-		t.Skip("no lineSkeleton on this CPU")
-	}
+	cputest.Require(t, cpu.AVX2)
 	const alphabet = "{}[]\":,\\\\\\\"\"0000123456789abnrtuf \t\r\n\x01é-.eE+"
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 200_000 {
@@ -226,9 +225,7 @@ func TestSkeletonDecidesValidity(t *testing.T) {
 // length, so that the skeleton's length and where its parts fall among
 // the blocks and the register vary.
 func FuzzLineSkeleton(f *testing.F) {
-	if !haveSkeleton {
-		f.Skip("no lineSkeleton on this CPU")
-	}
+	cputest.Require(f, cpu.AVX2)
 	f.Add([]byte(`{"toolCallId":"call_1","argsTextDelta":"{\"path\":\"app"}`), uint8(0))
 	f.Add([]byte(`[0.05,-0,1e-05,10,"\\\"",{"a":[true,null]}]`), uint8(17))
 	f.Add([]byte(`{"text":"caf\u00e9 \ud83d\ude00","bad":"\u12x"}`), uint8(23))

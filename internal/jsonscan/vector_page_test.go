@@ -1,6 +1,6 @@
 //go:build linux
 
-package linestream
+package jsonscan
 
 import (
 	"syscall"

@@ -1,16 +1,18 @@
 //go:build !purego
 
-package linestream
+package jsonscan
 
-// SkeletonVariants names the variants of lineSkeleton this CPU runs:
-// "avx512" (lineSkeleton512) and "avx2" (lineSkeleton256), for tests that
-// run each (this file is compiled for tests only).
+import "github.com/chatwire/chatwire/internal/cpu"
+
+// SkeletonVariants names the variants of lineSkeleton this process runs,
+// by internal/cpu's level: "avx512" (lineSkeleton512) and "avx2"
+// (lineSkeleton256), for the tests that run each.
 func SkeletonVariants() []string {
 	var v []string
-	if haveVector && cpuHasSkeleton() {
+	if cpu.Active() >= cpu.AVX512 {
 		v = append(v, "avx512")
 	}
-	if haveVector && cpuHasSkeleton256() {
+	if cpu.Active() >= cpu.AVX2 {
 		v = append(v, "avx2")
 	}
 	return v

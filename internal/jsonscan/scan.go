@@ -1,4 +1,4 @@
-package linestream
+package jsonscan
 
 import (
 	"encoding/binary"
@@ -12,16 +12,17 @@ import (
 // The validator does not check UTF-8: the SDK's TextDecoder accepts invalid
 // bytes (as U+FFFD), so the decoder does too.
 
-// jsonErr is a validation failure: the index of the bad byte and what is
-// wrong. msg is a constant; it is formatted into an error only on failure,
-// so the success path never allocates.
-type jsonErr struct {
-	pos int
-	msg string
+// Error is a validation failure: the index of the bad byte and what is
+// wrong. Msg is one of the constants below; a caller formats it into an
+// error only on failure, so the success path never allocates.
+type Error struct {
+	Pos int
+	Msg string
 }
 
+// The messages of an Error.
 const (
-	msgEOF         = "unexpected end of JSON value"
+	MsgEOF         = "unexpected end of JSON value"
 	msgValueStart  = "invalid character looking for the beginning of a JSON value"
 	msgAfterTop    = "invalid character after the JSON value"
 	msgAfterObject = "expected ',' or '}' after object member"
@@ -31,7 +32,7 @@ const (
 	msgControl     = "control character in string (must be escaped)"
 	msgEscape      = "invalid escape in string"
 	msgHex         = "invalid \\u escape in string (want 4 hex digits)"
-	msgUnterm      = "unterminated string"
+	MsgUnterm      = "unterminated string"
 	msgNumber      = "invalid number"
 	msgLiteral     = "invalid literal (want true, false or null)"
 )
@@ -97,7 +98,7 @@ func skipSpaceSlow(b []byte, i int, lf bool) int {
 // decoder, the rest of its buffer), so short strings need no byte-by-byte
 // tail: the scan stops at the first special byte, and one at or past len(b)
 // means the string is unterminated, whatever the bytes there are.
-func scanString(b []byte, i int) (int, *jsonErr) {
+func scanString(b []byte, i int) (int, *Error) {
 	i++
 	w := b[:cap(b)]
 	for {
@@ -114,6 +115,9 @@ func scanString(b []byte, i int) (int, *jsonErr) {
 				i += 8 + bits.TrailingZeros64(m)>>3
 				goto special
 			}
+			if countVector {
+				vectorCalls.Add(1)
+			}
 			i = scanStringVector(w, i+16, len(b))
 		}
 		// Written so that the compiler proves the loads in bounds.
@@ -128,17 +132,17 @@ func scanString(b []byte, i int) (int, *jsonErr) {
 		}
 	special:
 		if i >= len(b) {
-			return len(b), &jsonErr{len(b), msgUnterm}
+			return len(b), &Error{len(b), MsgUnterm}
 		}
 		switch c := b[i]; {
 		case c == '"':
 			return i + 1, nil
 		case c < 0x20:
-			return i, &jsonErr{i, msgControl}
+			return i, &Error{i, msgControl}
 		}
 		// A backslash.
 		if i+1 >= len(b) {
-			return i + 1, &jsonErr{i + 1, msgUnterm}
+			return i + 1, &Error{i + 1, MsgUnterm}
 		}
 		// One lookup and one well-predicted branch for the common escapes.
 		switch escapeKinds[b[i+1]] {
@@ -147,12 +151,12 @@ func scanString(b []byte, i int) (int, *jsonErr) {
 		case escapeU:
 			for k := i + 2; k < i+6; k++ {
 				if k >= len(b) || hexVal(b[k]) < 0 {
-					return k, &jsonErr{k, msgHex}
+					return k, &Error{k, msgHex}
 				}
 			}
 			i += 6
 		default:
-			return i + 1, &jsonErr{i + 1, msgEscape}
+			return i + 1, &Error{i + 1, msgEscape}
 		}
 	}
 }
@@ -196,13 +200,13 @@ func hexVal(c byte) int {
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // scanNumber checks the JSON number at b[i] and returns the index past it.
-func scanNumber(b []byte, i int) (int, *jsonErr) {
+func scanNumber(b []byte, i int) (int, *Error) {
 	if b[i] == '-' {
 		i++
 	}
 	switch {
 	case i >= len(b):
-		return i, &jsonErr{i, msgNumber}
+		return i, &Error{i, msgNumber}
 	case b[i] == '0':
 		i++
 	case isDigit(b[i]):
@@ -210,12 +214,12 @@ func scanNumber(b []byte, i int) (int, *jsonErr) {
 			i++
 		}
 	default:
-		return i, &jsonErr{i, msgNumber}
+		return i, &Error{i, msgNumber}
 	}
 	if i < len(b) && b[i] == '.' {
 		i++
 		if i >= len(b) || !isDigit(b[i]) {
-			return i, &jsonErr{i, msgNumber}
+			return i, &Error{i, msgNumber}
 		}
 		for i < len(b) && isDigit(b[i]) {
 			i++
@@ -227,7 +231,7 @@ func scanNumber(b []byte, i int) (int, *jsonErr) {
 			i++
 		}
 		if i >= len(b) || !isDigit(b[i]) {
-			return i, &jsonErr{i, msgNumber}
+			return i, &Error{i, msgNumber}
 		}
 		for i < len(b) && isDigit(b[i]) {
 			i++
@@ -238,10 +242,10 @@ func scanNumber(b []byte, i int) (int, *jsonErr) {
 	return i, nil
 }
 
-func scanLiteral(b []byte, i int, lit string) (int, *jsonErr) {
+func scanLiteral(b []byte, i int, lit string) (int, *Error) {
 	for k := 0; k < len(lit); k++ {
 		if i+k >= len(b) || b[i+k] != lit[k] {
-			return i + k, &jsonErr{i + k, msgLiteral}
+			return i + k, &Error{i + k, msgLiteral}
 		}
 	}
 	return i + len(lit), nil
@@ -252,13 +256,13 @@ func scanLiteral(b []byte, i int, lit string) (int, *jsonErr) {
 // stack is scratch space for the open containers; validate returns it
 // (grown if it had to), so a caller that keeps it validates without
 // allocating once it has grown to the deepest nesting seen.
-func validate(b, stack []byte) (start, end int, _ []byte, err *jsonErr) {
+func validate(b, stack []byte) (start, end int, _ []byte, err *Error) {
 	if e, ok := scanCompact(b, 0, haveVector && vectorOn.Load()); ok && e == len(b) {
 		return 0, e, stack, nil
 	}
 	start, end, next, stack, err := scanValue(b, 0, stack, true)
 	if err == nil && next != len(b) {
-		err = &jsonErr{next, msgAfterTop}
+		err = &Error{next, msgAfterTop}
 	}
 	if err != nil {
 		return 0, 0, stack, err
@@ -271,7 +275,7 @@ func validate(b, stack []byte) (start, end int, _ []byte, err *jsonErr) {
 // byte after the whitespace that follows it (len(b) or a byte no JSON value
 // can continue with). lf tells whether '\n' is whitespace (see skipSpace);
 // stack is as for validate.
-func scanValue(b []byte, i int, stack []byte, lf bool) (start, end, next int, _ []byte, err *jsonErr) {
+func scanValue(b []byte, i int, stack []byte, lf bool) (start, end, next int, _ []byte, err *Error) {
 	stack = stack[:0]
 	i = skipSpace(b, i, lf)
 	start = i
@@ -291,7 +295,7 @@ func scanValue(b []byte, i int, stack []byte, lf bool) (start, end, next int, _ 
 	for {
 		// A value starts at b[i].
 		if uint(i) >= uint(len(b)) {
-			return 0, 0, 0, stack, &jsonErr{i, msgEOF}
+			return 0, 0, 0, stack, &Error{i, MsgEOF}
 		}
 		switch c := b[i]; c {
 		case '"':
@@ -341,7 +345,7 @@ func scanValue(b []byte, i int, stack []byte, lf bool) (start, end, next int, _ 
 			if c == '-' || isDigit(c) {
 				i, err = scanNumber(b, i)
 			} else {
-				err = &jsonErr{i, msgValueStart}
+				err = &Error{i, msgValueStart}
 			}
 		}
 		if err != nil {
@@ -358,7 +362,7 @@ func scanValue(b []byte, i int, stack []byte, lf bool) (start, end, next int, _ 
 			return start, end, i, stack, nil
 		}
 		if uint(i) >= uint(len(b)) {
-			return 0, 0, 0, stack, &jsonErr{i, msgEOF}
+			return 0, 0, 0, stack, &Error{i, MsgEOF}
 		}
 		switch c := b[i]; {
 		case c == ',':
@@ -372,17 +376,17 @@ func scanValue(b []byte, i int, stack []byte, lf bool) (start, end, next int, _ 
 			i++
 			goto after
 		case inObj:
-			return 0, 0, 0, stack, &jsonErr{i, msgAfterObject}
+			return 0, 0, 0, stack, &Error{i, msgAfterObject}
 		default:
-			return 0, 0, 0, stack, &jsonErr{i, msgAfterArray}
+			return 0, 0, 0, stack, &Error{i, msgAfterArray}
 		}
 		// An object member's key and colon: `"key" :`.
 	key:
 		if uint(i) >= uint(len(b)) {
-			return 0, 0, 0, stack, &jsonErr{i, msgEOF}
+			return 0, 0, 0, stack, &Error{i, MsgEOF}
 		}
 		if b[i] != '"' {
-			return 0, 0, 0, stack, &jsonErr{i, msgKey}
+			return 0, 0, 0, stack, &Error{i, msgKey}
 		}
 		// Short keys inline, as short string values above.
 		if i >= 0 && i <= len(w)-17 {
@@ -403,10 +407,10 @@ func scanValue(b []byte, i int, stack []byte, lf bool) (start, end, next int, _ 
 	colon:
 		i = skipSpace(b, i, lf)
 		if uint(i) >= uint(len(b)) {
-			return 0, 0, 0, stack, &jsonErr{i, msgEOF}
+			return 0, 0, 0, stack, &Error{i, MsgEOF}
 		}
 		if b[i] != ':' {
-			return 0, 0, 0, stack, &jsonErr{i, msgColon}
+			return 0, 0, 0, stack, &Error{i, msgColon}
 		}
 		i = skipSpace(b, i+1, lf)
 	}

@@ -1,4 +1,4 @@
-package linestream
+package jsonscan
 
 import "bytes"
 
@@ -37,11 +37,16 @@ const (
 	skeletonOut  = skeletonMax + 64
 )
 
-// skeletons is a decoder's memory of skeletons.
-type skeletons struct {
-	out   [skeletonOut]byte // the last line's skeleton
-	codes [numKinds]codeSkeletons
-}
+// Out is where lineSkeleton writes a line's skeleton: a decoder keeps one
+// for all its classes of lines.
+type Out [skeletonOut]byte
+
+// Skeletons are the skeletons known for a class of lines, such as the lines
+// of one code of the v4 stream: the shapes the walker accepted last. A
+// decoder keeps one per class (the shapes differ between classes), in
+// memory it allocates once and keeps across streams. It is not safe for
+// concurrent use.
+type Skeletons = codeSkeletons
 
 // codeSkeletons are the skeletons known for a code.
 type codeSkeletons struct {
@@ -62,6 +67,9 @@ type codeSkeletons struct {
 	// they go to the walker alone; below 0, for how many more lines they
 	// do.
 	credit int
+	// hits counts the lines found valid by their skeleton, for the tests
+	// that show the skeletons are used.
+	hits int
 }
 
 type knownSkeleton struct {
@@ -77,30 +85,45 @@ const (
 	skeletonRest      = 8
 )
 
-// ready tells whether lines of kind k try their skeleton, and counts a
-// line of the rest when they do not.
-func (sk *skeletons) ready(k Kind) bool {
-	if c := &sk.codes[k]; c.credit < 0 {
+// Ready tells whether the class's next line tries its skeleton, and
+// counts a line of the rest when it does not.
+func (c *codeSkeletons) Ready() bool {
+	if c.credit < 0 {
 		c.credit++
 		return false
 	}
 	return true
 }
 
-// skeletonMiss reads the value at b[start] with the walker when its
-// skeleton is none of its code's: lineSkeleton gave size and e, the index
-// of the line's '\n' from b[start] (when size >= 0). It returns the index of
-// the '\n' when the value is valid, compact and ends the line, or -1; a line
-// it accepts becomes one of its code's skeletons.
-func (d *Decoder) skeletonMiss(b []byte, start int, c *codeSkeletons, size, e int) int {
+// Digits tells whether the class's lines have their digit runs cut: false
+// while no skeleton known has a digit outside strings.
+func (c *codeSkeletons) Digits() bool { return !c.noDigits }
+
+// Hit records that the line just read matched the class's way way.
+func (c *codeSkeletons) Hit(way int) {
+	c.credit = skeletonCreditMax
+	c.used |= 1 << way
+	c.hits++
+}
+
+// Hits returns how many lines of the class were found valid by their
+// skeleton (a hit), since the class was made.
+func (c *codeSkeletons) Hits() int { return c.hits }
+
+// Miss reads the value at b[start] with the walker when its skeleton is
+// none of the class's: [LineSkeleton] gave size and e, the index of the
+// line's '\n' from b[start] (when size >= 0), reading buf, which holds b
+// and the readable bytes after it; out is where it wrote the skeleton. It
+// returns the index of the '\n' when the value is valid, compact and ends
+// the line, or -1; a line it accepts becomes one of the class's skeletons.
+func (c *codeSkeletons) Miss(b, buf []byte, start int, out *Out, size, e int) int {
 	end, ok := scanCompact(b, start, true)
 	if !ok || end >= len(b) || b[end] != '\n' {
 		return -1
 	}
-	out := &d.skel.out
 	if size >= 0 && c.noDigits {
 		// Read without digits: read again with them.
-		size, e, _ = lineSkeleton(&d.buf[start], len(d.buf)-start, out, c, true)
+		size, e, _ = lineSkeleton(&buf[start], len(buf)-start, (*[skeletonOut]byte)(out), c, true)
 		e += start
 	}
 	if size > 0 && e == end {
@@ -123,6 +146,15 @@ func (d *Decoder) skeletonMiss(b []byte, start int, c *codeSkeletons, size, e in
 		c.credit = -skeletonRest
 	}
 	return end
+}
+
+// LineSkeleton reads the line whose value starts at buf[start], the rest of
+// buf readable, and compares its skeleton with c's: it returns the
+// skeleton's size (written to out), the index of the line's '\n' from
+// buf[start], and the way of c that matched, or -1 (see lineSkeleton, in
+// vector_amd64.go). Call it only where [HaveSkeleton] holds.
+func LineSkeleton(buf []byte, start int, out *Out, c *Skeletons) (size, end, way int) {
+	return lineSkeleton(&buf[start], len(buf)-start, (*[skeletonOut]byte)(out), c, !c.noDigits)
 }
 
 // goodEscape tells whether b[i], the byte after a backslash, makes a valid

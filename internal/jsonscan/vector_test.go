@@ -1,4 +1,4 @@
-package linestream
+package jsonscan
 
 import (
 	"bytes"
@@ -7,12 +7,15 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/chatwire/chatwire/internal/cpu"
+	"github.com/chatwire/chatwire/internal/cpu/cputest"
 )
 
 // scanResult is what scanString returns, comparable.
 type scanResult struct {
 	end int
-	err jsonErr
+	err Error
 }
 
 // scanPaths runs scanString on b from its opening quote at b[i], with the
@@ -34,11 +37,15 @@ func scanPaths(b []byte, i int) (vector, portable scanResult) {
 	return vector, portable
 }
 
-// requireVector skips the test where the build has no vector scanner.
+// requireVector skips the test where the CPU's own flags say it has no
+// vector scanner, or the build or CHATWIRE_CPU leaves it out, and fails it
+// where the CPU has one but the package does not run it.
 func requireVector(tb testing.TB) {
 	tb.Helper()
-	if !haveVector {
-		tb.Skip("no vector string scanner in this build (not amd64 with AVX2, or purego)")
+	cputest.Require(tb, cpu.AVX2)
+	if !haveVector || !haveSkeleton || !vectorOn.Load() {
+		tb.Fatalf("the CPU has the avx2 level, but the vector paths are off (haveVector %v, haveSkeleton %v, vectorOn %v)",
+			haveVector, haveSkeleton, vectorOn.Load())
 	}
 }
 

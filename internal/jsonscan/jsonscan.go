@@ -1,0 +1,56 @@
+package jsonscan
+
+// This file is the package's API for the decoders: thin functions over the
+// validator (scan.go), the walker (compact.go), the vector paths (vector.go)
+// and the skeletons (skeleton.go), each inlined into its caller.
+
+// ScanString checks the JSON string whose opening quote is b[i] and
+// returns the index just past its closing quote. It reads eight bytes at a
+// time, also past len(b) up to cap(b), and decides only on bytes before
+// len(b).
+func ScanString(b []byte, i int) (int, *Error) { return scanString(b, i) }
+
+// ScanValue checks the JSON value, with optional whitespace around it, that
+// starts at b[i], and returns its bounds and next, the index of the first
+// byte after the whitespace that follows it. lf tells whether '\n' is
+// whitespace; stack is scratch space for the open containers, returned
+// grown where it had to grow.
+func ScanValue(b []byte, i int, stack []byte, lf bool) (start, end, next int, _ []byte, err *Error) {
+	return scanValue(b, i, stack, lf)
+}
+
+// Validate checks that b holds exactly one JSON value (RFC 8259) with
+// optional whitespace around it, and returns the value's bounds; stack is
+// as for ScanValue.
+func Validate(b, stack []byte) (start, end int, _ []byte, err *Error) { return validate(b, stack) }
+
+// ScanCompact checks the compact JSON value (no whitespace between tokens,
+// as JSON.stringify writes) that starts at b[i], and returns the index just
+// past it and true; false where the value is not valid, not compact, or
+// nests deeper than 63: ScanValue then has the last word. masks tells
+// whether it may use the vector scanner: pass [Vector]'s result.
+func ScanCompact(b []byte, i int, masks bool) (int, bool) { return scanCompact(b, i, masks) }
+
+// SkipWS returns the index of the first byte at or after b[i] that is not
+// JSON whitespace.
+func SkipWS(b []byte, i int) int { return skipWS(b, i) }
+
+// IsWS reports whether c is JSON whitespace.
+func IsWS(c byte) bool { return isWS(c) }
+
+// HexVal returns the value of the hex digit c, or -1.
+func HexVal(c byte) int { return hexVal(c) }
+
+// Vector reports whether the vector paths run: the CPU has them (the avx2
+// level of internal/cpu, in a build without the purego tag) and
+// [SetVectorScan] has not turned them off.
+func Vector() bool { return haveVector && vectorOn.Load() }
+
+// HaveSkeleton reports whether the process can run [LineSkeleton].
+func HaveSkeleton() bool { return haveSkeleton }
+
+// StringSpecial returns a mask with the high bit set in every byte of x,
+// eight bytes of a string read little-endian, that is '"', '\\' or below
+// 0x20; bytes above the first such byte may be marked too, the lowest mark
+// is exact.
+func StringSpecial(x uint64) uint64 { return stringSpecial(x) }
