@@ -91,18 +91,14 @@
 //
 // # Files
 //
-//	decoder.go        Decoder and Part: the lines read, split and validated
-//	scan.go           the JSON validator, eight bytes at a time
-//	compact.go        the fast path of values that are not strings
-//	skeleton.go       the skeletons of the lines read before, and their lengths
+//	decoder.go        Decoder and Part: the lines read, split and validated with
+//	                  internal/jsonscan, the JSON validation core
+//	skeletons.go      a decoder's memory of the skeletons of its lines, one class per code
 //	shape.go          the per-kind shape checks, the SDK's
 //	kind.go           Kind: the 16 codes of the AI SDK v4
-//	text.go           the typed accessors: AppendString, AppendChatID, …
+//	text.go           the typed accessors: AppendString, AppendChatID, ChatIDPrefix, …
 //	encoder.go        the Append…Part functions and Writer, the SDK's formatDataStreamPart
 //	error.go          SyntaxError and the sentinels
-//	vector.go         the switch between the portable and the vector string scanners
-//	vector_amd64.go, vector_amd64.s, vector_other.go
-//	                  the vector scanner, blockMasks and lineSkeleton (AVX2, AVX-512), their
-//	                  CPU check; none elsewhere or with -tags purego
-//	skeleton_avx2_amd64.go  the build tag skeleton_avx2: lineSkeleton's AVX2 variant forced
+//	vector.go         SetVectorScan and VectorScan: the switch between the portable and
+//	                  the vector paths of internal/jsonscan
 package linestream
