@@ -15,6 +15,12 @@
 // Another checks that the decoder reads every corpus stream the same whole and
 // one byte at a time. RESULTS.md records the figures and run.sh reproduces
 // them: go test -run '^$' -bench '^BenchmarkDecode$' ./bench is the short way.
+// With the test flag -floor4k the benchmark also runs the floor with
+// bufio's default 4 KiB buffer (impl=floor-4k) and the short corpus
+// streams (input=short-NAME): run.sh -floor4k makes the 4 KiB-floor tables
+// from it, and run.sh -paths the per-code table of the decoder's paths
+// (CHATWIRE_CPU=portable, avx2, and unset). run_test.go checks the tables'
+// arithmetic on the fixture results of testdata/run.
 //
 // The assembly benchmark (assemble_test.go, BenchmarkAssemble) reads the
 // first 5k, 20k and 100k lines of the corpus's LLM mix, without its error

@@ -30,6 +30,13 @@ for pt in fuzz:FuzzDecode fuzz:FuzzAgainstReference fuzz:FuzzRoundTrip fuzz:Fuzz
 	pkg=./${pt%%:*} target=${pt#*:}
 	echo "fuzz: $target for $time"
 	if go test "$pkg" -run '^$' -fuzz "^$target\$" -fuzztime "$time" -fuzzminimizetime 10s >"$out" 2>&1; then
+		# go test passes when -fuzz matches no target ("no fuzz tests to
+		# fuzz"): a renamed target must fail here, not vanish.
+		if ! grep -q '^fuzz: elapsed: ' "$out"; then
+			cat "$out"
+			echo "fuzz: $target did not fuzz (renamed, gone from $pkg, or skipped?)"
+			exit 1
+		fi
 		tail -n 2 "$out"
 		continue
 	fi
