@@ -25,7 +25,16 @@
 // The assembly benchmark (assemble_test.go, BenchmarkAssemble) reads the
 // first 5k, 20k and 100k lines of the corpus's LLM mix, without its error
 // parts, twice per round: decoding alone and decoding into
-// client.Assembler. assemble.sh runs it in rounds beside the AI SDK's own
+// message.Assembler. assemble.sh runs it in rounds beside the AI SDK's own
 // assembly (bench/sdk/call-chat-api.mjs: callChatApi on the same inputs)
 // and prints the benchstat table and the goals; RESULTS.md has the figures.
+//
+// # Files
+//
+//	run.sh            the decoder benchmarks in rounds, and the goal tables
+//	assemble.sh       the message assembly against decoding alone and the SDK's own
+//	RESULTS.md        the figures
+//	live/             package live: the live stream meter of chatwire bench
+//	sdk/              the AI SDK's own assembly and parser timed (Node), for assemble.sh
+//	xk6/              the k6 extension k6/x/chatwire, a module of its own
 package bench

@@ -21,12 +21,12 @@ time=${1:-10s}
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 # Each target as package:name; FuzzScanStringPaths, FuzzScanCompact and FuzzLineSkeleton live in
-# internal/jsonscan, FuzzTextPaths in client, as they compare unexported code with
+# internal/jsonscan, FuzzTextPaths in internal/jsvalue, as they compare unexported code with
 # its reference.
 for pt in fuzz:FuzzDecode fuzz:FuzzAgainstReference fuzz:FuzzRoundTrip fuzz:FuzzChunking fuzz:FuzzChatID \
 	fuzz:FuzzVectorScan fuzz:FuzzSkeleton internal/jsonscan:FuzzScanStringPaths internal/jsonscan:FuzzScanCompact internal/jsonscan:FuzzLineSkeleton \
 	fuzz:FuzzPartialJSON fuzz:FuzzAssemble fuzz:FuzzResponse \
-	client:FuzzTextPaths; do
+	internal/jsvalue:FuzzTextPaths; do
 	pkg=./${pt%%:*} target=${pt#*:}
 	echo "fuzz: $target for $time"
 	if go test "$pkg" -run '^$' -fuzz "^$target\$" -fuzztime "$time" -fuzzminimizetime 10s >"$out" 2>&1; then
