@@ -2,6 +2,9 @@
 
 package client
 
+// client/_asm writes vector_amd64.s with avo.
+//go:generate go run -C _asm . -out ../vector_amd64.s
+
 // haveVector tells whether the CPU can run textVector: AVX2 and BMI2, with
 // the operating system saving the YMM registers.
 var haveVector = cpuHasAVX2BMI2()
