@@ -10,11 +10,17 @@ DATA backslashes<>+16(SB)/8, $0x5c5c5c5c5c5c5c5c
 DATA backslashes<>+24(SB)/8, $0x5c5c5c5c5c5c5c5c
 GLOBL backslashes<>(SB), RODATA|NOPTR, $32
 
-DATA nibbles<>+0(SB)/8, $0x0f0f0f0f0f0f0f0f
-DATA nibbles<>+8(SB)/8, $0x0f0f0f0f0f0f0f0f
-DATA nibbles<>+16(SB)/8, $0x0f0f0f0f0f0f0f0f
-DATA nibbles<>+24(SB)/8, $0x0f0f0f0f0f0f0f0f
-GLOBL nibbles<>(SB), RODATA|NOPTR, $32
+DATA lowNibbles<>+0(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA lowNibbles<>+8(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA lowNibbles<>+16(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA lowNibbles<>+24(SB)/8, $0x0f0f0f0f0f0f0f0f
+GLOBL lowNibbles<>(SB), RODATA|NOPTR, $32
+
+DATA twoConts<>+0(SB)/8, $0x8080808080808080
+DATA twoConts<>+8(SB)/8, $0x8080808080808080
+DATA twoConts<>+16(SB)/8, $0x8080808080808080
+DATA twoConts<>+24(SB)/8, $0x8080808080808080
+GLOBL twoConts<>(SB), RODATA|NOPTR, $32
 
 DATA belowC0<>+0(SB)/8, $0xbfbfbfbfbfbfbfbf
 DATA belowC0<>+8(SB)/8, $0xbfbfbfbfbfbfbfbf
@@ -33,12 +39,6 @@ DATA belowF0<>+8(SB)/8, $0xefefefefefefefef
 DATA belowF0<>+16(SB)/8, $0xefefefefefefefef
 DATA belowF0<>+24(SB)/8, $0xefefefefefefefef
 GLOBL belowF0<>(SB), RODATA|NOPTR, $32
-
-DATA highBits<>+0(SB)/8, $0x8080808080808080
-DATA highBits<>+8(SB)/8, $0x8080808080808080
-DATA highBits<>+16(SB)/8, $0x8080808080808080
-DATA highBits<>+24(SB)/8, $0x8080808080808080
-GLOBL highBits<>(SB), RODATA|NOPTR, $32
 
 DATA utf8Prev1Hi<>+0(SB)/8, $0x0202020202020202
 DATA utf8Prev1Hi<>+8(SB)/8, $0x4915012180808080
@@ -77,458 +77,480 @@ GLOBL cutAtEnd<>(SB), RODATA|NOPTR, $32
 // func textVector(dst *byte, src *byte, n int) (read int, written int)
 // Requires: AVX, AVX2, BMI, BMI2, CMOV
 TEXT ·textVector(SB), NOSPLIT, $0-40
-	MOVQ    dst+0(FP), DI
-	MOVQ    src+8(FP), SI
-	MOVQ    n+16(FP), R8
-	XORQ    AX, AX
-	XORQ    BX, BX
-	XORQ    R9, R9
-	LEAQ    ·escapeByte+0(SB), R11
-	VMOVDQU backslashes<>+0(SB), Y15
-	VPXOR   Y14, Y14, Y14
-	VMOVDQU nibbles<>+0(SB), Y13
-	VMOVDQU utf8Prev1Hi<>+0(SB), Y12
-	VMOVDQU utf8Prev1Lo<>+0(SB), Y11
-	VMOVDQU utf8CurHi<>+0(SB), Y10
-	VMOVDQU belowE0<>+0(SB), Y9
-	VMOVDQU belowF0<>+0(SB), Y8
-	VPXOR   Y7, Y7, Y7
-	MOVQ    R8, DX
-	TESTQ   DX, DX
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+	XORQ BX, BX
+	XORQ SI, SI
+	XORQ R8, R8
+	LEAQ ·escapeByte+0(SB), DI
+
+	// Only VEX-encoded vector instructions: a legacy SSE instruction while
+	// the upper halves of the YMM registers are in use costs a state
+	// transition on many CPUs.
+	VMOVDQU backslashes<>+0(SB), Y0
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU lowNibbles<>+0(SB), Y2
+	VMOVDQU utf8Prev1Hi<>+0(SB), Y3
+	VMOVDQU utf8Prev1Lo<>+0(SB), Y4
+	VMOVDQU utf8CurHi<>+0(SB), Y5
+	VMOVDQU belowE0<>+0(SB), Y6
+	VMOVDQU belowF0<>+0(SB), Y7
+	VPXOR   Y8, Y8, Y8
+	MOVQ    DX, R11
+	TESTQ   R11, R11
 	JZ      done
-	CMPQ    DX, $0x20
+	CMPQ    R11, $0x20
 	JLT     final
 
 loop:
-	MOVQ R8, CX
-	SUBQ AX, CX
-	CMPQ CX, $0x42
+	MOVQ DX, R11
+	SUBQ BX, R11
+	CMPQ R11, $0x42
 	JGE  block
-	CMPQ CX, $0x21
+
+	// Fewer than 66 left: a whole block still, when escape's reads lie in
+	// the page of the block's first byte (and its escaped bytes in the
+	// text: 33 left at least), else the last bytes as below.
+	CMPQ R11, $0x21
 	JLT  settleFinal
-	LEAQ (SI)(AX*1), DX
-	ANDL $0x00000fff, DX
-	CMPL DX, $0x00000fbe
+	LEAQ (CX)(BX*1), R9
+	ANDL $0x00000fff, R9
+	CMPL R9, $0x00000fbe
 	JA   settleTail
 
 block:
-	VMOVDQU   (SI)(AX*1), Y0
-	VMOVDQU   Y0, (DI)(BX*1)
-	VPCMPEQB  Y0, Y15, Y1
-	VPMOVMSKB Y1, R13
-	TESTQ     R9, R9
+	VMOVDQU   (CX)(BX*1), Y9
+	VMOVDQU   Y9, (AX)(SI*1)
+	VPCMPEQB  Y9, Y0, Y10
+	VPMOVMSKB Y10, R9
+	TESTQ     R8, R8
 	JNZ       carried
 
 check:
-	VPERM2I128 $0x21, Y0, Y7, Y1
-	VPALIGNR   $0x0f, Y1, Y0, Y2
-	VPALIGNR   $0x0e, Y1, Y0, Y3
-	VPALIGNR   $0x0d, Y1, Y0, Y4
-	VPSRLW     $0x04, Y2, Y5
-	VPAND      Y13, Y5, Y5
-	VPSHUFB    Y5, Y12, Y5
-	VPAND      Y13, Y2, Y6
-	VPSHUFB    Y6, Y11, Y6
-	VPAND      Y6, Y5, Y5
-	VPSRLW     $0x04, Y0, Y6
-	VPAND      Y13, Y6, Y6
-	VPSHUFB    Y6, Y10, Y6
-	VPAND      Y6, Y5, Y5
-	VPSUBUSB   Y9, Y3, Y6
-	VPSUBUSB   Y8, Y4, Y1
-	VPOR       Y1, Y6, Y6
-	VPCMPGTB   Y14, Y6, Y6
-	VPAND      highBits<>+0(SB), Y6, Y6
-	VPXOR      Y6, Y5, Y5
-	VPCMPEQB   Y14, Y5, Y5
-	VPMOVMSKB  Y5, R10
+	VPERM2I128 $0x21, Y9, Y8, Y10
+	VPALIGNR   $0x0f, Y10, Y9, Y11
+	VPALIGNR   $0x0e, Y10, Y9, Y12
+	VPALIGNR   $0x0d, Y10, Y9, Y10
+	VPSRLW     $0x04, Y11, Y13
+	VPAND      Y2, Y13, Y13
+	VPSHUFB    Y13, Y3, Y13
+	VPAND      Y2, Y11, Y11
+	VPSHUFB    Y11, Y4, Y11
+	VPAND      Y11, Y13, Y13
+	VPSRLW     $0x04, Y9, Y11
+	VPAND      Y2, Y11, Y11
+	VPSHUFB    Y11, Y5, Y11
+	VPAND      Y11, Y13, Y13
+	VPSUBUSB   Y6, Y12, Y11
+	VPSUBUSB   Y7, Y10, Y10
+	VPOR       Y10, Y11, Y11
+	VPCMPGTB   Y1, Y11, Y11
+	VPAND      twoConts<>+0(SB), Y11, Y11
+	VPXOR      Y11, Y13, Y13
+	VPCMPEQB   Y1, Y13, Y13
+	VPMOVMSKB  Y13, R10
 	CMPL       R10, $0xffffffff
 	JNE        settleDone
-	VMOVDQA    Y0, Y7
-	XORL       R9, R9
-	TZCNTL     R13, CX
-	LEAQ       1(AX)(CX*1), R12
-	MOVBLZX    (SI)(R12*1), R10
-	MOVBLZX    (R11)(R10*1), R10
-	MOVL       $0x00000001, R12
-	TESTL      R13, R13
-	CMOVLNE    R10, R12
-	TESTL      R12, R12
-	JZ         escapeStop
-	LEAQ       (BX)(CX*1), R12
-	MOVB       R10, (DI)(R12*1)
-	CMPL       R13, $0x01
-	ADCQ       $-1, BX
-	LEAQ       (AX)(CX*1), R12
-	VMOVDQU    2(SI)(R12*1), Y1
-	LEAQ       (BX)(CX*1), R12
-	VMOVDQU    Y1, 2(DI)(R12*1)
-	ADDL       $0x02, CX
-	SHRXQ      CX, R13, R13
-	SHLXQ      CX, R13, R13
-	CMPL       CX, $0x21
-	SETEQ      R10
-	ORL        R10, R9
-	TZCNTL     R13, CX
-	LEAQ       1(AX)(CX*1), R12
-	MOVBLZX    (SI)(R12*1), R10
-	MOVBLZX    (R11)(R10*1), R10
-	MOVL       $0x00000001, R12
-	TESTL      R13, R13
-	CMOVLNE    R10, R12
-	TESTL      R12, R12
-	JZ         escapeStop
-	LEAQ       (BX)(CX*1), R12
-	MOVB       R10, (DI)(R12*1)
-	CMPL       R13, $0x01
-	ADCQ       $-1, BX
-	LEAQ       (AX)(CX*1), R12
-	VMOVDQU    2(SI)(R12*1), Y1
-	LEAQ       (BX)(CX*1), R12
-	VMOVDQU    Y1, 2(DI)(R12*1)
-	ADDL       $0x02, CX
-	SHRXQ      CX, R13, R13
-	SHLXQ      CX, R13, R13
-	CMPL       CX, $0x21
-	SETEQ      R10
-	ORL        R10, R9
-	TESTL      R13, R13
-	JNZ        more
+	VMOVDQA    Y9, Y8
+	XORL       R8, R8
+
+	// Two escapes without a branch on how many there are (where they come
+	// and go in the text, a branch on them is mispredicted often); a loop
+	// for the blocks with more.
+	TZCNTL  R9, R10
+	LEAQ    1(BX)(R10*1), R11
+	MOVBLZX (CX)(R11*1), R11
+	MOVBLZX (DI)(R11*1), R11
+	MOVL    $0x00000001, R13
+	TESTL   R9, R9
+	CMOVLNE R11, R13
+	TESTL   R13, R13
+	JZ      escapeStop
+	LEAQ    (SI)(R10*1), R13
+	MOVB    R11, (AX)(R13*1)
+	CMPL    R9, $0x01
+	ADCQ    $-1, SI
+	LEAQ    (BX)(R10*1), R13
+	VMOVDQU 2(CX)(R13*1), Y9
+	LEAQ    (SI)(R10*1), R13
+	VMOVDQU Y9, 2(AX)(R13*1)
+	ADDL    $0x02, R10
+	SHRXQ   R10, R9, R9
+	SHLXQ   R10, R9, R9
+	CMPL    R10, $0x21
+	SETEQ   R11
+	ORL     R11, R8
+	TZCNTL  R9, R10
+	LEAQ    1(BX)(R10*1), R11
+	MOVBLZX (CX)(R11*1), R11
+	MOVBLZX (DI)(R11*1), R11
+	MOVL    $0x00000001, R13
+	TESTL   R9, R9
+	CMOVLNE R11, R13
+	TESTL   R13, R13
+	JZ      escapeStop
+	LEAQ    (SI)(R10*1), R13
+	MOVB    R11, (AX)(R13*1)
+	CMPL    R9, $0x01
+	ADCQ    $-1, SI
+	LEAQ    (BX)(R10*1), R13
+	VMOVDQU 2(CX)(R13*1), Y9
+	LEAQ    (SI)(R10*1), R13
+	VMOVDQU Y9, 2(AX)(R13*1)
+	ADDL    $0x02, R10
+	SHRXQ   R10, R9, R9
+	SHLXQ   R10, R9, R9
+	CMPL    R10, $0x21
+	SETEQ   R11
+	ORL     R11, R8
+	TESTL   R9, R9
+	JNZ     more
 
 next:
-	ADDQ $0x20, AX
 	ADDQ $0x20, BX
+	ADDQ $0x20, SI
 	JMP  loop
 
 more:
-	TZCNTL  R13, CX
-	LEAQ    1(AX)(CX*1), R12
-	MOVBLZX (SI)(R12*1), R10
-	MOVBLZX (R11)(R10*1), R10
-	MOVL    $0x00000001, R12
+	TZCNTL  R9, R10
+	LEAQ    1(BX)(R10*1), R11
+	MOVBLZX (CX)(R11*1), R11
+	MOVBLZX (DI)(R11*1), R11
+	MOVL    $0x00000001, R13
+	TESTL   R9, R9
+	CMOVLNE R11, R13
 	TESTL   R13, R13
-	CMOVLNE R10, R12
-	TESTL   R12, R12
 	JZ      escapeStop
-	LEAQ    (BX)(CX*1), R12
-	MOVB    R10, (DI)(R12*1)
-	CMPL    R13, $0x01
-	ADCQ    $-1, BX
-	LEAQ    (AX)(CX*1), R12
-	VMOVDQU 2(SI)(R12*1), Y1
-	LEAQ    (BX)(CX*1), R12
-	VMOVDQU Y1, 2(DI)(R12*1)
-	ADDL    $0x02, CX
-	SHRXQ   CX, R13, R13
-	SHLXQ   CX, R13, R13
-	CMPL    CX, $0x21
-	SETEQ   R10
-	ORL     R10, R9
-	TESTL   R13, R13
+	LEAQ    (SI)(R10*1), R13
+	MOVB    R11, (AX)(R13*1)
+	CMPL    R9, $0x01
+	ADCQ    $-1, SI
+	LEAQ    (BX)(R10*1), R13
+	VMOVDQU 2(CX)(R13*1), Y9
+	LEAQ    (SI)(R10*1), R13
+	VMOVDQU Y9, 2(AX)(R13*1)
+	ADDL    $0x02, R10
+	SHRXQ   R10, R9, R9
+	SHLXQ   R10, R9, R9
+	CMPL    R10, $0x21
+	SETEQ   R11
+	ORL     R11, R8
+	TESTL   R9, R9
 	JNZ     more
 	JMP     next
 
 carried:
-	MOVBLZX (SI)(AX*1), R10
-	MOVBLZX (R11)(R10*1), R10
-	MOVB    R10, (DI)(BX*1)
-	ANDL    $-2, R13
+	// The first byte was escaped by the block before's last backslash: its
+	// decoded byte, written there, was overwritten with it.
+	MOVBLZX (CX)(BX*1), R10
+	MOVBLZX (DI)(R10*1), R10
+	MOVB    R10, (AX)(SI*1)
+	ANDL    $-2, R9
 	JMP     check
 
 escapeStop:
-	ADDQ CX, AX
-	ADDQ CX, BX
+	// An escape the \u stop rule stops at, at index at of the block: the
+	// text before it is decoded.
+	ADDQ R10, BX
+	ADDQ R10, SI
 	JMP  done
 
 settleDone:
-	TESTQ   R9, R9
-	JZ      settleDoneSkip
-	MOVBLZX (SI)(AX*1), R10
-	MOVBLZX (R11)(R10*1), R10
-	MOVB    R10, (DI)(BX*1)
-	INCQ    AX
+	TESTQ   R8, R8
+	JZ      settleDoneNoCarry
+	MOVBLZX (CX)(BX*1), CX
+	MOVBLZX (DI)(CX*1), CX
+	MOVB    CL, (AX)(SI*1)
 	INCQ    BX
+	INCQ    SI
 
-settleDoneSkip:
-	XORL      R9, R9
-	VPSUBUSB  cutAtEnd<>+0(SB), Y7, Y1
-	VPCMPEQB  Y14, Y1, Y1
-	VPMOVMSKB Y1, DX
-	NOTL      DX
-	BTSQ      $0x20, DX
-	TZCNTQ    DX, DX
-	SUBQ      $0x20, DX
-	ADDQ      DX, AX
-	ADDQ      DX, BX
+settleDoneNoCarry:
+	VPSUBUSB  cutAtEnd<>+0(SB), Y8, Y0
+	VPCMPEQB  Y1, Y0, Y0
+	VPMOVMSKB Y0, AX
+	NOTL      AX
+	BTSQ      $0x20, AX
+	TZCNTQ    AX, AX
+	SUBQ      $0x20, AX
+	ADDQ      AX, BX
+	ADDQ      AX, SI
 	JMP       done
 
 settleTail:
-	TESTQ   R9, R9
-	JZ      settleTailSkip
-	MOVBLZX (SI)(AX*1), R10
-	MOVBLZX (R11)(R10*1), R10
-	MOVB    R10, (DI)(BX*1)
-	INCQ    AX
+	TESTQ   R8, R8
+	JZ      settleTailNoCarry
+	MOVBLZX (CX)(BX*1), R8
+	MOVBLZX (DI)(R8*1), R8
+	MOVB    R8, (AX)(SI*1)
 	INCQ    BX
+	INCQ    SI
 
-settleTailSkip:
-	XORL      R9, R9
-	VPSUBUSB  cutAtEnd<>+0(SB), Y7, Y1
-	VPCMPEQB  Y14, Y1, Y1
-	VPMOVMSKB Y1, DX
-	NOTL      DX
-	BTSQ      $0x20, DX
-	TZCNTQ    DX, DX
-	SUBQ      $0x20, DX
-	ADDQ      DX, AX
-	ADDQ      DX, BX
+settleTailNoCarry:
+	VPSUBUSB  cutAtEnd<>+0(SB), Y8, Y8
+	VPCMPEQB  Y1, Y8, Y8
+	VPMOVMSKB Y8, R8
+	NOTL      R8
+	BTSQ      $0x20, R8
+	TZCNTQ    R8, R8
+	SUBQ      $0x20, R8
+	ADDQ      R8, BX
+	ADDQ      R8, SI
 	JMP       tail
 
 settleFinal:
-	TESTQ   R9, R9
-	JZ      settleFinalSkip
-	MOVBLZX (SI)(AX*1), R10
-	MOVBLZX (R11)(R10*1), R10
-	MOVB    R10, (DI)(BX*1)
-	INCQ    AX
+	TESTQ   R8, R8
+	JZ      settleFinalNoCarry
+	MOVBLZX (CX)(BX*1), R8
+	MOVBLZX (DI)(R8*1), R8
+	MOVB    R8, (AX)(SI*1)
 	INCQ    BX
+	INCQ    SI
 
-settleFinalSkip:
-	XORL      R9, R9
-	VPSUBUSB  cutAtEnd<>+0(SB), Y7, Y1
-	VPCMPEQB  Y14, Y1, Y1
-	VPMOVMSKB Y1, DX
-	NOTL      DX
-	BTSQ      $0x20, DX
-	TZCNTQ    DX, DX
-	SUBQ      $0x20, DX
-	ADDQ      DX, AX
-	ADDQ      DX, BX
-	MOVQ      R8, DX
-	SUBQ      AX, DX
+settleFinalNoCarry:
+	VPSUBUSB  cutAtEnd<>+0(SB), Y8, Y8
+	VPCMPEQB  Y1, Y8, Y8
+	VPMOVMSKB Y8, R8
+	NOTL      R8
+	BTSQ      $0x20, R8
+	TZCNTQ    R8, R8
+	SUBQ      $0x20, R8
+	ADDQ      R8, BX
+	ADDQ      R8, SI
+	MOVQ      DX, R11
+	SUBQ      BX, R11
 	JLE       done
-	CMPQ      DX, $0x20
+	CMPQ      R11, $0x20
 	JGE       tail
 
 final:
-	LEAQ       (SI)(AX*1), CX
-	ANDL       $0x00000fff, CX
-	CMPL       CX, $0x00000fbe
+	LEAQ       (CX)(BX*1), R8
+	ANDL       $0x00000fff, R8
+	CMPL       R8, $0x00000fbe
 	JA         tail
-	MOVQ       $0x00000020, CX
-	SUBQ       DX, CX
-	LEAQ       firstBytes<>+0(SB), R12
-	VMOVDQU    (R12)(CX*1), Y1
-	VPAND      (SI)(AX*1), Y1, Y0
-	VMOVDQU    Y0, (DI)(BX*1)
-	VPCMPEQB   Y0, Y15, Y1
-	VPMOVMSKB  Y1, R13
-	VPERM2I128 $0x21, Y0, Y14, Y1
-	VPALIGNR   $0x0f, Y1, Y0, Y2
-	VPALIGNR   $0x0e, Y1, Y0, Y3
-	VPALIGNR   $0x0d, Y1, Y0, Y4
-	VPSRLW     $0x04, Y2, Y5
-	VPAND      Y13, Y5, Y5
-	VPSHUFB    Y5, Y12, Y5
-	VPAND      Y13, Y2, Y6
-	VPSHUFB    Y6, Y11, Y6
-	VPAND      Y6, Y5, Y5
-	VPSRLW     $0x04, Y0, Y6
-	VPAND      Y13, Y6, Y6
-	VPSHUFB    Y6, Y10, Y6
-	VPAND      Y6, Y5, Y5
-	VPSUBUSB   Y9, Y3, Y6
-	VPSUBUSB   Y8, Y4, Y1
-	VPOR       Y1, Y6, Y6
-	VPCMPGTB   Y14, Y6, Y6
-	VPAND      highBits<>+0(SB), Y6, Y6
-	VPXOR      Y6, Y5, Y5
-	VPCMPEQB   Y14, Y5, Y5
-	VPMOVMSKB  Y5, R10
-	CMPL       R10, $0xffffffff
+	MOVQ       $0x00000020, R8
+	SUBQ       R11, R8
+	LEAQ       firstBytes<>+0(SB), R9
+	VMOVDQU    (R9)(R8*1), Y8
+	VPAND      (CX)(BX*1), Y8, Y8
+	VMOVDQU    Y8, (AX)(SI*1)
+	VPCMPEQB   Y8, Y0, Y9
+	VPMOVMSKB  Y9, R9
+	VPERM2I128 $0x21, Y8, Y1, Y9
+	VPALIGNR   $0x0f, Y9, Y8, Y10
+	VPALIGNR   $0x0e, Y9, Y8, Y11
+	VPALIGNR   $0x0d, Y9, Y8, Y9
+	VPSRLW     $0x04, Y10, Y12
+	VPAND      Y2, Y12, Y12
+	VPSHUFB    Y12, Y3, Y12
+	VPAND      Y2, Y10, Y10
+	VPSHUFB    Y10, Y4, Y10
+	VPAND      Y10, Y12, Y12
+	VPSRLW     $0x04, Y8, Y10
+	VPAND      Y2, Y10, Y10
+	VPSHUFB    Y10, Y5, Y10
+	VPAND      Y10, Y12, Y12
+	VPSUBUSB   Y6, Y11, Y8
+	VPSUBUSB   Y7, Y9, Y9
+	VPOR       Y9, Y8, Y8
+	VPCMPGTB   Y1, Y8, Y8
+	VPAND      twoConts<>+0(SB), Y8, Y8
+	VPXOR      Y8, Y12, Y12
+	VPCMPEQB   Y1, Y12, Y12
+	VPMOVMSKB  Y12, R8
+	CMPL       R8, $0xffffffff
 	JNE        tail
-	LEAQ       -1(DX), CX
-	BTQ        CX, R13
+	LEAQ       -1(R11), R8
+	BTQ        R8, R9
 	JCS        tail
-	TZCNTL     R13, CX
-	CMPL       CX, DX
-	CMOVLGT    DX, CX
-	LEAQ       (AX)(CX*1), R12
-	MOVBLZX    1(SI)(R12*1), R10
-	MOVBLZX    (R11)(R10*1), R10
-	MOVL       $0x00000001, R12
-	CMPL       CX, DX
-	CMOVLCS    R10, R12
-	TESTL      R12, R12
+	TZCNTL     R9, R10
+	CMPL       R10, R11
+	CMOVLGT    R11, R10
+	LEAQ       (BX)(R10*1), DX
+	MOVBLZX    1(CX)(DX*1), DX
+	MOVBLZX    (DI)(DX*1), DX
+	MOVL       $0x00000001, R8
+	CMPL       R10, R11
+	CMOVLCS    DX, R8
+	TESTL      R8, R8
 	JZ         escapeStop
-	LEAQ       (BX)(CX*1), R12
-	MOVB       R10, (DI)(R12*1)
-	CMPL       CX, DX
-	SBBQ       $0x00, BX
-	LEAQ       (AX)(CX*1), R12
-	VMOVDQU    2(SI)(R12*1), Y1
-	LEAQ       (BX)(CX*1), R12
-	VMOVDQU    Y1, 2(DI)(R12*1)
-	ADDL       $0x02, CX
-	SHRXQ      CX, R13, R13
-	SHLXQ      CX, R13, R13
-	TZCNTL     R13, CX
-	CMPL       CX, DX
-	CMOVLGT    DX, CX
-	LEAQ       (AX)(CX*1), R12
-	MOVBLZX    1(SI)(R12*1), R10
-	MOVBLZX    (R11)(R10*1), R10
-	MOVL       $0x00000001, R12
-	CMPL       CX, DX
-	CMOVLCS    R10, R12
-	TESTL      R12, R12
+	LEAQ       (SI)(R10*1), R8
+	MOVB       DL, (AX)(R8*1)
+	CMPL       R10, R11
+	SBBQ       $0x00, SI
+	LEAQ       (BX)(R10*1), DX
+	VMOVDQU    2(CX)(DX*1), Y0
+	LEAQ       (SI)(R10*1), R8
+	VMOVDQU    Y0, 2(AX)(R8*1)
+	ADDL       $0x02, R10
+	SHRXQ      R10, R9, R9
+	SHLXQ      R10, R9, R9
+	TZCNTL     R9, R10
+	CMPL       R10, R11
+	CMOVLGT    R11, R10
+	LEAQ       (BX)(R10*1), DX
+	MOVBLZX    1(CX)(DX*1), DX
+	MOVBLZX    (DI)(DX*1), DX
+	MOVL       $0x00000001, R8
+	CMPL       R10, R11
+	CMOVLCS    DX, R8
+	TESTL      R8, R8
 	JZ         escapeStop
-	LEAQ       (BX)(CX*1), R12
-	MOVB       R10, (DI)(R12*1)
-	CMPL       CX, DX
-	SBBQ       $0x00, BX
-	LEAQ       (AX)(CX*1), R12
-	VMOVDQU    2(SI)(R12*1), Y1
-	LEAQ       (BX)(CX*1), R12
-	VMOVDQU    Y1, 2(DI)(R12*1)
-	ADDL       $0x02, CX
-	SHRXQ      CX, R13, R13
-	SHLXQ      CX, R13, R13
-	TESTL      R13, R13
+	LEAQ       (SI)(R10*1), R8
+	MOVB       DL, (AX)(R8*1)
+	CMPL       R10, R11
+	SBBQ       $0x00, SI
+	LEAQ       (BX)(R10*1), DX
+	VMOVDQU    2(CX)(DX*1), Y0
+	LEAQ       (SI)(R10*1), R8
+	VMOVDQU    Y0, 2(AX)(R8*1)
+	ADDL       $0x02, R10
+	SHRXQ      R10, R9, R9
+	SHLXQ      R10, R9, R9
+	TESTL      R9, R9
 	JNZ        finalMore
 
 finalDone:
-	ADDQ DX, AX
-	ADDQ DX, BX
+	ADDQ R11, BX
+	ADDQ R11, SI
 	JMP  done
 
 finalMore:
-	TZCNTL  R13, CX
-	CMPL    CX, DX
-	CMOVLGT DX, CX
-	LEAQ    (AX)(CX*1), R12
-	MOVBLZX 1(SI)(R12*1), R10
-	MOVBLZX (R11)(R10*1), R10
-	MOVL    $0x00000001, R12
-	CMPL    CX, DX
-	CMOVLCS R10, R12
-	TESTL   R12, R12
+	TZCNTL  R9, R10
+	CMPL    R10, R11
+	CMOVLGT R11, R10
+	LEAQ    (BX)(R10*1), DX
+	MOVBLZX 1(CX)(DX*1), DX
+	MOVBLZX (DI)(DX*1), DX
+	MOVL    $0x00000001, R8
+	CMPL    R10, R11
+	CMOVLCS DX, R8
+	TESTL   R8, R8
 	JZ      escapeStop
-	LEAQ    (BX)(CX*1), R12
-	MOVB    R10, (DI)(R12*1)
-	CMPL    CX, DX
-	SBBQ    $0x00, BX
-	LEAQ    (AX)(CX*1), R12
-	VMOVDQU 2(SI)(R12*1), Y1
-	LEAQ    (BX)(CX*1), R12
-	VMOVDQU Y1, 2(DI)(R12*1)
-	ADDL    $0x02, CX
-	SHRXQ   CX, R13, R13
-	SHLXQ   CX, R13, R13
-	TESTL   R13, R13
+	LEAQ    (SI)(R10*1), R8
+	MOVB    DL, (AX)(R8*1)
+	CMPL    R10, R11
+	SBBQ    $0x00, SI
+	LEAQ    (BX)(R10*1), DX
+	VMOVDQU 2(CX)(DX*1), Y0
+	LEAQ    (SI)(R10*1), R8
+	VMOVDQU Y0, 2(AX)(R8*1)
+	ADDL    $0x02, R10
+	SHRXQ   R10, R9, R9
+	SHLXQ   R10, R9, R9
+	TESTL   R9, R9
 	JNZ     finalMore
 	JMP     finalDone
 
 tail:
-	MOVQ  R8, CX
-	SUBQ  AX, CX
-	TESTQ CX, CX
+	MOVQ  DX, R8
+	SUBQ  BX, R8
+	TESTQ R8, R8
 	JLE   done
 	MOVQ  $0x0000000100000000, R9
-	CMPQ  CX, $0x20
+	CMPQ  R8, $0x20
 	JAE   tailBlock
-	LEAQ  (SI)(AX*1), DX
-	ANDL  $0x00000fff, DX
-	CMPL  DX, $0x00000fe0
-	JA    done
-	XORL  R9, R9
-	BTSQ  CX, R9
+
+	// Fewer than 32 left: read 32 only if they lie in the page of the
+	// first (the string's end is then in it, or the next page is the
+	// string's too).
+	LEAQ (CX)(BX*1), R9
+	ANDL $0x00000fff, R9
+	CMPL R9, $0x00000fe0
+	JA   done
+	XORL R9, R9
+	BTSQ R8, R9
 
 tailBlock:
-	VMOVDQU   (SI)(AX*1), Y0
-	VMOVDQU   Y0, (DI)(BX*1)
-	VPCMPEQB  Y0, Y15, Y1
-	VPMOVMSKB Y1, DX
-	ORQ       R9, DX
-	TZCNTQ    DX, DX
-	VPMOVMSKB Y0, R10
-	BZHIQ     DX, R10, R10
-	TESTQ     R10, R10
+	VMOVDQU   (CX)(BX*1), Y8
+	VMOVDQU   Y8, (AX)(SI*1)
+	VPCMPEQB  Y8, Y0, Y9
+	VPMOVMSKB Y9, R8
+	ORQ       R9, R8
+	TZCNTQ    R8, R8
+	VPMOVMSKB Y8, R9
+	BZHIQ     R8, R9, R9
+	TESTQ     R9, R9
 	JNZ       tailUTF8
 
 tailAdvance:
-	ADDQ    DX, AX
-	ADDQ    DX, BX
-	CMPQ    DX, $0x20
-	JEQ     tail
-	CMPQ    AX, R8
+	ADDQ R8, BX
+	ADDQ R8, SI
+	CMPQ R8, $0x20
+	JEQ  tail
+	CMPQ BX, DX
+	JAE  done
+
+	// A backslash at src[read]: decode a two-byte escape.
+	LEAQ    1(BX), R8
+	CMPQ    R8, DX
 	JAE     done
-	LEAQ    1(AX), CX
-	CMPQ    CX, R8
-	JAE     done
-	MOVBLZX (SI)(CX*1), CX
-	MOVBLZX (R11)(CX*1), CX
-	TESTL   CX, CX
+	MOVBLZX (CX)(R8*1), R8
+	MOVBLZX (DI)(R8*1), R8
+	TESTL   R8, R8
 	JZ      done
-	MOVB    CL, (DI)(BX*1)
-	ADDQ    $0x02, AX
-	INCQ    BX
+	MOVB    R8, (AX)(SI*1)
+	ADDQ    $0x02, BX
+	INCQ    SI
 	JMP     tail
 
 tailUTF8:
-	VPERM2I128 $0x21, Y0, Y14, Y1
-	VPALIGNR   $0x0f, Y1, Y0, Y2
-	VPALIGNR   $0x0e, Y1, Y0, Y3
-	VPALIGNR   $0x0d, Y1, Y0, Y4
-	VPSRLW     $0x04, Y2, Y5
-	VPAND      Y13, Y5, Y5
-	VPSHUFB    Y5, Y12, Y5
-	VPAND      Y13, Y2, Y6
-	VPSHUFB    Y6, Y11, Y6
-	VPAND      Y6, Y5, Y5
-	VPSRLW     $0x04, Y0, Y6
-	VPAND      Y13, Y6, Y6
-	VPSHUFB    Y6, Y10, Y6
-	VPAND      Y6, Y5, Y5
-	VPSUBUSB   Y9, Y3, Y6
-	VPSUBUSB   Y8, Y4, Y1
-	VPOR       Y1, Y6, Y6
-	VPCMPGTB   Y14, Y6, Y6
-	VPAND      highBits<>+0(SB), Y6, Y6
-	VPXOR      Y6, Y5, Y5
-	VPCMPEQB   Y14, Y5, Y5
-	VPMOVMSKB  Y5, R10
-	NOTL       R10
-	BZHIQ      DX, R10, R10
-	TESTQ      R10, R10
+	VPERM2I128 $0x21, Y8, Y1, Y9
+	VPALIGNR   $0x0f, Y9, Y8, Y10
+	VPALIGNR   $0x0e, Y9, Y8, Y11
+	VPALIGNR   $0x0d, Y9, Y8, Y9
+	VPSRLW     $0x04, Y10, Y12
+	VPAND      Y2, Y12, Y12
+	VPSHUFB    Y12, Y3, Y12
+	VPAND      Y2, Y10, Y13
+	VPSHUFB    Y13, Y4, Y13
+	VPAND      Y13, Y12, Y12
+	VPSRLW     $0x04, Y8, Y13
+	VPAND      Y2, Y13, Y13
+	VPSHUFB    Y13, Y5, Y13
+	VPAND      Y13, Y12, Y12
+	VPSUBUSB   Y6, Y11, Y13
+	VPSUBUSB   Y7, Y9, Y9
+	VPOR       Y9, Y13, Y13
+	VPCMPGTB   Y1, Y13, Y13
+	VPAND      twoConts<>+0(SB), Y13, Y13
+	VPXOR      Y13, Y12, Y12
+	VPCMPEQB   Y1, Y12, Y12
+	VPMOVMSKB  Y12, R9
+	NOTL       R9
+	BZHIQ      R8, R9, R9
+	TESTQ      R9, R9
 	JNZ        done
-	VPSUBUSB   belowC0<>+0(SB), Y0, Y1
-	VPSUBUSB   Y9, Y2, Y5
-	VPSUBUSB   Y8, Y3, Y6
-	VPOR       Y5, Y1, Y1
-	VPOR       Y6, Y1, Y1
-	VPCMPEQB   Y14, Y1, Y1
-	VPMOVMSKB  Y1, R10
-	NOTL       R10
-	LEAQ       -1(DX), CX
-	BTQ        CX, R10
+	VPSUBUSB   belowC0<>+0(SB), Y8, Y8
+	VPSUBUSB   Y6, Y10, Y9
+	VPSUBUSB   Y7, Y11, Y10
+	VPOR       Y9, Y8, Y8
+	VPOR       Y10, Y8, Y8
+	VPCMPEQB   Y1, Y8, Y8
+	VPMOVMSKB  Y8, R9
+	NOTL       R9
+	LEAQ       -1(R8), R10
+	BTQ        R10, R9
 	JCC        tailAdvance
-	NOTL       R10
-	BZHIQ      DX, R10, R10
-	TESTQ      R10, R10
-	JZ         done
-	BSRQ       R10, CX
-	INCQ       CX
-	ADDQ       CX, AX
-	ADDQ       CX, BX
-	CMPQ       DX, $0x20
-	JNE        done
-	JMP        tail
+
+	// A character crosses e: its lead follows the last byte before e
+	// that announces no continuation.
+	NOTL  R9
+	BZHIQ R8, R9, R9
+	TESTQ R9, R9
+	JZ    done
+	BSRQ  R9, R12
+	INCQ  R12
+	ADDQ  R12, BX
+	ADDQ  R12, SI
+	CMPQ  R8, $0x20
+	JNE   done
+	JMP   tail
 
 done:
 	VZEROUPPER
-	MOVQ AX, read+24(FP)
-	MOVQ BX, written+32(FP)
+	MOVQ BX, read+24(FP)
+	MOVQ SI, written+32(FP)
 	RET
 
 // func cpuid(eax uint32, ecx uint32) (a uint32, b uint32, c uint32, d uint32)
