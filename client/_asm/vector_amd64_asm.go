@@ -19,7 +19,10 @@
 //	tables.go            the tables, each computed from what it means
 //	cpuid.go             cpuid and xgetbv
 //	utf8_test.go         the UTF-8 tables, run in Go against unicode/utf8
+//	files_test.go        this map, kept true to the directory
 //	objdiff.sh, objdiff/ the object code of a build compared with a revision's
+//	benchcmp.sh          the speed of a build compared with a revision's
+//	README.md            the maintainer's page: tests, glossary, where to change a rule
 package main
 
 import (
