@@ -22,7 +22,7 @@ type decoder struct {
 
 	// The constants held in registers for the whole function.
 	backslashes, zero, lowNibbles VecVirtual
-	prev1Hi, prev1Lo, curHi       VecVirtual // the UTF-8 check's lookups (utf8Check)
+	prev1Hi, prev1Lo, curHi       VecVirtual // the UTF-8 check's lookups (utf8Tables)
 	belowE0, belowF0              VecVirtual // leads(3), leads(4)
 	prev                          VecVirtual // the main loop's block before
 }
@@ -41,7 +41,7 @@ type decoder struct {
 // it lie in its page. Else, and where those two stop short (ill-formed
 // UTF-8, a backslash at the end), the tail path starts each block at a
 // character boundary, stops at its first backslash and starts the next
-// block after its escape, and reads 32 bytes of fewer left only within a
+// block after its escape, and reads 32 bytes with fewer left only within a
 // page.
 func textVector(t *tables) {
 	TEXT("textVector", NOSPLIT, "func(dst, src *byte, n int) (read, written int)")
