@@ -77,13 +77,13 @@ GLOBL cutAtEnd<>(SB), RODATA|NOPTR, $32
 // func textVector(dst *byte, src *byte, n int) (read int, written int)
 // Requires: AVX, AVX2, BMI, BMI2, CMOV
 TEXT ·textVector(SB), NOSPLIT, $0-40
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ n+16(FP), DX
-	XORQ BX, BX
-	XORQ SI, SI
-	XORQ R8, R8
-	LEAQ ·escapeByte+0(SB), DI
+	MOVQ dst+0(FP), SI
+	MOVQ src+8(FP), BX
+	MOVQ n+16(FP), R10
+	XORQ CX, CX
+	XORQ DX, DX
+	XORQ R9, R9
+	LEAQ ·escapeByte+0(SB), R8
 
 	// Only VEX-encoded vector instructions: a legacy SSE instruction while
 	// the upper halves of the YMM registers are in use costs a state
@@ -97,15 +97,15 @@ TEXT ·textVector(SB), NOSPLIT, $0-40
 	VMOVDQU belowE0<>+0(SB), Y6
 	VMOVDQU belowF0<>+0(SB), Y7
 	VPXOR   Y8, Y8, Y8
-	MOVQ    DX, R11
+	MOVQ    R10, R11
 	TESTQ   R11, R11
 	JZ      done
 	CMPQ    R11, $0x20
 	JLT     final
 
 loop:
-	MOVQ DX, R11
-	SUBQ BX, R11
+	MOVQ R10, R11
+	SUBQ CX, R11
 	CMPQ R11, $0x42
 	JGE  block
 
@@ -114,17 +114,17 @@ loop:
 	// text: 33 left at least), else the last bytes as below.
 	CMPQ R11, $0x21
 	JLT  settleFinal
-	LEAQ (CX)(BX*1), R9
-	ANDL $0x00000fff, R9
-	CMPL R9, $0x00000fbe
+	LEAQ (BX)(CX*1), AX
+	ANDL $0x00000fff, AX
+	CMPL AX, $0x00000fbe
 	JA   settleTail
 
 block:
-	VMOVDQU   (CX)(BX*1), Y9
-	VMOVDQU   Y9, (AX)(SI*1)
+	VMOVDQU   (BX)(CX*1), Y9
+	VMOVDQU   Y9, (SI)(DX*1)
 	VPCMPEQB  Y9, Y0, Y10
-	VPMOVMSKB Y10, R9
-	TESTQ     R8, R8
+	VPMOVMSKB Y10, DI
+	TESTQ     R9, R9
 	JNZ       carried
 
 check:
@@ -149,121 +149,121 @@ check:
 	VPAND      twoConts<>+0(SB), Y11, Y11
 	VPXOR      Y11, Y13, Y13
 	VPCMPEQB   Y1, Y13, Y13
-	VPMOVMSKB  Y13, R10
-	CMPL       R10, $0xffffffff
+	VPMOVMSKB  Y13, AX
+	CMPL       AX, $0xffffffff
 	JNE        settleDone
 	VMOVDQA    Y9, Y8
-	XORL       R8, R8
+	XORL       R9, R9
 
 	// Two escapes without a branch on how many there are (where they come
 	// and go in the text, a branch on them is mispredicted often); a loop
 	// for the blocks with more.
-	TZCNTL  R9, R10
-	LEAQ    1(BX)(R10*1), R11
-	MOVBLZX (CX)(R11*1), R11
-	MOVBLZX (DI)(R11*1), R11
+	TZCNTL  DI, AX
+	LEAQ    1(CX)(AX*1), R11
+	MOVBLZX (BX)(R11*1), R11
+	MOVBLZX (R8)(R11*1), R11
 	MOVL    $0x00000001, R13
-	TESTL   R9, R9
+	TESTL   DI, DI
 	CMOVLNE R11, R13
 	TESTL   R13, R13
 	JZ      escapeStop
-	LEAQ    (SI)(R10*1), R13
-	MOVB    R11, (AX)(R13*1)
-	CMPL    R9, $0x01
-	ADCQ    $-1, SI
-	LEAQ    (BX)(R10*1), R13
-	VMOVDQU 2(CX)(R13*1), Y9
-	LEAQ    (SI)(R10*1), R13
-	VMOVDQU Y9, 2(AX)(R13*1)
-	ADDL    $0x02, R10
-	SHRXQ   R10, R9, R9
-	SHLXQ   R10, R9, R9
-	CMPL    R10, $0x21
+	LEAQ    (DX)(AX*1), R13
+	MOVB    R11, (SI)(R13*1)
+	CMPL    DI, $0x01
+	ADCQ    $-1, DX
+	LEAQ    (CX)(AX*1), R13
+	VMOVDQU 2(BX)(R13*1), Y9
+	LEAQ    (DX)(AX*1), R13
+	VMOVDQU Y9, 2(SI)(R13*1)
+	ADDL    $0x02, AX
+	SHRXQ   AX, DI, DI
+	SHLXQ   AX, DI, DI
+	CMPL    AX, $0x21
 	SETEQ   R11
-	ORL     R11, R8
-	TZCNTL  R9, R10
-	LEAQ    1(BX)(R10*1), R11
-	MOVBLZX (CX)(R11*1), R11
-	MOVBLZX (DI)(R11*1), R11
+	ORL     R11, R9
+	TZCNTL  DI, AX
+	LEAQ    1(CX)(AX*1), R11
+	MOVBLZX (BX)(R11*1), R11
+	MOVBLZX (R8)(R11*1), R11
 	MOVL    $0x00000001, R13
-	TESTL   R9, R9
+	TESTL   DI, DI
 	CMOVLNE R11, R13
 	TESTL   R13, R13
 	JZ      escapeStop
-	LEAQ    (SI)(R10*1), R13
-	MOVB    R11, (AX)(R13*1)
-	CMPL    R9, $0x01
-	ADCQ    $-1, SI
-	LEAQ    (BX)(R10*1), R13
-	VMOVDQU 2(CX)(R13*1), Y9
-	LEAQ    (SI)(R10*1), R13
-	VMOVDQU Y9, 2(AX)(R13*1)
-	ADDL    $0x02, R10
-	SHRXQ   R10, R9, R9
-	SHLXQ   R10, R9, R9
-	CMPL    R10, $0x21
+	LEAQ    (DX)(AX*1), R13
+	MOVB    R11, (SI)(R13*1)
+	CMPL    DI, $0x01
+	ADCQ    $-1, DX
+	LEAQ    (CX)(AX*1), R13
+	VMOVDQU 2(BX)(R13*1), Y9
+	LEAQ    (DX)(AX*1), R13
+	VMOVDQU Y9, 2(SI)(R13*1)
+	ADDL    $0x02, AX
+	SHRXQ   AX, DI, DI
+	SHLXQ   AX, DI, DI
+	CMPL    AX, $0x21
 	SETEQ   R11
-	ORL     R11, R8
-	TESTL   R9, R9
+	ORL     R11, R9
+	TESTL   DI, DI
 	JNZ     more
 
 next:
-	ADDQ $0x20, BX
-	ADDQ $0x20, SI
+	ADDQ $0x20, CX
+	ADDQ $0x20, DX
 	JMP  loop
 
 more:
-	TZCNTL  R9, R10
-	LEAQ    1(BX)(R10*1), R11
-	MOVBLZX (CX)(R11*1), R11
-	MOVBLZX (DI)(R11*1), R11
+	TZCNTL  DI, AX
+	LEAQ    1(CX)(AX*1), R11
+	MOVBLZX (BX)(R11*1), R11
+	MOVBLZX (R8)(R11*1), R11
 	MOVL    $0x00000001, R13
-	TESTL   R9, R9
+	TESTL   DI, DI
 	CMOVLNE R11, R13
 	TESTL   R13, R13
 	JZ      escapeStop
-	LEAQ    (SI)(R10*1), R13
-	MOVB    R11, (AX)(R13*1)
-	CMPL    R9, $0x01
-	ADCQ    $-1, SI
-	LEAQ    (BX)(R10*1), R13
-	VMOVDQU 2(CX)(R13*1), Y9
-	LEAQ    (SI)(R10*1), R13
-	VMOVDQU Y9, 2(AX)(R13*1)
-	ADDL    $0x02, R10
-	SHRXQ   R10, R9, R9
-	SHLXQ   R10, R9, R9
-	CMPL    R10, $0x21
+	LEAQ    (DX)(AX*1), R13
+	MOVB    R11, (SI)(R13*1)
+	CMPL    DI, $0x01
+	ADCQ    $-1, DX
+	LEAQ    (CX)(AX*1), R13
+	VMOVDQU 2(BX)(R13*1), Y9
+	LEAQ    (DX)(AX*1), R13
+	VMOVDQU Y9, 2(SI)(R13*1)
+	ADDL    $0x02, AX
+	SHRXQ   AX, DI, DI
+	SHLXQ   AX, DI, DI
+	CMPL    AX, $0x21
 	SETEQ   R11
-	ORL     R11, R8
-	TESTL   R9, R9
+	ORL     R11, R9
+	TESTL   DI, DI
 	JNZ     more
 	JMP     next
 
 carried:
 	// The first byte was escaped by the block before's last backslash: its
 	// decoded byte, written there, was overwritten with it.
-	MOVBLZX (CX)(BX*1), R10
-	MOVBLZX (DI)(R10*1), R10
-	MOVB    R10, (AX)(SI*1)
-	ANDL    $-2, R9
+	MOVBLZX (BX)(CX*1), AX
+	MOVBLZX (R8)(AX*1), AX
+	MOVB    AL, (SI)(DX*1)
+	ANDL    $-2, DI
 	JMP     check
 
 escapeStop:
 	// An escape the \u stop rule stops at, at index at of the block: the
 	// text before it is decoded.
-	ADDQ R10, BX
-	ADDQ R10, SI
+	ADDQ AX, CX
+	ADDQ AX, DX
 	JMP  done
 
 settleDone:
-	TESTQ   R8, R8
+	TESTQ   R9, R9
 	JZ      settleDoneNoCarry
-	MOVBLZX (CX)(BX*1), CX
-	MOVBLZX (DI)(CX*1), CX
-	MOVB    CL, (AX)(SI*1)
-	INCQ    BX
-	INCQ    SI
+	MOVBLZX (BX)(CX*1), AX
+	MOVBLZX (R8)(AX*1), AX
+	MOVB    AL, (SI)(DX*1)
+	INCQ    CX
+	INCQ    DX
 
 settleDoneNoCarry:
 	VPSUBUSB  cutAtEnd<>+0(SB), Y8, Y0
@@ -273,69 +273,69 @@ settleDoneNoCarry:
 	BTSQ      $0x20, AX
 	TZCNTQ    AX, AX
 	SUBQ      $0x20, AX
-	ADDQ      AX, BX
-	ADDQ      AX, SI
+	ADDQ      AX, CX
+	ADDQ      AX, DX
 	JMP       done
 
 settleTail:
-	TESTQ   R8, R8
+	TESTQ   R9, R9
 	JZ      settleTailNoCarry
-	MOVBLZX (CX)(BX*1), R8
-	MOVBLZX (DI)(R8*1), R8
-	MOVB    R8, (AX)(SI*1)
-	INCQ    BX
-	INCQ    SI
+	MOVBLZX (BX)(CX*1), AX
+	MOVBLZX (R8)(AX*1), AX
+	MOVB    AL, (SI)(DX*1)
+	INCQ    CX
+	INCQ    DX
 
 settleTailNoCarry:
 	VPSUBUSB  cutAtEnd<>+0(SB), Y8, Y8
 	VPCMPEQB  Y1, Y8, Y8
-	VPMOVMSKB Y8, R8
-	NOTL      R8
-	BTSQ      $0x20, R8
-	TZCNTQ    R8, R8
-	SUBQ      $0x20, R8
-	ADDQ      R8, BX
-	ADDQ      R8, SI
+	VPMOVMSKB Y8, AX
+	NOTL      AX
+	BTSQ      $0x20, AX
+	TZCNTQ    AX, AX
+	SUBQ      $0x20, AX
+	ADDQ      AX, CX
+	ADDQ      AX, DX
 	JMP       tail
 
 settleFinal:
-	TESTQ   R8, R8
+	TESTQ   R9, R9
 	JZ      settleFinalNoCarry
-	MOVBLZX (CX)(BX*1), R8
-	MOVBLZX (DI)(R8*1), R8
-	MOVB    R8, (AX)(SI*1)
-	INCQ    BX
-	INCQ    SI
+	MOVBLZX (BX)(CX*1), AX
+	MOVBLZX (R8)(AX*1), AX
+	MOVB    AL, (SI)(DX*1)
+	INCQ    CX
+	INCQ    DX
 
 settleFinalNoCarry:
 	VPSUBUSB  cutAtEnd<>+0(SB), Y8, Y8
 	VPCMPEQB  Y1, Y8, Y8
-	VPMOVMSKB Y8, R8
-	NOTL      R8
-	BTSQ      $0x20, R8
-	TZCNTQ    R8, R8
-	SUBQ      $0x20, R8
-	ADDQ      R8, BX
-	ADDQ      R8, SI
-	MOVQ      DX, R11
-	SUBQ      BX, R11
+	VPMOVMSKB Y8, AX
+	NOTL      AX
+	BTSQ      $0x20, AX
+	TZCNTQ    AX, AX
+	SUBQ      $0x20, AX
+	ADDQ      AX, CX
+	ADDQ      AX, DX
+	MOVQ      R10, R11
+	SUBQ      CX, R11
 	JLE       done
 	CMPQ      R11, $0x20
 	JGE       tail
 
 final:
-	LEAQ       (CX)(BX*1), R8
-	ANDL       $0x00000fff, R8
-	CMPL       R8, $0x00000fbe
+	LEAQ       (BX)(CX*1), AX
+	ANDL       $0x00000fff, AX
+	CMPL       AX, $0x00000fbe
 	JA         tail
-	MOVQ       $0x00000020, R8
-	SUBQ       R11, R8
-	LEAQ       firstBytes<>+0(SB), R9
-	VMOVDQU    (R9)(R8*1), Y8
-	VPAND      (CX)(BX*1), Y8, Y8
-	VMOVDQU    Y8, (AX)(SI*1)
+	MOVQ       $0x00000020, AX
+	SUBQ       R11, AX
+	LEAQ       firstBytes<>+0(SB), DI
+	VMOVDQU    (DI)(AX*1), Y8
+	VPAND      (BX)(CX*1), Y8, Y8
+	VMOVDQU    Y8, (SI)(DX*1)
 	VPCMPEQB   Y8, Y0, Y9
-	VPMOVMSKB  Y9, R9
+	VPMOVMSKB  Y9, DI
 	VPERM2I128 $0x21, Y8, Y1, Y9
 	VPALIGNR   $0x0f, Y9, Y8, Y10
 	VPALIGNR   $0x0e, Y9, Y8, Y11
@@ -357,141 +357,141 @@ final:
 	VPAND      twoConts<>+0(SB), Y8, Y8
 	VPXOR      Y8, Y12, Y12
 	VPCMPEQB   Y1, Y12, Y12
-	VPMOVMSKB  Y12, R8
-	CMPL       R8, $0xffffffff
+	VPMOVMSKB  Y12, AX
+	CMPL       AX, $0xffffffff
 	JNE        tail
-	LEAQ       -1(R11), R8
-	BTQ        R8, R9
+	LEAQ       -1(R11), AX
+	BTQ        AX, DI
 	JCS        tail
-	TZCNTL     R9, R10
-	CMPL       R10, R11
-	CMOVLGT    R11, R10
-	LEAQ       (BX)(R10*1), DX
-	MOVBLZX    1(CX)(DX*1), DX
-	MOVBLZX    (DI)(DX*1), DX
-	MOVL       $0x00000001, R8
-	CMPL       R10, R11
-	CMOVLCS    DX, R8
-	TESTL      R8, R8
+	TZCNTL     DI, AX
+	CMPL       AX, R11
+	CMOVLGT    R11, AX
+	LEAQ       (CX)(AX*1), R9
+	MOVBLZX    1(BX)(R9*1), R9
+	MOVBLZX    (R8)(R9*1), R9
+	MOVL       $0x00000001, R10
+	CMPL       AX, R11
+	CMOVLCS    R9, R10
+	TESTL      R10, R10
 	JZ         escapeStop
-	LEAQ       (SI)(R10*1), R8
-	MOVB       DL, (AX)(R8*1)
-	CMPL       R10, R11
-	SBBQ       $0x00, SI
-	LEAQ       (BX)(R10*1), DX
-	VMOVDQU    2(CX)(DX*1), Y0
-	LEAQ       (SI)(R10*1), R8
-	VMOVDQU    Y0, 2(AX)(R8*1)
-	ADDL       $0x02, R10
-	SHRXQ      R10, R9, R9
-	SHLXQ      R10, R9, R9
-	TZCNTL     R9, R10
-	CMPL       R10, R11
-	CMOVLGT    R11, R10
-	LEAQ       (BX)(R10*1), DX
-	MOVBLZX    1(CX)(DX*1), DX
-	MOVBLZX    (DI)(DX*1), DX
-	MOVL       $0x00000001, R8
-	CMPL       R10, R11
-	CMOVLCS    DX, R8
-	TESTL      R8, R8
+	LEAQ       (DX)(AX*1), R10
+	MOVB       R9, (SI)(R10*1)
+	CMPL       AX, R11
+	SBBQ       $0x00, DX
+	LEAQ       (CX)(AX*1), R9
+	VMOVDQU    2(BX)(R9*1), Y0
+	LEAQ       (DX)(AX*1), R10
+	VMOVDQU    Y0, 2(SI)(R10*1)
+	ADDL       $0x02, AX
+	SHRXQ      AX, DI, DI
+	SHLXQ      AX, DI, DI
+	TZCNTL     DI, AX
+	CMPL       AX, R11
+	CMOVLGT    R11, AX
+	LEAQ       (CX)(AX*1), R9
+	MOVBLZX    1(BX)(R9*1), R9
+	MOVBLZX    (R8)(R9*1), R9
+	MOVL       $0x00000001, R10
+	CMPL       AX, R11
+	CMOVLCS    R9, R10
+	TESTL      R10, R10
 	JZ         escapeStop
-	LEAQ       (SI)(R10*1), R8
-	MOVB       DL, (AX)(R8*1)
-	CMPL       R10, R11
-	SBBQ       $0x00, SI
-	LEAQ       (BX)(R10*1), DX
-	VMOVDQU    2(CX)(DX*1), Y0
-	LEAQ       (SI)(R10*1), R8
-	VMOVDQU    Y0, 2(AX)(R8*1)
-	ADDL       $0x02, R10
-	SHRXQ      R10, R9, R9
-	SHLXQ      R10, R9, R9
-	TESTL      R9, R9
+	LEAQ       (DX)(AX*1), R10
+	MOVB       R9, (SI)(R10*1)
+	CMPL       AX, R11
+	SBBQ       $0x00, DX
+	LEAQ       (CX)(AX*1), R9
+	VMOVDQU    2(BX)(R9*1), Y0
+	LEAQ       (DX)(AX*1), R10
+	VMOVDQU    Y0, 2(SI)(R10*1)
+	ADDL       $0x02, AX
+	SHRXQ      AX, DI, DI
+	SHLXQ      AX, DI, DI
+	TESTL      DI, DI
 	JNZ        finalMore
 
 finalDone:
-	ADDQ R11, BX
-	ADDQ R11, SI
+	ADDQ R11, CX
+	ADDQ R11, DX
 	JMP  done
 
 finalMore:
-	TZCNTL  R9, R10
-	CMPL    R10, R11
-	CMOVLGT R11, R10
-	LEAQ    (BX)(R10*1), DX
-	MOVBLZX 1(CX)(DX*1), DX
-	MOVBLZX (DI)(DX*1), DX
-	MOVL    $0x00000001, R8
-	CMPL    R10, R11
-	CMOVLCS DX, R8
-	TESTL   R8, R8
+	TZCNTL  DI, AX
+	CMPL    AX, R11
+	CMOVLGT R11, AX
+	LEAQ    (CX)(AX*1), R9
+	MOVBLZX 1(BX)(R9*1), R9
+	MOVBLZX (R8)(R9*1), R9
+	MOVL    $0x00000001, R10
+	CMPL    AX, R11
+	CMOVLCS R9, R10
+	TESTL   R10, R10
 	JZ      escapeStop
-	LEAQ    (SI)(R10*1), R8
-	MOVB    DL, (AX)(R8*1)
-	CMPL    R10, R11
-	SBBQ    $0x00, SI
-	LEAQ    (BX)(R10*1), DX
-	VMOVDQU 2(CX)(DX*1), Y0
-	LEAQ    (SI)(R10*1), R8
-	VMOVDQU Y0, 2(AX)(R8*1)
-	ADDL    $0x02, R10
-	SHRXQ   R10, R9, R9
-	SHLXQ   R10, R9, R9
-	TESTL   R9, R9
+	LEAQ    (DX)(AX*1), R10
+	MOVB    R9, (SI)(R10*1)
+	CMPL    AX, R11
+	SBBQ    $0x00, DX
+	LEAQ    (CX)(AX*1), R9
+	VMOVDQU 2(BX)(R9*1), Y0
+	LEAQ    (DX)(AX*1), R10
+	VMOVDQU Y0, 2(SI)(R10*1)
+	ADDL    $0x02, AX
+	SHRXQ   AX, DI, DI
+	SHLXQ   AX, DI, DI
+	TESTL   DI, DI
 	JNZ     finalMore
 	JMP     finalDone
 
 tail:
-	MOVQ  DX, R8
-	SUBQ  BX, R8
-	TESTQ R8, R8
+	MOVQ  R10, AX
+	SUBQ  CX, AX
+	TESTQ AX, AX
 	JLE   done
-	MOVQ  $0x0000000100000000, R9
-	CMPQ  R8, $0x20
+	MOVQ  $0x0000000100000000, DI
+	CMPQ  AX, $0x20
 	JAE   tailBlock
 
 	// Fewer than 32 left: read 32 only if they lie in the page of the
 	// first (the string's end is then in it, or the next page is the
 	// string's too).
-	LEAQ (CX)(BX*1), R9
-	ANDL $0x00000fff, R9
-	CMPL R9, $0x00000fe0
+	LEAQ (BX)(CX*1), DI
+	ANDL $0x00000fff, DI
+	CMPL DI, $0x00000fe0
 	JA   done
-	XORL R9, R9
-	BTSQ R8, R9
+	XORL DI, DI
+	BTSQ AX, DI
 
 tailBlock:
-	VMOVDQU   (CX)(BX*1), Y8
-	VMOVDQU   Y8, (AX)(SI*1)
+	VMOVDQU   (BX)(CX*1), Y8
+	VMOVDQU   Y8, (SI)(DX*1)
 	VPCMPEQB  Y8, Y0, Y9
-	VPMOVMSKB Y9, R8
-	ORQ       R9, R8
-	TZCNTQ    R8, R8
-	VPMOVMSKB Y8, R9
-	BZHIQ     R8, R9, R9
-	TESTQ     R9, R9
+	VPMOVMSKB Y9, AX
+	ORQ       DI, AX
+	TZCNTQ    AX, AX
+	VPMOVMSKB Y8, DI
+	BZHIQ     AX, DI, DI
+	TESTQ     DI, DI
 	JNZ       tailUTF8
 
 tailAdvance:
-	ADDQ R8, BX
-	ADDQ R8, SI
-	CMPQ R8, $0x20
+	ADDQ AX, CX
+	ADDQ AX, DX
+	CMPQ AX, $0x20
 	JEQ  tail
-	CMPQ BX, DX
+	CMPQ CX, R10
 	JAE  done
 
 	// A backslash at src[read]: decode a two-byte escape.
-	LEAQ    1(BX), R8
-	CMPQ    R8, DX
+	LEAQ    1(CX), AX
+	CMPQ    AX, R10
 	JAE     done
-	MOVBLZX (CX)(R8*1), R8
-	MOVBLZX (DI)(R8*1), R8
-	TESTL   R8, R8
+	MOVBLZX (BX)(AX*1), AX
+	MOVBLZX (R8)(AX*1), AX
+	TESTL   AX, AX
 	JZ      done
-	MOVB    R8, (AX)(SI*1)
-	ADDQ    $0x02, BX
-	INCQ    SI
+	MOVB    AL, (SI)(DX*1)
+	ADDQ    $0x02, CX
+	INCQ    DX
 	JMP     tail
 
 tailUTF8:
@@ -516,10 +516,10 @@ tailUTF8:
 	VPAND      twoConts<>+0(SB), Y13, Y13
 	VPXOR      Y13, Y12, Y12
 	VPCMPEQB   Y1, Y12, Y12
-	VPMOVMSKB  Y12, R9
-	NOTL       R9
-	BZHIQ      R8, R9, R9
-	TESTQ      R9, R9
+	VPMOVMSKB  Y12, DI
+	NOTL       DI
+	BZHIQ      AX, DI, DI
+	TESTQ      DI, DI
 	JNZ        done
 	VPSUBUSB   belowC0<>+0(SB), Y8, Y8
 	VPSUBUSB   Y6, Y10, Y9
@@ -527,30 +527,30 @@ tailUTF8:
 	VPOR       Y9, Y8, Y8
 	VPOR       Y10, Y8, Y8
 	VPCMPEQB   Y1, Y8, Y8
-	VPMOVMSKB  Y8, R9
-	NOTL       R9
-	LEAQ       -1(R8), R10
-	BTQ        R10, R9
+	VPMOVMSKB  Y8, DI
+	NOTL       DI
+	LEAQ       -1(AX), R9
+	BTQ        R9, DI
 	JCC        tailAdvance
 
 	// A character crosses e: its lead follows the last byte before e
 	// that announces no continuation.
-	NOTL  R9
-	BZHIQ R8, R9, R9
-	TESTQ R9, R9
+	NOTL  DI
+	BZHIQ AX, DI, DI
+	TESTQ DI, DI
 	JZ    done
-	BSRQ  R9, R12
+	BSRQ  DI, R12
 	INCQ  R12
-	ADDQ  R12, BX
-	ADDQ  R12, SI
-	CMPQ  R8, $0x20
+	ADDQ  R12, CX
+	ADDQ  R12, DX
+	CMPQ  AX, $0x20
 	JNE   done
 	JMP   tail
 
 done:
 	VZEROUPPER
-	MOVQ BX, read+24(FP)
-	MOVQ SI, written+32(FP)
+	MOVQ CX, read+24(FP)
+	MOVQ DX, written+32(FP)
 	RET
 
 // func cpuid(eax uint32, ecx uint32) (a uint32, b uint32, c uint32, d uint32)

@@ -45,9 +45,12 @@ type decoder struct {
 // page.
 func textVector(t *tables) {
 	TEXT("textVector", NOSPLIT, "func(dst, src *byte, n int) (read, written int)")
+	// avo gives the registers made first the first free of AX, CX, DX, BX,
+	// SI, DI, R8…: those of the escape steps, the main loop's most
+	// frequent, come first, as registers below R8 need no REX prefix.
 	d := &decoder{
-		t: t, dst: GP64(), src: GP64(), n: GP64(), read: GP64(), written: GP64(),
-		escapeByte: GP64(), carry: GP64(), pending: GP64(), at: GP64(),
+		t: t, at: GP64(), read: GP64(), written: GP64(), src: GP64(), dst: GP64(), pending: GP64(),
+		escapeByte: GP64(), carry: GP64(), n: GP64(),
 		backslashes: YMM(), zero: YMM(), lowNibbles: YMM(),
 		prev1Hi: YMM(), prev1Lo: YMM(), curHi: YMM(), belowE0: YMM(), belowF0: YMM(), prev: YMM(),
 	}
