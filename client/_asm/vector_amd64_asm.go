@@ -22,6 +22,7 @@
 //	files_test.go        this map, kept true to the directory
 //	objdiff.sh, objdiff/ the object code of a build compared with a revision's
 //	benchcmp.sh          the speed of a build compared with a revision's
+//	abtime.sh            textVector timed against a revision's in one process
 //	README.md            the maintainer's page: tests, glossary, where to change a rule
 package main
 
