@@ -18,6 +18,8 @@ import (
 
 	"github.com/chatwire/chatwire/client/message"
 	"github.com/chatwire/chatwire/corpus"
+	"github.com/chatwire/chatwire/internal/cpu"
+	"github.com/chatwire/chatwire/internal/cpu/cputest"
 	"github.com/chatwire/chatwire/internal/jsvalue"
 	"github.com/chatwire/chatwire/linestream"
 )
@@ -75,8 +77,9 @@ func TestCorpusAssembly(t *testing.T) {
 	for _, vector := range []bool{true, false} {
 		name := map[bool]string{true: "vector", false: "portable"}[vector]
 		t.Run(name, func(t *testing.T) {
-			if vector && !jsvalue.HaveVectorText() {
-				t.Skip("no vector text decoder in this build")
+			if vector {
+				cputest.Require(t, cpu.AVX2)
+				require.True(t, jsvalue.HaveVectorText(), "the CPU has the avx2 level, but no vector text decoder runs")
 			}
 			defer jsvalue.SetVectorText(jsvalue.SetVectorText(vector))
 			corpusAssembly(t)

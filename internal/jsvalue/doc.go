@@ -66,5 +66,7 @@
 //	vector.go         the switch between the text decoders (SetVectorText)
 //	vector_amd64.go, vector_amd64.s, vector_other.go
 //	                  textVector: the text decoded 32 bytes at a time with AVX2 and BMI2;
-//	                  none elsewhere or with -tags purego
+//	                  none elsewhere or with -tags purego (vector_amd64.s is generated)
+//	_asm/             the avo program that writes vector_amd64.s (its own module; README.md: the
+//	                  maintainer's page)
 package jsvalue

@@ -1,5 +1,9 @@
 package jsvalue
 
+// _asm writes vector_amd64.s with avo (here, not in vector_amd64.go, so
+// that go generate runs it on any machine).
+//go:generate go run -C _asm . -out ../vector_amd64.s
+
 import (
 	"slices"
 	"sync/atomic"

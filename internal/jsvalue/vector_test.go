@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/chatwire/chatwire/internal/cpu"
+	"github.com/chatwire/chatwire/internal/cpu/cputest"
 	"github.com/chatwire/chatwire/linestream"
 )
 
@@ -24,11 +26,14 @@ func textPaths(s []byte) (vector, portable string) {
 	return vector, portable
 }
 
-// requireVector skips the test where the build has no vector decoder.
+// requireVector skips the test where the CPU's own flags say it cannot run
+// the vector decoder, or the build or CHATWIRE_CPU leaves it out (cputest),
+// and fails it where the CPU can but the package does not run it.
 func requireVector(tb testing.TB) {
 	tb.Helper()
-	if !haveVector {
-		tb.Skip("no vector text decoder in this build (not amd64 with AVX2 and BMI2, or purego)")
+	cputest.Require(tb, cpu.AVX2)
+	if !haveVector || !vectorText.Load() {
+		tb.Fatalf("the CPU has the avx2 level, but the vector text decoder is off (haveVector %v, on %v)", haveVector, vectorText.Load())
 	}
 }
 
