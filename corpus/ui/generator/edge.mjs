@@ -65,7 +65,7 @@ export function edgeCases() {
     `data: ${J({ type: 'data-late', data: 1 })}\r\r`,
   ]);
   add('data-no-space', '"data:" without the space after the colon', plain.replaceAll('data: ', 'data:'));
-  add('data-two-spaces', '"data:  " with two spaces: one is stripped, the JSON keeps a leading space', plain.replaceAll('data: ', 'data:  '));
+  add('data-two-spaces', '"data:  " with two spaces: one is stripped, the JSON keeps a leading space and parses, but " [DONE]" is not the marker: a JSON error at the end', plain.replaceAll('data: ', 'data:  '));
   add('multi-line-data', 'one chunk\'s JSON pretty-printed over several data: lines, joined with \\n', around(
     JSON.stringify({ type: 'text-delta', id: 't1', delta: ',' }, null, 2)
       .split('\n')
