@@ -240,18 +240,5 @@ func lineSkeleton256() {
 	JB(LabelRef("chunk"))
 	JMP(LabelRef("hit"))
 
-	Label("longNext")
-	BLSRQ(R12, R12)
-	JNZ(LabelRef("long"))
-	JMP(LabelRef("ret"))
-
-	Label("hit")
-	Store(RDX, Return("way"))
-
-	Label("ret")
-	VZEROUPPER()
-	RET()
-
-	Label(string(fail))
-	failed()
+	skeletonEnd(fail)
 }
