@@ -1,5 +1,7 @@
 package sdk
 
+import "bytes"
+
 // The client parses each event's data with provider-utils' safeParseJSON,
 // whose secureJsonParse (a copy of fastify's secure-json-parse) throws on
 // keys that could pollute a prototype; the client then throws
@@ -39,6 +41,12 @@ const (
 func (p protoParse) check(b []byte) string {
 	i := ws(b, 0)
 	if b[i] != '{' && b[i] != '[' {
+		return ""
+	}
+	// a key can only be one of them if its letters are in the text, or
+	// (protoNew) some are \u escapes
+	if !bytes.Contains(b, []byte("__proto__")) && !bytes.Contains(b, []byte("constructor")) &&
+		(p == protoOld || !bytes.Contains(b, []byte(`\u00`))) {
 		return ""
 	}
 	if !p.suspect(b, i) {
