@@ -153,18 +153,8 @@ func (c *codeSkeletons) Miss(b, buf []byte, start int, out *Out, size, e int) in
 // skeleton's size (written to out), the index of the line's '\n' from
 // buf[start], and the way of c that matched, or -1 (see lineSkeleton, in
 // vector_amd64.go). Call it only where [HaveSkeleton] holds.
-//
-// A way matches only where its length is the skeleton's size:
-// lineSkeleton compares the bytes it gathered from the line's blocks, and in
-// the block that holds the line's '\n' it may gather bytes past it (stale
-// bytes of the buffer), so that a way one of whose prefixes is the line's
-// skeleton could compare equal.
 func LineSkeleton(buf []byte, start int, out *Out, c *Skeletons) (size, end, way int) {
-	size, end, way = lineSkeleton(&buf[start], len(buf)-start, (*[skeletonOut]byte)(out), c, !c.noDigits)
-	if way >= 0 && int(c.lens[way&(skeletonWays-1)]) != size {
-		way = -1
-	}
-	return size, end, way
+	return lineSkeleton(&buf[start], len(buf)-start, (*[skeletonOut]byte)(out), c, !c.noDigits)
 }
 
 // goodEscape tells whether b[i], the byte after a backslash, makes a valid
