@@ -37,4 +37,6 @@
 //	embed.go          the embedded files (streams/, transcripts/)
 //	generator/        generate.mjs: the real AI SDK (npm) writes every stream file
 //	streams/, transcripts/  the data
+//	ui/               the UI message stream corpus (AI SDK 5, 6, 7): its streams, each
+//	                  client release's reading, and its generator (ui/README.md)
 package corpus

@@ -1,0 +1,170 @@
+package uimessage
+
+// The behaviour of each client release, as data: every switch below names
+// the first and the last release it holds for, and where it was read.
+// The SDK's source is read at the tags of github.com/vercel/ai (ai@X.Y.Z,
+// packages/ai/src/ui/process-ui-message-stream.ts and
+// packages/ai/src/ui-message-stream/read-ui-message-stream.ts); the
+// releases after the last tag there (5.0.244, 6.0.264, 7.0.77) from the
+// npm packages' dist/index.mjs (and src/ where the package ships it). The
+// boundaries are the installed releases of corpus/ui that first differ;
+// where the true first release lies between two installed ones, the
+// comment says so.
+
+// span is a range of releases, both ends included.
+type span struct{ first, last Release }
+
+func (s span) holds(r Release) bool { return !r.Less(s.first) && !s.last.Less(r) }
+
+func rel(major, minor, patch int) Release { return Release{major, minor, patch} }
+
+var (
+	all5 = span{rel(5, 0, 0), rel(5, 999, 999)}
+	all6 = span{rel(6, 0, 0), rel(6, 999, 999)}
+	all7 = span{rel(7, 0, 0), rel(7, 999, 999)}
+)
+
+// switchTable is one switch: on for the releases of any of its spans.
+type switchTable []span
+
+func (t switchTable) on(r Release) bool {
+	for _, s := range t {
+		if s.holds(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// errors names how the release throws at a chunk the assembly cannot
+// take.
+type errorStyle uint8
+
+const (
+	// errorsUnchecked: the part looked up is used unchecked, so V8 throws a
+	// TypeError; an output for an unknown call throws Error("tool-output-error
+	// must be preceded by a tool-input-available"). 5.x (dist: no
+	// UIMessageStreamError in processUIMessageStream).
+	errorsUnchecked errorStyle = iota
+	// errorsNoToolInvocation: as errorsUnchecked, but an unknown call throws
+	// Error("no tool invocation found for tool call ID"). 6.0.0–6.0.34.
+	errorsNoToolInvocation
+	// errorsStream: UIMessageStreamError with a message naming the chunk and
+	// its id. 6.0.35 and later, 7 (ai@6.0.35: error/ui-message-stream-error.ts).
+	errorsStream
+)
+
+// behaviour holds the switches of one release.
+type behaviour struct {
+	release Release
+
+	errors errorStyle
+
+	// nullProtoIDs: the maps of active parts by id are Object.create(null)
+	// (util/create-id-map.ts). Before, an id such as "toString" finds
+	// Object.prototype's member. From 5.0.198 and 6.0.207 (corpus/ui:
+	// edge/text-delta-id-tostring), all of 7.
+	nullProtoIDs bool
+
+	// stepTools: tool parts are looked up in the current step first, then
+	// in the whole message from its end (getCurrentStepParts). Before, the
+	// first tool part of the whole message with the id is taken.
+	// ai@5.0.xx; 6 and 7 throughout.
+	stepTools bool
+
+	// toolLayout6: tool parts carry title (6+), toolMetadata (6.0.176+, see
+	// toolMetadata), resultProviderMetadata for outputs, and an output or
+	// error chunk goes by the part's type rather than the chunk's dynamic
+	// flag. ai@6.0.0.
+	toolLayout6 bool
+
+	// toolMetadata: tool parts carry toolMetadata. 6.0.176, 7.
+	toolMetadata bool
+
+	// streamingRawInput: an input-streaming tool part holds rawInput, the
+	// text so far, and a continued message's input-streaming tool parts go
+	// on streaming. 5.0.273, 6.0.302, 7.0.136 (dist; the first release is
+	// between 7.0.79 and 7.0.136).
+	streamingRawInput bool
+
+	// inputEncoding: tool-input-start's inputEncoding ("text" streams the
+	// input as a string). 6.0.326, 7.0.148 (dist).
+	inputEncoding bool
+
+	// resetOnNewID: a start chunk whose messageId differs from the
+	// message's starts a new message (resetStateOnMessageIdChange).
+	// 5.0.274, 6.0.303, 7.0.137 (found by the corpus generator).
+	resetOnNewID bool
+
+	// finishStepKeepsParts: finish-step no longer forgets the active text
+	// and reasoning parts, so a delta after it appends. 7.0.79 (found).
+	finishStepKeepsParts bool
+
+	// cutEscape: parsePartialJson's fixJson cuts a partial \u escape
+	// (util/fix-json.ts). 6.0.208, 7.
+	cutEscape bool
+
+	// resetStep: the reset-step chunk drops the current step's parts.
+	// 7.0.70.
+	resetStep bool
+
+	// resultMetadata: an output's providerMetadata goes to the tool part's
+	// resultProviderMetadata (before: only an input-available update sets
+	// callProviderMetadata), and tool-input-error updates an existing part
+	// by its type. 6.0.175 (dist; the first release is between 6.0.35 and
+	// 6.0.175), 7.
+	resultMetadata bool
+
+	// fileMetadata: a file part keeps the chunk's providerMetadata. 6.0.175
+	// (dist; between 6.0.35 and 6.0.175), 7.
+	fileMetadata bool
+
+	// reasoningPartID: a reasoning part holds its id. 5.0.234, 6.0.253, 7
+	// (dist; README of corpus/ui).
+	reasoningPartID bool
+}
+
+var (
+	tNullProtoIDs        = switchTable{{rel(5, 0, 198), all5.last}, {rel(6, 0, 207), all6.last}, all7}
+	tStepTools           = switchTable{{rel(5, 0, 11), all5.last}, all6, all7}
+	tToolLayout6         = switchTable{all6, all7}
+	tToolMetadata        = switchTable{{rel(6, 0, 176), all6.last}, all7}
+	tStreamingRawInput   = switchTable{{rel(5, 0, 273), all5.last}, {rel(6, 0, 302), all6.last}, {rel(7, 0, 136), all7.last}}
+	tInputEncoding       = switchTable{{rel(6, 0, 326), all6.last}, {rel(7, 0, 148), all7.last}}
+	tResetOnNewID        = switchTable{{rel(5, 0, 274), all5.last}, {rel(6, 0, 303), all6.last}, {rel(7, 0, 137), all7.last}}
+	tFinishStepKeeps     = switchTable{{rel(7, 0, 79), all7.last}}
+	tCutEscape           = switchTable{{rel(6, 0, 208), all6.last}, all7}
+	tResetStep           = switchTable{{rel(7, 0, 70), all7.last}}
+	tResultMetadata      = switchTable{{rel(6, 0, 175), all6.last}, all7}
+	tFileMetadata        = switchTable{{rel(6, 0, 175), all6.last}, all7}
+	tReasoningPartID     = switchTable{{rel(5, 0, 234), all5.last}, {rel(6, 0, 253), all6.last}, all7}
+	tErrorsStream        = switchTable{{rel(6, 0, 35), all6.last}, all7}
+	tErrorsNoInvocation6 = switchTable{{rel(6, 0, 0), rel(6, 0, 34)}}
+)
+
+// behaviourOf returns the switches of release r.
+func behaviourOf(r Release) behaviour {
+	b := behaviour{
+		release:              r,
+		nullProtoIDs:         tNullProtoIDs.on(r),
+		stepTools:            tStepTools.on(r),
+		toolLayout6:          tToolLayout6.on(r),
+		toolMetadata:         tToolMetadata.on(r),
+		streamingRawInput:    tStreamingRawInput.on(r),
+		inputEncoding:        tInputEncoding.on(r),
+		resetOnNewID:         tResetOnNewID.on(r),
+		finishStepKeepsParts: tFinishStepKeeps.on(r),
+		cutEscape:            tCutEscape.on(r),
+		resetStep:            tResetStep.on(r),
+		reasoningPartID:      tReasoningPartID.on(r),
+		resultMetadata:       tResultMetadata.on(r),
+		fileMetadata:         tFileMetadata.on(r),
+	}
+	switch {
+	case tErrorsStream.on(r):
+		b.errors = errorsStream
+	case tErrorsNoInvocation6.on(r):
+		b.errors = errorsNoToolInvocation
+	}
+	return b
+}

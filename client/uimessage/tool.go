@@ -1,0 +1,439 @@
+package uimessage
+
+import (
+	"github.com/chatwire/chatwire/internal/jsvalue"
+)
+
+// toolOpts are the options of the SDK's updateToolPart and
+// updateDynamicToolPart; undefined where the SDK passes none.
+type toolOpts struct {
+	callID, toolName string
+	callIDRaw        value
+	state            string
+	input, output, rawInput, errorText, providerExecuted, preliminary,
+	providerMetadata, title, toolMetadata, inputEncoding value
+}
+
+// input returns the value of the call's input: the text as
+// parsePartialJson reads it (undefined when it does not parse), or with
+// inputEncoding "text" the text itself.
+func (c *partialCall) input(pp *jsvalue.PartialParser) value {
+	if c.asText {
+		return value{k: kText, text: &c.text}
+	}
+	v, st := c.json.Value(pp)
+	if st == jsvalue.PartialJSONFailed {
+		return undef
+	}
+	return rawValue(v)
+}
+
+// freeze returns v with a streaming input read into JSON that no longer
+// changes.
+func (a *Assembler) freeze(v value) value {
+	if v.k != kPartial {
+		return v
+	}
+	in := v.call.input(&a.pp)
+	if in.k == kRaw {
+		in.raw = append([]byte(nil), in.raw...)
+	}
+	if in.k == kText {
+		s := new(jsvalue.String)
+		s.Add([]byte(in.text.String()))
+		in.text = s
+	}
+	return in
+}
+
+// findStepTool is the part of the current step (of the whole message in
+// releases before stepTools) that is a tool part of the kind asked for
+// with the call id.
+func (a *Assembler) findStepTool(id string, dynamic bool) *part {
+	from := 0
+	if a.b.stepTools {
+		from = a.stepStart()
+	}
+	for _, p := range a.parts[from:] {
+		if p.callID == id && ((dynamic && p.typ == "dynamic-tool") || (!dynamic && isStaticTool(p.typ))) {
+			return p
+		}
+	}
+	return nil
+}
+
+// isResult reports whether state is an output's.
+func isResult(state string) bool { return state == "output-available" || state == "output-error" }
+
+// updateTool is updateToolPart (dynamic false) and updateDynamicToolPart.
+func (a *Assembler) updateTool(o *toolOpts, existing *part, dynamic bool) {
+	p := existing
+	if p == nil {
+		p = a.findStepTool(o.callID, dynamic)
+	}
+	b := &a.b
+	if p != nil {
+		p.set("state", quote(o.state))
+		if dynamic {
+			p.set("toolName", quote(o.toolName))
+		} else if b.inputEncoding {
+			p.typ = "tool-" + o.toolName
+			p.set("type", quote(p.typ))
+		}
+		p.set("input", o.input)
+		p.set("output", o.output)
+		p.set("errorText", o.errorText)
+		if dynamic && !b.streamingRawInput && b.toolLayout6 && o.rawInput.k == kUndef {
+			// rawInput: options.rawInput ?? part.rawInput
+		} else {
+			p.set("rawInput", o.rawInput)
+		}
+		if b.inputEncoding {
+			if !o.inputEncoding.isNull() {
+				p.set("inputEncoding", o.inputEncoding)
+			} else {
+				p.del("inputEncoding")
+			}
+		}
+		p.set("preliminary", o.preliminary)
+		if b.toolLayout6 && o.title.k != kUndef {
+			p.set("title", o.title)
+		}
+		if b.toolMetadata && o.toolMetadata.k != kUndef {
+			p.set("toolMetadata", o.toolMetadata)
+		}
+		if !o.providerExecuted.isNull() {
+			p.set("providerExecuted", o.providerExecuted)
+		} else {
+			p.set("providerExecuted", p.get("providerExecuted"))
+		}
+		if !o.providerMetadata.isNull() {
+			switch {
+			case b.resultMetadata && isResult(o.state):
+				p.set("resultProviderMetadata", o.providerMetadata)
+			case b.resultMetadata || o.state == "input-available":
+				p.set("callProviderMetadata", o.providerMetadata)
+			}
+		}
+		return
+	}
+	p = &part{callID: o.callID}
+	if dynamic {
+		p.typ = "dynamic-tool"
+		p.set("type", quote(p.typ))
+		p.set("toolName", quote(o.toolName))
+		p.set("toolCallId", o.callIDRaw)
+		p.set("state", quote(o.state))
+		p.set("input", o.input)
+		if b.inputEncoding && !o.inputEncoding.isNull() {
+			p.set("inputEncoding", o.inputEncoding)
+		}
+		p.set("output", o.output)
+		p.set("errorText", o.errorText)
+		p.set("preliminary", o.preliminary)
+		p.set("providerExecuted", o.providerExecuted)
+		if b.toolLayout6 {
+			p.set("title", o.title)
+		}
+		if b.toolMetadata && o.toolMetadata.k != kUndef {
+			p.set("toolMetadata", o.toolMetadata)
+		}
+	} else {
+		p.typ = "tool-" + o.toolName
+		p.set("type", quote(p.typ))
+		p.set("toolCallId", o.callIDRaw)
+		p.set("state", quote(o.state))
+		if b.toolLayout6 {
+			p.set("title", o.title)
+		}
+		if b.toolMetadata && o.toolMetadata.k != kUndef {
+			p.set("toolMetadata", o.toolMetadata)
+		}
+		p.set("input", o.input)
+		if b.inputEncoding && !o.inputEncoding.isNull() {
+			p.set("inputEncoding", o.inputEncoding)
+		}
+		p.set("output", o.output)
+		p.set("rawInput", o.rawInput)
+		p.set("errorText", o.errorText)
+		p.set("providerExecuted", o.providerExecuted)
+		p.set("preliminary", o.preliminary)
+	}
+	if !o.providerMetadata.isNull() {
+		if b.resultMetadata && isResult(o.state) {
+			p.set("resultProviderMetadata", o.providerMetadata)
+		} else {
+			p.set("callProviderMetadata", o.providerMetadata)
+		}
+	}
+	a.push(p)
+}
+
+// chunkTool reads the options every tool chunk names.
+func (a *Assembler) chunkTool(c []byte, state string) toolOpts {
+	id, name := jsvalue.Lookup2(c, "toolCallId", "toolName")
+	return toolOpts{callID: str(id), callIDRaw: a.val(id), toolName: str(name), state: state}
+}
+
+func (a *Assembler) toolInputStart(c []byte) *jsError {
+	o := a.chunkTool(c, "input-streaming")
+	b := &a.b
+	dyn := truthy(jsvalue.Lookup(c, "dynamic"))
+	call := &partialCall{toolName: o.toolName, dynamic: dyn}
+	call.json.Reset()
+	call.json.SetCutEscape(b.cutEscape)
+	for _, p := range a.parts[a.stepStart():] {
+		if isStaticTool(p.typ) {
+			call.index++
+		}
+	}
+	o.providerExecuted = a.val(jsvalue.Lookup(c, "providerExecuted"))
+	if b.toolLayout6 {
+		o.title = a.val(jsvalue.Lookup(c, "title"))
+		call.title = o.title
+		if b.toolMetadata {
+			o.toolMetadata = a.val(jsvalue.Lookup(c, "toolMetadata"))
+			call.toolMeta = o.toolMetadata
+		}
+		if b.resultMetadata {
+			o.providerMetadata = a.val(jsvalue.Lookup(c, "providerMetadata"))
+		}
+	}
+	if b.inputEncoding {
+		enc := jsvalue.Lookup(c, "inputEncoding")
+		o.inputEncoding = a.val(enc)
+		call.encoding = o.inputEncoding
+		call.asText = string(enc) == `"text"`
+	}
+	a.partial[o.callID] = call
+	a.updateTool(&o, nil, dyn)
+	a.write()
+	return nil
+}
+
+func (a *Assembler) toolInputDelta(c []byte) *jsError {
+	id, delta := jsvalue.Lookup2(c, "toolCallId", "inputTextDelta")
+	call, proto := a.lookupPartial(a.text(id))
+	if call == nil {
+		if a.b.errors == errorsStream {
+			return streamError(`Received tool-input-delta for missing tool call with ID "` + str(id) +
+				`". Ensure a "tool-input-start" chunk is sent before any "tool-input-delta" chunks.`)
+		}
+		if !proto {
+			return readUndefined("text")
+		}
+		return nil // TODO
+	}
+	if len(delta) >= 2 {
+		raw := delta[1 : len(delta)-1]
+		call.text.AddRaw(raw, &a.scratch)
+		call.json.Add(raw)
+	}
+	o := toolOpts{callID: str(id), callIDRaw: a.val(id), toolName: call.toolName, state: "input-streaming"}
+	o.input = value{k: kPartial, call: call}
+	if a.b.streamingRawInput {
+		o.rawInput = value{k: kText, text: &call.text}
+	}
+	if a.b.toolLayout6 {
+		o.title = call.title
+		o.toolMetadata = call.toolMeta
+	}
+	o.inputEncoding = call.encoding
+	a.updateTool(&o, nil, call.dynamic)
+	a.write()
+	return nil
+}
+
+func (a *Assembler) toolInputAvailable(c []byte) *jsError {
+	o := a.chunkTool(c, "input-available")
+	o.input = a.val(jsvalue.Lookup(c, "input"))
+	o.providerExecuted = a.val(jsvalue.Lookup(c, "providerExecuted"))
+	o.providerMetadata = a.val(jsvalue.Lookup(c, "providerMetadata"))
+	if a.b.toolLayout6 {
+		o.title = a.val(jsvalue.Lookup(c, "title"))
+		if a.b.toolMetadata {
+			o.toolMetadata = a.val(jsvalue.Lookup(c, "toolMetadata"))
+		}
+	}
+	a.updateTool(&o, nil, truthy(jsvalue.Lookup(c, "dynamic")))
+	a.write()
+	return nil
+}
+
+func (a *Assembler) toolInputError(c []byte) *jsError {
+	o := a.chunkTool(c, "output-error")
+	in := a.val(jsvalue.Lookup(c, "input"))
+	o.errorText = a.val(jsvalue.Lookup(c, "errorText"))
+	o.providerExecuted = a.val(jsvalue.Lookup(c, "providerExecuted"))
+	o.providerMetadata = a.val(jsvalue.Lookup(c, "providerMetadata"))
+	if a.b.toolMetadata {
+		o.toolMetadata = a.val(jsvalue.Lookup(c, "toolMetadata"))
+	}
+	dyn := truthy(jsvalue.Lookup(c, "dynamic"))
+	if a.b.resultMetadata {
+		for _, p := range a.parts[a.stepStart():] {
+			if isAnyTool(p.typ) && p.callID == o.callID {
+				dyn = p.typ == "dynamic-tool"
+				break
+			}
+		}
+	}
+	if dyn || a.b.inputEncoding && a.b.release.Major >= 7 {
+		o.input = in
+	} else {
+		o.rawInput = in
+	}
+	a.updateTool(&o, nil, dyn)
+	a.write()
+	return nil
+}
+
+// toolInvocation is getToolInvocation of the chunk's toolCallId; in 5.x
+// with dynamic set, getDynamicToolInvocation.
+func (a *Assembler) toolInvocation(c []byte, dynamic bool) (*part, *jsError) {
+	idRaw := jsvalue.Lookup(c, "toolCallId")
+	id := str(idRaw)
+	match := func(p *part) bool {
+		if p.callID != id {
+			return false
+		}
+		if a.b.toolLayout6 {
+			return isAnyTool(p.typ)
+		}
+		if dynamic {
+			return p.typ == "dynamic-tool"
+		}
+		return isStaticTool(p.typ)
+	}
+	if a.b.stepTools {
+		for _, p := range a.parts[a.stepStart():] {
+			if match(p) {
+				return p, nil
+			}
+		}
+		for i := len(a.parts) - 1; i >= 0; i-- {
+			if match(a.parts[i]) {
+				return a.parts[i], nil
+			}
+		}
+	} else {
+		for _, p := range a.parts {
+			if match(p) {
+				return p, nil
+			}
+		}
+	}
+	switch a.b.errors {
+	case errorsStream:
+		return nil, streamError(`No tool invocation found for tool call ID "` + id + `".`)
+	case errorsNoToolInvocation:
+		return nil, plainError("no tool invocation found for tool call " + id)
+	}
+	return nil, plainError("tool-output-error must be preceded by a tool-input-available")
+}
+
+func (a *Assembler) toolOutput(c []byte, isError bool) *jsError {
+	dynChunk := truthy(jsvalue.Lookup(c, "dynamic"))
+	p, err := a.toolInvocation(c, dynChunk)
+	if err != nil {
+		return err
+	}
+	dyn := p.typ == "dynamic-tool"
+	o := toolOpts{callID: p.callID, callIDRaw: p.get("toolCallId")}
+	if dyn {
+		o.toolName = str(p.get("toolName").raw)
+	} else {
+		o.toolName = p.typ[len("tool-"):]
+	}
+	o.input = a.freeze(p.get("input"))
+	o.providerExecuted = a.val(jsvalue.Lookup(c, "providerExecuted"))
+	if isError {
+		o.state = "output-error"
+		o.errorText = a.val(jsvalue.Lookup(c, "errorText"))
+		if !dyn {
+			o.rawInput = a.freeze(p.get("rawInput"))
+		}
+	} else {
+		o.state = "output-available"
+		o.output = a.val(jsvalue.Lookup(c, "output"))
+		o.preliminary = a.val(jsvalue.Lookup(c, "preliminary"))
+	}
+	if a.b.toolLayout6 {
+		o.providerMetadata = a.val(jsvalue.Lookup(c, "providerMetadata"))
+		o.title = p.get("title")
+		o.toolMetadata = p.get("toolMetadata")
+		if a.b.inputEncoding {
+			if tm := jsvalue.Lookup(c, "toolMetadata"); notNull(tm) {
+				o.toolMetadata = a.val(tm)
+			}
+		}
+	}
+	a.updateTool(&o, p, dyn)
+	a.write()
+	return nil
+}
+
+func (a *Assembler) approvalRequest(c []byte) *jsError {
+	p, err := a.toolInvocation(c, false)
+	if err != nil {
+		return err
+	}
+	p.set("state", quote("approval-requested"))
+	ap := &object{}
+	id := jsvalue.Lookup(c, "approvalId")
+	ap.set("id", a.val(id))
+	if d := jsvalue.Lookup(c, "approvalDescriptor"); notNull(d) {
+		ap.set("descriptor", a.val(d))
+	}
+	if v := jsvalue.Lookup(c, "inputSchemaInput"); v != nil {
+		ap.set("inputSchemaInput", a.val(v))
+	}
+	if r := jsvalue.Lookup(c, "reason"); notNull(r) && a.b.release.Major >= 7 {
+		ap.set("requestReason", a.val(r))
+	}
+	if string(jsvalue.Lookup(c, "isAutomatic")) == "true" {
+		ap.set("isAutomatic", rawValue([]byte("true")))
+	}
+	if s := jsvalue.Lookup(c, "signature"); notNull(s) {
+		ap.set("signature", a.val(s))
+	}
+	p.set("approval", value{k: kObj, obj: ap})
+	p.approvalID, p.hasApp = str(id), true
+	a.write()
+	return nil
+}
+
+func (a *Assembler) approvalResponse(c []byte) *jsError {
+	idRaw := jsvalue.Lookup(c, "approvalId")
+	id := str(idRaw)
+	var p *part
+	for _, q := range a.parts {
+		if isAnyTool(q.typ) && q.hasApp && q.approvalID == id {
+			p = q
+			break
+		}
+	}
+	if p == nil {
+		return streamError(`No tool invocation found for approval ID "` + id + `".`)
+	}
+	ap := &object{}
+	if old := p.get("approval"); old.k == kObj {
+		ap.keys = append(ap.keys, old.obj.keys...)
+		ap.vals = append(ap.vals, old.obj.vals...)
+	}
+	p.set("state", quote("approval-responded"))
+	ap.set("id", a.val(idRaw))
+	ap.set("approved", a.val(jsvalue.Lookup(c, "approved")))
+	if r := jsvalue.Lookup(c, "reason"); notNull(r) {
+		ap.set("reason", a.val(r))
+	}
+	p.set("approval", value{k: kObj, obj: ap})
+	if pe := jsvalue.Lookup(c, "providerExecuted"); notNull(pe) {
+		p.set("providerExecuted", a.val(pe))
+	}
+	if pm := jsvalue.Lookup(c, "providerMetadata"); notNull(pm) {
+		p.set("callProviderMetadata", a.val(pm))
+	}
+	a.write()
+	return nil
+}
