@@ -119,8 +119,23 @@ type behaviour struct {
 	// (dist; between 6.0.35 and 6.0.175), 7.
 	fileMetadata bool
 
-	// reasoningPartID: a reasoning part holds its id. 5.0.234, 6.0.253, 7
-	// (dist; README of corpus/ui).
+	// outputErrorExecuted: a tool-output-error passes the chunk's
+	// providerExecuted on to the part. 5.0.91 (dist; between 5.0.53 and
+	// 5.0.91), 6, 7.
+	outputErrorExecuted bool
+
+	// inputErrorAsInput: a tool-input-error on a static tool keeps the
+	// chunk's input as the part's input (before: as rawInput, the input
+	// undefined). 7.0.136 (dist; between 7.0.80 and 7.0.136).
+	inputErrorAsInput bool
+
+	// outputToolMetadata: an output or error chunk's toolMetadata replaces
+	// the part's. 6.0.302 (dist; between 6.0.254 and 6.0.302), 7.0.136
+	// (dist; between 7.0.80 and 7.0.136).
+	outputToolMetadata bool
+
+	// reasoningPartID: a reasoning part holds its id. 5.0.234, 6.0.253,
+	// 7.0.69 (dist; corpus/ui; for 7 between 7.0.33 and 7.0.69).
 	reasoningPartID bool
 }
 
@@ -137,7 +152,10 @@ var (
 	tResetStep           = switchTable{{rel(7, 0, 70), all7.last}}
 	tResultMetadata      = switchTable{{rel(6, 0, 175), all6.last}, all7}
 	tFileMetadata        = switchTable{{rel(6, 0, 175), all6.last}, all7}
-	tReasoningPartID     = switchTable{{rel(5, 0, 234), all5.last}, {rel(6, 0, 253), all6.last}, all7}
+	tReasoningPartID     = switchTable{{rel(5, 0, 234), all5.last}, {rel(6, 0, 253), all6.last}, {rel(7, 0, 69), all7.last}}
+	tOutputErrorExecuted = switchTable{{rel(5, 0, 91), all5.last}, all6, all7}
+	tOutputToolMetadata  = switchTable{{rel(6, 0, 302), all6.last}, {rel(7, 0, 136), all7.last}}
+	tInputErrorAsInput   = switchTable{{rel(7, 0, 136), all7.last}}
 	tErrorsStream        = switchTable{{rel(6, 0, 35), all6.last}, all7}
 	tErrorsNoInvocation6 = switchTable{{rel(6, 0, 0), rel(6, 0, 34)}}
 )
@@ -159,6 +177,9 @@ func behaviourOf(r Release) behaviour {
 		reasoningPartID:      tReasoningPartID.on(r),
 		resultMetadata:       tResultMetadata.on(r),
 		fileMetadata:         tFileMetadata.on(r),
+		outputErrorExecuted:  tOutputErrorExecuted.on(r),
+		inputErrorAsInput:    tInputErrorAsInput.on(r),
+		outputToolMetadata:   tOutputToolMetadata.on(r),
 	}
 	switch {
 	case tErrorsStream.on(r):

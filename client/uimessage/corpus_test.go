@@ -12,7 +12,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -24,8 +23,6 @@ import (
 
 	"github.com/chatwire/chatwire/client/uimessage"
 )
-
-var allReleases = flag.Bool("uimessage.all", false, "check every release of corpus/ui, not only the five judged ones")
 
 // judged are the releases users are judged on: the first and newest of 5
 // and 6, the newest of 7.
@@ -141,12 +138,13 @@ func asAssembly(err error, ae **uimessage.AssemblyError) bool {
 	return ok
 }
 
-// TestCorpus replays every stream of corpus/ui for the judged releases
-// (every release with -uimessage.all) and reports the pass counts.
+// TestCorpus replays every stream of corpus/ui for every release of its
+// manifest (with -short, only the five judged releases) and reports the
+// pass counts.
 func TestCorpus(t *testing.T) {
 	m := readManifest(t)
 	releases := judged
-	if *allReleases {
+	if !testing.Short() {
 		releases = nil
 		for _, r := range m.Releases {
 			releases = append(releases, r.Version)

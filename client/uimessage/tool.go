@@ -278,7 +278,7 @@ func (a *Assembler) toolInputError(c []byte) *jsError {
 			}
 		}
 	}
-	if dyn || a.b.inputEncoding && a.b.release.Major >= 7 {
+	if dyn || a.b.inputErrorAsInput {
 		o.input = in
 	} else {
 		o.rawInput = in
@@ -346,7 +346,9 @@ func (a *Assembler) toolOutput(c []byte, isError bool) *jsError {
 		o.toolName = p.typ[len("tool-"):]
 	}
 	o.input = a.freeze(p.get("input"))
-	o.providerExecuted = a.val(jsvalue.Lookup(c, "providerExecuted"))
+	if !isError || a.b.outputErrorExecuted {
+		o.providerExecuted = a.val(jsvalue.Lookup(c, "providerExecuted"))
+	}
 	if isError {
 		o.state = "output-error"
 		o.errorText = a.val(jsvalue.Lookup(c, "errorText"))
@@ -362,7 +364,7 @@ func (a *Assembler) toolOutput(c []byte, isError bool) *jsError {
 		o.providerMetadata = a.val(jsvalue.Lookup(c, "providerMetadata"))
 		o.title = p.get("title")
 		o.toolMetadata = p.get("toolMetadata")
-		if a.b.inputEncoding {
+		if a.b.outputToolMetadata {
 			if tm := jsvalue.Lookup(c, "toolMetadata"); notNull(tm) {
 				o.toolMetadata = a.val(tm)
 			}
