@@ -31,6 +31,8 @@ type Assembler struct {
 	chunks int
 	err    *AssemblyError
 
+	consts map[string]value // constant strings as JSON values: states, types
+
 	w       jsvalue.Writer
 	pp      jsvalue.PartialParser
 	scratch []byte
@@ -53,15 +55,18 @@ type part struct {
 // A partialCall is the SDK's partial tool call: the input text of a tool
 // call that is still streaming.
 type partialCall struct {
-	text     jsvalue.String
-	json     jsvalue.StreamedJSON
-	toolName string
-	dynamic  bool
-	asText   bool // inputEncoding "text": the input is the text itself
-	title    value
-	toolMeta value
-	encoding value
-	index    int
+	text        jsvalue.String
+	json        jsvalue.StreamedJSON
+	callID      string
+	callIDRaw   value
+	toolName    string
+	toolNameRaw value
+	dynamic     bool
+	asText      bool // inputEncoding "text": the input is the text itself
+	title       value
+	toolMeta    value
+	encoding    value
+	index       int
 }
 
 // An Option sets up an Assembler.
@@ -295,6 +300,20 @@ func (a *Assembler) lookupPartial(id []byte) (c *partialCall, proto bool) {
 		return nil, true
 	}
 	return nil, false
+}
+
+// constant returns the JSON string value of s, one of the assembly's
+// constant strings (a state), made once.
+func (a *Assembler) constant(s string) value {
+	if v, ok := a.consts[s]; ok {
+		return v
+	}
+	if a.consts == nil {
+		a.consts = map[string]value{}
+	}
+	v := quote(s)
+	a.consts[s] = v
+	return v
 }
 
 // quote returns s as a JSON string value.

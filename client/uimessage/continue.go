@@ -102,7 +102,7 @@ func (a *Assembler) resumeStreamingCalls() {
 		if st := p.get("state"); st.k != kRaw || string(st.raw) != `"input-streaming"` {
 			continue
 		}
-		call := &partialCall{index: i, dynamic: p.typ == "dynamic-tool"}
+		call := &partialCall{index: i, dynamic: p.typ == "dynamic-tool", callID: p.callID, callIDRaw: p.get("toolCallId")}
 		call.json.Reset()
 		call.json.SetCutEscape(a.b.cutEscape)
 		if raw := p.get("rawInput"); raw.k == kRaw && raw.raw[0] == '"' {
@@ -110,7 +110,8 @@ func (a *Assembler) resumeStreamingCalls() {
 			call.json.Add(raw.raw[1 : len(raw.raw)-1])
 		}
 		if call.dynamic {
-			call.toolName = str(p.get("toolName").raw)
+			call.toolNameRaw = p.get("toolName")
+			call.toolName = str(call.toolNameRaw.raw)
 		} else {
 			call.toolName = p.typ[len("tool-"):]
 		}

@@ -7,9 +7,9 @@ import (
 // toolOpts are the options of the SDK's updateToolPart and
 // updateDynamicToolPart; undefined where the SDK passes none.
 type toolOpts struct {
-	callID, toolName string
-	callIDRaw        value
-	state            string
+	callID, toolName       string
+	callIDRaw, toolNameRaw value
+	state                  string
 	input, output, rawInput, errorText, providerExecuted, preliminary,
 	providerMetadata, title, toolMetadata, inputEncoding value
 }
@@ -72,11 +72,15 @@ func (a *Assembler) updateTool(o *toolOpts, existing *part, dynamic bool) {
 		p = a.findStepTool(o.callID, dynamic)
 	}
 	b := &a.b
+	name := o.toolNameRaw
+	if name.k == kUndef {
+		name = quote(o.toolName)
+	}
 	if p != nil {
-		p.set("state", quote(o.state))
+		p.set("state", a.constant(o.state))
 		if dynamic {
-			p.set("toolName", quote(o.toolName))
-		} else if b.inputEncoding {
+			p.set("toolName", name)
+		} else if b.inputEncoding && p.typ[len("tool-"):] != o.toolName {
 			p.typ = "tool-" + o.toolName
 			p.set("type", quote(p.typ))
 		}
@@ -121,9 +125,9 @@ func (a *Assembler) updateTool(o *toolOpts, existing *part, dynamic bool) {
 	if dynamic {
 		p.typ = "dynamic-tool"
 		p.set("type", quote(p.typ))
-		p.set("toolName", quote(o.toolName))
+		p.set("toolName", name)
 		p.set("toolCallId", o.callIDRaw)
-		p.set("state", quote(o.state))
+		p.set("state", a.constant(o.state))
 		p.set("input", o.input)
 		if b.inputEncoding && !o.inputEncoding.isNull() {
 			p.set("inputEncoding", o.inputEncoding)
@@ -142,7 +146,7 @@ func (a *Assembler) updateTool(o *toolOpts, existing *part, dynamic bool) {
 		p.typ = "tool-" + o.toolName
 		p.set("type", quote(p.typ))
 		p.set("toolCallId", o.callIDRaw)
-		p.set("state", quote(o.state))
+		p.set("state", a.constant(o.state))
 		if b.toolLayout6 {
 			p.set("title", o.title)
 		}
@@ -172,14 +176,14 @@ func (a *Assembler) updateTool(o *toolOpts, existing *part, dynamic bool) {
 // chunkTool reads the options every tool chunk names.
 func (a *Assembler) chunkTool(c []byte, state string) toolOpts {
 	id, name := jsvalue.Lookup2(c, "toolCallId", "toolName")
-	return toolOpts{callID: str(id), callIDRaw: a.val(id), toolName: str(name), state: state}
+	return toolOpts{callID: str(id), callIDRaw: a.val(id), toolName: str(name), toolNameRaw: a.val(name), state: state}
 }
 
 func (a *Assembler) toolInputStart(c []byte) *jsError {
 	o := a.chunkTool(c, "input-streaming")
 	b := &a.b
 	dyn := truthy(jsvalue.Lookup(c, "dynamic"))
-	call := &partialCall{toolName: o.toolName, dynamic: dyn}
+	call := &partialCall{toolName: o.toolName, toolNameRaw: o.toolNameRaw, callID: o.callID, callIDRaw: o.callIDRaw, dynamic: dyn}
 	call.json.Reset()
 	call.json.SetCutEscape(b.cutEscape)
 	for _, p := range a.parts[a.stepStart():] {
@@ -229,7 +233,7 @@ func (a *Assembler) toolInputDelta(c []byte) *jsError {
 		call.text.AddRaw(raw, &a.scratch)
 		call.json.Add(raw)
 	}
-	o := toolOpts{callID: str(id), callIDRaw: a.val(id), toolName: call.toolName, state: "input-streaming"}
+	o := toolOpts{callID: call.callID, callIDRaw: call.callIDRaw, toolName: call.toolName, toolNameRaw: call.toolNameRaw, state: "input-streaming"}
 	o.input = value{k: kPartial, call: call}
 	if a.b.streamingRawInput {
 		o.rawInput = value{k: kText, text: &call.text}
