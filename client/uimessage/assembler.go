@@ -26,6 +26,7 @@ type Assembler struct {
 	activeText      map[string]*part
 	activeReasoning map[string]*part
 	partial         map[string]*partialCall
+	protoText       map[string][]byte // the text a delta left on a member of Object.prototype
 	finishReason    value
 
 	chunks int
@@ -67,6 +68,7 @@ type partialCall struct {
 	toolMeta    value
 	encoding    value
 	index       int
+	owner       *part // the tool part whose input reads text, if any
 }
 
 // An Option sets up an Assembler.
@@ -97,6 +99,7 @@ func (a *Assembler) Reset() {
 	a.shown, a.wrote = 0, false
 	a.finishReason = undef
 	a.chunks, a.err = 0, nil
+	a.protoText = nil
 }
 
 // newMessage is createStreamingUIMessageState without a last message.

@@ -66,10 +66,12 @@ type behaviour struct {
 	// edge/text-delta-id-tostring), all of 7.
 	nullProtoIDs bool
 
-	// stepTools: tool parts are looked up in the current step first, then
-	// in the whole message from its end (getCurrentStepParts). Before, the
-	// first tool part of the whole message with the id is taken.
-	// ai@5.0.xx; 6 and 7 throughout.
+	// stepTools: tool parts are looked up in the current step first
+	// (getCurrentStepParts), an output's then in the whole message from its
+	// end; a tool chunk for a call of an earlier step makes a new part.
+	// Before, the first tool part of the whole message with the id is taken.
+	// 5.0.233, 6.0.252, 7.0.69 (dist: the first installed releases that have
+	// it; the true first lies after 5.0.217, 6.0.231 and 7.0.32).
 	stepTools bool
 
 	// toolLayout6: tool parts carry title (6+), toolMetadata (6.0.176+, see
@@ -134,6 +136,31 @@ type behaviour struct {
 	// (dist; between 7.0.80 and 7.0.136).
 	outputToolMetadata bool
 
+	// rawInputParts: tool parts carry rawInput (tool-input-error's input
+	// of a static tool); a dynamic tool part keeps its rawInput when an
+	// update brings none, until streamingRawInput. 5.0.7, 6, 7.
+	rawInputParts bool
+
+	// preliminaryParts: tool parts carry preliminary. 5.0.11, 6, 7.
+	preliminaryParts bool
+
+	// dynamicExecuted: dynamic tool parts carry providerExecuted. 5.0.91
+	// (dist; between 5.0.53 and 5.0.91), 6, 7.
+	dynamicExecuted bool
+
+	// The approval object of a tool part (6 and 7; dist of each release):
+	// approvalSignature: the request's signature (6.0.207, between 6.0.177
+	// and 6.0.207; 7); approvalDescriptor: its approvalDescriptor as
+	// descriptor and its inputSchemaInput (6.0.302, between 6.0.254 and
+	// 6.0.302; 7.0.136, between 7.0.80 and 7.0.136); approvalAutomatic: its
+	// isAutomatic, kept by the response (7); approvalRequestReason: its
+	// reason as requestReason (7.0.136); approvalResponseSignature: the
+	// response keeps the request's signature (7.0.31, between 7.0.1 and
+	// 7.0.31); approvalSpread: the response spreads the request's approval
+	// and sets id, approved and reason over it (7.0.136).
+	approvalSignature, approvalDescriptor, approvalAutomatic, approvalRequestReason,
+	approvalResponseSignature, approvalSpread bool
+
 	// reasoningPartID: a reasoning part holds its id. 5.0.234, 6.0.253,
 	// 7.0.69 (dist; corpus/ui; for 7 between 7.0.33 and 7.0.69).
 	reasoningPartID bool
@@ -141,7 +168,7 @@ type behaviour struct {
 
 var (
 	tNullProtoIDs        = switchTable{{rel(5, 0, 198), all5.last}, {rel(6, 0, 207), all6.last}, all7}
-	tStepTools           = switchTable{{rel(5, 0, 11), all5.last}, all6, all7}
+	tStepTools           = switchTable{{rel(5, 0, 233), all5.last}, {rel(6, 0, 252), all6.last}, {rel(7, 0, 69), all7.last}}
 	tToolLayout6         = switchTable{all6, all7}
 	tToolMetadata        = switchTable{{rel(6, 0, 176), all6.last}, all7}
 	tStreamingRawInput   = switchTable{{rel(5, 0, 273), all5.last}, {rel(6, 0, 302), all6.last}, {rel(7, 0, 136), all7.last}}
@@ -155,6 +182,15 @@ var (
 	tReasoningPartID     = switchTable{{rel(5, 0, 234), all5.last}, {rel(6, 0, 253), all6.last}, {rel(7, 0, 69), all7.last}}
 	tOutputErrorExecuted = switchTable{{rel(5, 0, 91), all5.last}, all6, all7}
 	tOutputToolMetadata  = switchTable{{rel(6, 0, 302), all6.last}, {rel(7, 0, 136), all7.last}}
+	tRawInputParts       = switchTable{{rel(5, 0, 7), all5.last}, all6, all7}
+	tPreliminaryParts    = switchTable{{rel(5, 0, 11), all5.last}, all6, all7}
+	tDynamicExecuted     = switchTable{{rel(5, 0, 91), all5.last}, all6, all7}
+	tApprovalSignature   = switchTable{{rel(6, 0, 207), all6.last}, all7}
+	tApprovalDescriptor  = switchTable{{rel(6, 0, 302), all6.last}, {rel(7, 0, 136), all7.last}}
+	tApprovalAutomatic   = switchTable{all7}
+	tApprovalReason      = switchTable{{rel(7, 0, 136), all7.last}}
+	tApprovalRespSig     = switchTable{{rel(7, 0, 31), all7.last}}
+	tApprovalSpread      = switchTable{{rel(7, 0, 136), all7.last}}
 	tInputErrorAsInput   = switchTable{{rel(7, 0, 136), all7.last}}
 	tErrorsStream        = switchTable{{rel(6, 0, 35), all6.last}, all7}
 	tErrorsNoInvocation6 = switchTable{{rel(6, 0, 0), rel(6, 0, 34)}}
@@ -180,6 +216,16 @@ func behaviourOf(r Release) behaviour {
 		outputErrorExecuted:  tOutputErrorExecuted.on(r),
 		inputErrorAsInput:    tInputErrorAsInput.on(r),
 		outputToolMetadata:   tOutputToolMetadata.on(r),
+		rawInputParts:        tRawInputParts.on(r),
+		preliminaryParts:     tPreliminaryParts.on(r),
+		dynamicExecuted:      tDynamicExecuted.on(r),
+
+		approvalSignature:         tApprovalSignature.on(r),
+		approvalDescriptor:        tApprovalDescriptor.on(r),
+		approvalAutomatic:         tApprovalAutomatic.on(r),
+		approvalRequestReason:     tApprovalReason.on(r),
+		approvalResponseSignature: tApprovalRespSig.on(r),
+		approvalSpread:            tApprovalSpread.on(r),
 	}
 	switch {
 	case tErrorsStream.on(r):

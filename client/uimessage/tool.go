@@ -28,9 +28,15 @@ func (c *partialCall) input(pp *jsvalue.PartialParser) value {
 	return rawValue(v)
 }
 
-// freeze returns v with a streaming input read into JSON that no longer
-// changes.
+// freeze returns v, a tool part's input or rawInput, as a value that no
+// longer changes: a streaming input read into JSON, a streaming text
+// copied.
 func (a *Assembler) freeze(v value) value {
+	if v.k == kText {
+		s := new(jsvalue.String)
+		s.Add([]byte(v.text.String()))
+		return value{k: kText, text: s}
+	}
 	if v.k != kPartial {
 		return v
 	}
@@ -66,7 +72,7 @@ func (a *Assembler) findStepTool(id string, dynamic bool) *part {
 func isResult(state string) bool { return state == "output-available" || state == "output-error" }
 
 // updateTool is updateToolPart (dynamic false) and updateDynamicToolPart.
-func (a *Assembler) updateTool(o *toolOpts, existing *part, dynamic bool) {
+func (a *Assembler) updateTool(o *toolOpts, existing *part, dynamic bool) *part {
 	p := existing
 	if p == nil {
 		p = a.findStepTool(o.callID, dynamic)
@@ -87,9 +93,11 @@ func (a *Assembler) updateTool(o *toolOpts, existing *part, dynamic bool) {
 		p.set("input", o.input)
 		p.set("output", o.output)
 		p.set("errorText", o.errorText)
-		if dynamic && !b.streamingRawInput && b.toolLayout6 && o.rawInput.k == kUndef {
+		switch {
+		case !b.rawInputParts:
+		case dynamic && !b.streamingRawInput && o.rawInput.k == kUndef:
 			// rawInput: options.rawInput ?? part.rawInput
-		} else {
+		default:
 			p.set("rawInput", o.rawInput)
 		}
 		if b.inputEncoding {
@@ -99,17 +107,21 @@ func (a *Assembler) updateTool(o *toolOpts, existing *part, dynamic bool) {
 				p.del("inputEncoding")
 			}
 		}
-		p.set("preliminary", o.preliminary)
+		if b.preliminaryParts {
+			p.set("preliminary", o.preliminary)
+		}
 		if b.toolLayout6 && o.title.k != kUndef {
 			p.set("title", o.title)
 		}
 		if b.toolMetadata && o.toolMetadata.k != kUndef {
 			p.set("toolMetadata", o.toolMetadata)
 		}
-		if !o.providerExecuted.isNull() {
-			p.set("providerExecuted", o.providerExecuted)
-		} else {
-			p.set("providerExecuted", p.get("providerExecuted"))
+		if !dynamic || b.dynamicExecuted {
+			if !o.providerExecuted.isNull() {
+				p.set("providerExecuted", o.providerExecuted)
+			} else {
+				p.set("providerExecuted", p.get("providerExecuted"))
+			}
 		}
 		if !o.providerMetadata.isNull() {
 			switch {
@@ -119,7 +131,7 @@ func (a *Assembler) updateTool(o *toolOpts, existing *part, dynamic bool) {
 				p.set("callProviderMetadata", o.providerMetadata)
 			}
 		}
-		return
+		return p
 	}
 	p = &part{callID: o.callID}
 	if dynamic {
@@ -134,8 +146,12 @@ func (a *Assembler) updateTool(o *toolOpts, existing *part, dynamic bool) {
 		}
 		p.set("output", o.output)
 		p.set("errorText", o.errorText)
-		p.set("preliminary", o.preliminary)
-		p.set("providerExecuted", o.providerExecuted)
+		if b.preliminaryParts {
+			p.set("preliminary", o.preliminary)
+		}
+		if b.dynamicExecuted {
+			p.set("providerExecuted", o.providerExecuted)
+		}
 		if b.toolLayout6 {
 			p.set("title", o.title)
 		}
@@ -158,10 +174,14 @@ func (a *Assembler) updateTool(o *toolOpts, existing *part, dynamic bool) {
 			p.set("inputEncoding", o.inputEncoding)
 		}
 		p.set("output", o.output)
-		p.set("rawInput", o.rawInput)
+		if b.rawInputParts {
+			p.set("rawInput", o.rawInput)
+		}
 		p.set("errorText", o.errorText)
 		p.set("providerExecuted", o.providerExecuted)
-		p.set("preliminary", o.preliminary)
+		if b.preliminaryParts {
+			p.set("preliminary", o.preliminary)
+		}
 	}
 	if !o.providerMetadata.isNull() {
 		if b.resultMetadata && isResult(o.state) {
@@ -171,6 +191,7 @@ func (a *Assembler) updateTool(o *toolOpts, existing *part, dynamic bool) {
 		}
 	}
 	a.push(p)
+	return p
 }
 
 // chunkTool reads the options every tool chunk names.
@@ -218,15 +239,20 @@ func (a *Assembler) toolInputStart(c []byte) *jsError {
 func (a *Assembler) toolInputDelta(c []byte) *jsError {
 	id, delta := jsvalue.Lookup2(c, "toolCallId", "inputTextDelta")
 	call, proto := a.lookupPartial(a.text(id))
+	if proto {
+		return a.protoInputDelta(id, delta)
+	}
 	if call == nil {
 		if a.b.errors == errorsStream {
 			return streamError(`Received tool-input-delta for missing tool call with ID "` + str(id) +
 				`". Ensure a "tool-input-start" chunk is sent before any "tool-input-delta" chunks.`)
 		}
-		if !proto {
-			return readUndefined("text")
-		}
-		return nil // TODO
+		return readUndefined("text")
+	}
+	// The part that held the call's input so far keeps it as it is now
+	// when another part takes the call over (a delta in a later step).
+	if call.owner != nil && call.owner != a.findStepTool(call.callID, call.dynamic) {
+		a.freezePart(call.owner, call)
 	}
 	if len(delta) >= 2 {
 		raw := delta[1 : len(delta)-1]
@@ -243,7 +269,45 @@ func (a *Assembler) toolInputDelta(c []byte) *jsError {
 		o.toolMetadata = call.toolMeta
 	}
 	o.inputEncoding = call.encoding
-	a.updateTool(&o, nil, call.dynamic)
+	call.owner = a.updateTool(&o, nil, call.dynamic)
+	a.write()
+	return nil
+}
+
+// freezePart makes the input and rawInput that part p reads from call's
+// text JSON that no longer changes.
+func (a *Assembler) freezePart(p *part, call *partialCall) {
+	for _, k := range [...]string{"input", "rawInput"} {
+		v := p.get(k)
+		if (v.k == kPartial && v.call == call) || (v.k == kText && v.text == &call.text) {
+			p.set(k, a.freeze(v))
+		}
+	}
+}
+
+// protoInputDelta is a tool-input-delta whose id finds a member of
+// Object.prototype in the partial tool calls of a release whose maps are
+// plain objects: that member is taken for the call. Its text is undefined,
+// so it becomes "undefined" and the delta, kept on the member (for the next
+// delta with that id); the call's tool name is undefined, so the part is a
+// tool-undefined part of the current step, its input what
+// parsePartialJson reads from that text.
+func (a *Assembler) protoInputDelta(idRaw, delta []byte) *jsError {
+	id := str(idRaw)
+	if a.protoText == nil {
+		a.protoText = map[string][]byte{}
+	}
+	text, ok := a.protoText[id]
+	if !ok {
+		text = []byte("undefined")
+	}
+	text = jsvalue.AppendText(text, delta)
+	a.protoText[id] = text
+	o := toolOpts{callID: id, callIDRaw: a.val(idRaw), toolName: "undefined", state: "input-streaming"}
+	if v, st := jsvalue.ParsePartialJSON(text); st != jsvalue.PartialJSONFailed {
+		o.input = rawValue(v)
+	}
+	a.updateTool(&o, nil, false)
 	a.write()
 	return nil
 }
@@ -387,20 +451,23 @@ func (a *Assembler) approvalRequest(c []byte) *jsError {
 	p.set("state", quote("approval-requested"))
 	ap := &object{}
 	id := jsvalue.Lookup(c, "approvalId")
+	b := &a.b
 	ap.set("id", a.val(id))
-	if d := jsvalue.Lookup(c, "approvalDescriptor"); notNull(d) {
-		ap.set("descriptor", a.val(d))
+	if b.approvalDescriptor {
+		if d := jsvalue.Lookup(c, "approvalDescriptor"); notNull(d) {
+			ap.set("descriptor", a.val(d))
+		}
+		if v := jsvalue.Lookup(c, "inputSchemaInput"); v != nil {
+			ap.set("inputSchemaInput", a.val(v))
+		}
 	}
-	if v := jsvalue.Lookup(c, "inputSchemaInput"); v != nil {
-		ap.set("inputSchemaInput", a.val(v))
-	}
-	if r := jsvalue.Lookup(c, "reason"); notNull(r) && a.b.release.Major >= 7 {
+	if r := jsvalue.Lookup(c, "reason"); b.approvalRequestReason && notNull(r) {
 		ap.set("requestReason", a.val(r))
 	}
-	if string(jsvalue.Lookup(c, "isAutomatic")) == "true" {
+	if b.approvalAutomatic && string(jsvalue.Lookup(c, "isAutomatic")) == "true" {
 		ap.set("isAutomatic", rawValue([]byte("true")))
 	}
-	if s := jsvalue.Lookup(c, "signature"); notNull(s) {
+	if s := jsvalue.Lookup(c, "signature"); b.approvalSignature && notNull(s) {
 		ap.set("signature", a.val(s))
 	}
 	p.set("approval", value{k: kObj, obj: ap})
@@ -422,16 +489,25 @@ func (a *Assembler) approvalResponse(c []byte) *jsError {
 	if p == nil {
 		return streamError(`No tool invocation found for approval ID "` + id + `".`)
 	}
+	old := a.approvalOf(p)
 	ap := &object{}
-	if old := p.get("approval"); old.k == kObj {
-		ap.keys = append(ap.keys, old.obj.keys...)
-		ap.vals = append(ap.vals, old.obj.vals...)
+	if a.b.approvalSpread && old != nil {
+		ap.keys = append(ap.keys, old.keys...)
+		ap.vals = append(ap.vals, old.vals...)
 	}
-	p.set("state", quote("approval-responded"))
+	p.set("state", a.constant("approval-responded"))
 	ap.set("id", a.val(idRaw))
 	ap.set("approved", a.val(jsvalue.Lookup(c, "approved")))
 	if r := jsvalue.Lookup(c, "reason"); notNull(r) {
 		ap.set("reason", a.val(r))
+	}
+	if !a.b.approvalSpread && old != nil {
+		if v := old.get("isAutomatic"); v.k == kRaw && string(v.raw) == "true" {
+			ap.set("isAutomatic", v)
+		}
+		if v := old.get("signature"); a.b.approvalResponseSignature && !v.isNull() {
+			ap.set("signature", v)
+		}
 	}
 	p.set("approval", value{k: kObj, obj: ap})
 	if pe := jsvalue.Lookup(c, "providerExecuted"); notNull(pe) {
@@ -441,5 +517,20 @@ func (a *Assembler) approvalResponse(c []byte) *jsError {
 		p.set("callProviderMetadata", a.val(pm))
 	}
 	a.write()
+	return nil
+}
+
+// approvalOf returns the tool part's approval as an object (a held
+// message's is JSON), or nil.
+func (a *Assembler) approvalOf(p *part) *object {
+	v := p.get("approval")
+	switch {
+	case v.k == kObj:
+		return v.obj
+	case v.k == kRaw && isObject(v.raw):
+		o := &object{}
+		jsvalue.EachMember(v.raw, func(k, val []byte) { o.set(str(k), rawValue(val)) })
+		return o
+	}
 	return nil
 }
