@@ -3,6 +3,7 @@ package uimessage
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/chatwire/chatwire/internal/jsvalue"
@@ -178,9 +179,10 @@ func (a *Assembler) AppendJSON(dst []byte) []byte {
 // MarshalJSON returns what AppendJSON appends.
 func (a *Assembler) MarshalJSON() ([]byte, error) { return a.AppendJSON(nil), nil }
 
-// errBadChunk is returned for a chunk that is not a JSON object with a
-// string type.
-var errBadChunk = errors.New("uimessage: chunk is not a JSON object with a string type")
+// ErrBadChunk is wrapped by the error Add returns for a chunk that is not a
+// JSON object with a string type (which the decoder and the schema let no
+// chunk through as).
+var ErrBadChunk = errors.New("not a JSON object with a string type")
 
 // Add hands the client one chunk: the raw JSON of a chunk that passed the
 // release's schema, its keys in the schema's order (as the decoder hands
@@ -192,7 +194,7 @@ func (a *Assembler) Add(chunk []byte) error {
 	}
 	typ := jsvalue.Lookup(chunk, "type")
 	if len(typ) < 2 || typ[0] != '"' {
-		return errBadChunk
+		return fmt.Errorf("uimessage: chunk %d: %w", a.chunks, ErrBadChunk)
 	}
 	n := a.chunks
 	a.chunks++

@@ -7,9 +7,9 @@ import (
 	"github.com/chatwire/chatwire/internal/jsvalue"
 )
 
-// errBadMessage is returned by Continue for a message that is not a JSON
-// object with an array of object parts.
-var errBadMessage = errors.New("uimessage: continue: the message is not a JSON object whose parts are an array of objects")
+// ErrBadMessage is returned by Continue for a message that is not a JSON
+// object, or an assistant message whose parts are not an array of objects.
+var ErrBadMessage = errors.New("uimessage: continue: the message is not a JSON object whose parts are an array of objects")
 
 // Continue starts a new reading from the message the client already holds
 // (readUIMessageStream's message option, useChat's last message after a
@@ -18,7 +18,7 @@ var errBadMessage = errors.New("uimessage: continue: the message is not a JSON o
 // yielded until the first chunk that writes.
 func (a *Assembler) Continue(message []byte) error {
 	if !json.Valid(message) || !isObject(trimWS(message)) {
-		return errBadMessage
+		return ErrBadMessage
 	}
 	a.Reset()
 	message = a.canonical(trimWS(message))
@@ -31,7 +31,7 @@ func (a *Assembler) Continue(message []byte) error {
 	}
 	partsRaw := jsvalue.Lookup(message, "parts")
 	if len(partsRaw) == 0 || partsRaw[0] != '[' {
-		return errBadMessage
+		return ErrBadMessage
 	}
 	a.msg = object{}
 	jsvalue.EachMember(message, func(k, v []byte) {
@@ -46,14 +46,14 @@ func (a *Assembler) Continue(message []byte) error {
 	var flat []byte
 	flat, ends, err := a.w.AppendElements(nil, partsRaw, ends)
 	if err != nil {
-		return errBadMessage
+		return ErrBadMessage
 	}
 	start := 0
 	for _, end := range ends {
 		pv := flat[start:end]
 		start = end
 		if !isObject(pv) {
-			return errBadMessage
+			return ErrBadMessage
 		}
 		p := &part{}
 		jsvalue.EachMember(pv, func(k, v []byte) { p.set(str(k), rawValue(v)) })
