@@ -22,7 +22,9 @@ type Assembler struct {
 	msg   object  // the message's properties; "parts" is written from parts
 	parts []*part // the message's parts
 	shown int     // the parts the last yielded message holds
-	wrote bool    // whether the client has yielded a message
+	step  int     // the first part of the current step
+	data  map[dataKey]*part
+	wrote bool // whether the client has yielded a message
 
 	activeText      map[string]*part
 	activeReasoning map[string]*part
@@ -111,6 +113,8 @@ func (a *Assembler) newMessage(id value) {
 	a.msg.set("role", rawValue([]byte(`"assistant"`)))
 	a.msg.set("parts", undef)
 	a.parts = nil
+	a.step = 0
+	a.data = map[dataKey]*part{}
 	a.activeText = map[string]*part{}
 	a.activeReasoning = map[string]*part{}
 	a.partial = map[string]*partialCall{}
@@ -330,14 +334,56 @@ func isStaticTool(typ string) bool { return strings.HasPrefix(typ, "tool-") }
 // isAnyTool reports whether typ is a tool part's, static or dynamic.
 func isAnyTool(typ string) bool { return isStaticTool(typ) || typ == "dynamic-tool" }
 
-// stepStart returns the index of the first part of the current step.
-func (a *Assembler) stepStart() int {
+// stepStart returns the index of the first part of the current step (the
+// part after the last step-start; getCurrentStepParts).
+func (a *Assembler) stepStart() int { return a.step }
+
+// findStep finds the current step anew, after parts were dropped or set.
+func (a *Assembler) findStep() {
 	i := len(a.parts) - 1
 	for i >= 0 && a.parts[i].typ != "step-start" {
 		i--
 	}
-	return i + 1
+	a.step = i + 1
 }
 
 // push appends a part to the message.
-func (a *Assembler) push(p *part) { a.parts = append(a.parts, p) }
+func (a *Assembler) push(p *part) {
+	a.parts = append(a.parts, p)
+	if p.typ == "step-start" {
+		a.step = len(a.parts)
+	}
+	if p.hasID && strings.HasPrefix(p.typ, "data-") {
+		k := dataKey{p.typ, p.id}
+		if _, ok := a.data[k]; !ok {
+			a.data[k] = p
+		}
+	}
+}
+
+// truncate drops the parts from n on.
+func (a *Assembler) truncate(n int) {
+	for _, p := range a.parts[n:] {
+		if p.hasID && a.data[dataKey{p.typ, p.id}] == p {
+			delete(a.data, dataKey{p.typ, p.id})
+		}
+	}
+	clear(a.parts[n:])
+	a.parts = a.parts[:n]
+	if a.shown > n {
+		a.shown = n
+	}
+	a.findStep()
+	// A part of a kept type and id that an earlier one shadowed is the first now.
+	for _, p := range a.parts {
+		if p.hasID && strings.HasPrefix(p.typ, "data-") {
+			if _, ok := a.data[dataKey{p.typ, p.id}]; !ok {
+				a.data[dataKey{p.typ, p.id}] = p
+			}
+		}
+	}
+}
+
+// A dataKey is the type and id of a data part, which a data chunk of that
+// type and id replaces (the first such part of the message).
+type dataKey struct{ typ, id string }

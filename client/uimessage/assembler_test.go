@@ -80,3 +80,16 @@ func TestContinue(t *testing.T) {
 		assert.ErrorIs(t, a.Continue([]byte(bad)), uimessage.ErrBadMessage, "Continue(%s)", bad)
 	}
 }
+
+// TestResetStepDataParts checks that a data part dropped by reset-step is
+// no longer replaced by id: the next chunk with its id makes a new part
+// (ai 7.0.173's reading, taken from the real client).
+func TestResetStepDataParts(t *testing.T) {
+	a := uimessage.NewAssembler(uimessage.Newest7)
+	addAll(t, a, `{"type":"start","messageId":"m"}`, `{"type":"start-step"}`, `{"type":"data-x","id":"d1","data":1}`)
+	assert.Equal(t, `{"id":"m","role":"assistant","parts":[{"type":"step-start"},{"type":"data-x","id":"d1","data":1}]}`, string(a.AppendJSON(nil)))
+	addAll(t, a, `{"type":"reset-step"}`)
+	assert.Equal(t, `{"id":"m","role":"assistant","parts":[{"type":"step-start"}]}`, string(a.AppendJSON(nil)))
+	addAll(t, a, `{"type":"data-x","id":"d1","data":2}`, `{"type":"data-x","id":"d1","data":3}`)
+	assert.Equal(t, `{"id":"m","role":"assistant","parts":[{"type":"step-start"},{"type":"data-x","id":"d1","data":3}]}`, string(a.AppendJSON(nil)))
+}

@@ -58,8 +58,9 @@ func (a *Assembler) Continue(message []byte) error {
 		p := &part{}
 		jsvalue.EachMember(pv, func(k, v []byte) { p.set(str(k), rawValue(v)) })
 		a.index(p)
-		a.parts = append(a.parts, p)
+		a.push(p)
 	}
+	a.findStep()
 	if a.b.streamingRawInput {
 		a.resumeStreamingCalls()
 	}

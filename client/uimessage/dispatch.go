@@ -91,7 +91,7 @@ func (a *Assembler) dispatch(t []byte, c []byte) *jsError {
 		a.activeReasoning = map[string]*part{}
 		a.partial = map[string]*partialCall{}
 		if start < len(a.parts) {
-			a.parts = a.parts[:start]
+			a.truncate(start)
 			a.write()
 		}
 	case "start":
@@ -108,7 +108,9 @@ func (a *Assembler) dispatch(t []byte, c []byte) *jsError {
 		if notNull(id) {
 			a.msg.set("id", a.val(id))
 		}
-		a.mergeMetadata(meta)
+		if err := a.mergeMetadata(meta); err != nil {
+			return err
+		}
 		if reset || notNull(id) || notNull(meta) {
 			a.write()
 		}
@@ -117,13 +119,17 @@ func (a *Assembler) dispatch(t []byte, c []byte) *jsError {
 		if notNull(reason) {
 			a.finishReason = a.val(reason)
 		}
-		a.mergeMetadata(meta)
+		if err := a.mergeMetadata(meta); err != nil {
+			return err
+		}
 		if notNull(meta) {
 			a.write()
 		}
 	case "message-metadata":
 		meta := jsvalue.Lookup(c, "messageMetadata")
-		a.mergeMetadata(meta)
+		if err := a.mergeMetadata(meta); err != nil {
+			return err
+		}
 		if notNull(meta) {
 			a.write()
 		}
@@ -227,15 +233,11 @@ func (a *Assembler) dataPart(typ string, c []byte) {
 		return
 	}
 	idRaw := jsvalue.Lookup(c, "id")
-	if idRaw != nil && string(idRaw) != "null" {
-		id := str(idRaw)
-		isString := idRaw[0] == '"'
-		for _, p := range a.parts {
-			if p.typ == typ && p.hasID && p.id == id && isString {
-				p.set("data", a.val(jsvalue.Lookup(c, "data")))
-				a.write()
-				return
-			}
+	if len(idRaw) > 0 && idRaw[0] == '"' {
+		if p := a.data[dataKey{typ, str(idRaw)}]; p != nil {
+			p.set("data", a.val(jsvalue.Lookup(c, "data")))
+			a.write()
+			return
 		}
 	}
 	p := &part{typ: typ}
@@ -251,15 +253,19 @@ func (a *Assembler) dataPart(typ string, c []byte) {
 
 // mergeMetadata is updateMessageMetadata: the metadata merged into the
 // message's as mergeObjects merges it.
-func (a *Assembler) mergeMetadata(meta []byte) {
+func (a *Assembler) mergeMetadata(meta []byte) *jsError {
 	if !notNull(meta) {
-		return
+		return nil
 	}
 	m := a.val(meta)
 	if cur := a.msg.get("metadata"); !cur.isNull() {
+		if err := mergeThrows(cur.raw, m.raw); err != nil {
+			return err
+		}
 		m = rawValue(a.canonical(mergeObjects(nil, cur.raw, m.raw)))
 	}
 	a.msg.set("metadata", m)
+	return nil
 }
 
 // canonical rewrites JSON as JSON.stringify(JSON.parse(b)) writes it.

@@ -118,5 +118,33 @@ func wtf8Surrogate(u rune) []byte {
 	return []byte{0xE0 | byte(u>>12), 0x80 | byte(u>>6)&0x3F, 0x80 | byte(u)&0x3F}
 }
 
+// mergeThrows returns the TypeError mergeObjects(base, overrides) throws
+// when base is a string, a number or a boolean and overrides has a key it
+// looks up in base with the in operator, or nil.
+func mergeThrows(base, overrides []byte) *jsError {
+	if len(base) == 0 || base[0] == '{' || base[0] == '[' || string(base) == "null" {
+		return nil
+	}
+	var key []byte
+	jsvalue.EachMember(spread(overrides), func(k, _ []byte) {
+		if key != nil {
+			return
+		}
+		switch str(k) {
+		case "__proto__", "constructor", "prototype":
+			return
+		}
+		key = k
+	})
+	if key == nil {
+		return nil
+	}
+	shown := string(base) // String(base) of a number or a boolean is its JSON
+	if base[0] == '"' {
+		shown = str(base)
+	}
+	return typeError("Cannot use 'in' operator to search for '" + str(key) + "' in " + shown)
+}
+
 // isObject reports whether the JSON value v is an object.
 func isObject(v []byte) bool { return len(v) > 0 && v[0] == '{' }
