@@ -20,7 +20,8 @@
 // readUIMessageStream reports it through onError ([WithOnError]) and goes
 // on.
 //
-// [Assembler.AppendJSON] writes the message the client last yielded: the
+// [Assembler.AppendJSON] writes the message the client last yielded
+// ([Assembler.Message] is a view of it, part by part): the
 // client yields on each chunk that writes, so a chunk that does not (such
 // as start-step, or finish without metadata) shows only with the next one
 // that does; before the first, it writes null. [Assembler.Continue] starts
@@ -48,6 +49,7 @@
 // # Files
 //
 //	assembler.go  the Assembler: its state, Add, AppendJSON, the id maps
+//	message.go    Message and Part: views of the message last yielded
 //	dispatch.go   processUIMessageStream's switch over chunk types: text and
 //	              reasoning, files, sources, data parts, steps, start, finish,
 //	              metadata, errors

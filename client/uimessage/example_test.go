@@ -97,3 +97,36 @@ func ExampleParseRelease() {
 	// 0.0.0 uimessage: release "4.3.19": only ai 5, 6 and 7 speak the UI message stream
 	// 0.0.0 uimessage: release "7.0.x": "x" is not a number
 }
+
+// The message as a view, part by part.
+func ExampleAssembler_Message() {
+	a := uimessage.NewAssembler(uimessage.Current)
+	if _, ok := a.Message(); !ok {
+		fmt.Println("nothing yielded yet")
+	}
+	for _, c := range []string{
+		`{"type":"start","messageId":"msg-1","messageMetadata":{"model":"m"}}`,
+		`{"type":"start-step"}`,
+		`{"type":"reasoning-start","id":"r1"}`,
+		`{"type":"reasoning-delta","id":"r1","delta":"Think."}`,
+		`{"type":"tool-input-start","toolCallId":"c1","toolName":"weather"}`,
+		`{"type":"tool-input-delta","toolCallId":"c1","inputTextDelta":"{\"city\":\"Par"}`,
+	} {
+		if err := a.Add([]byte(c)); err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+	m, _ := a.Message()
+	fmt.Printf("%s %s\n", m.ID(), m.Metadata())
+	for i := range m.Len() {
+		p := m.Part(i)
+		fmt.Printf("%s text=%q state=%s input=%s\n", p.Type(), p.Text(), p.State(), p.Get("input"))
+	}
+	// Output:
+	// nothing yielded yet
+	// msg-1 {"model":"m"}
+	// step-start text="" state= input=
+	// reasoning text="Think." state=streaming input=
+	// tool-weather text="" state=input-streaming input={"city":"Par"}
+}
