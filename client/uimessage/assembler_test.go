@@ -93,3 +93,16 @@ func TestResetStepDataParts(t *testing.T) {
 	addAll(t, a, `{"type":"data-x","id":"d1","data":2}`, `{"type":"data-x","id":"d1","data":3}`)
 	assert.Equal(t, `{"id":"m","role":"assistant","parts":[{"type":"step-start"},{"type":"data-x","id":"d1","data":3}]}`, string(a.AppendJSON(nil)))
 }
+
+// TestDataPartKeyOrder wants a data part's keys in the order the release's
+// schema returns them (zod: the schema's keys, then the others; integer
+// keys first), whatever their order on the wire (ai 7.0.173's and 5.0.0's
+// readings, taken from the real clients).
+func TestDataPartKeyOrder(t *testing.T) {
+	a := uimessage.NewAssembler(uimessage.Newest7)
+	addAll(t, a, `{"data":1,"zz":2,"id":"d1","type":"data-x","3":"n","transient":false}`)
+	assert.Equal(t, `{"id":"","role":"assistant","parts":[{"3":"n","type":"data-x","id":"d1","data":1,"transient":false,"zz":2}]}`, string(a.AppendJSON(nil)))
+	a = uimessage.NewAssembler(uimessage.Release{Major: 5})
+	addAll(t, a, `{"data":1,"id":"d1","type":"data-x"}`)
+	assert.Equal(t, `{"id":"","role":"assistant","parts":[{"type":"data-x","id":"d1","data":1}]}`, string(a.AppendJSON(nil)))
+}

@@ -1,6 +1,9 @@
 package uimessage
 
 import (
+	"slices"
+	"strconv"
+
 	"github.com/chatwire/chatwire/internal/jsvalue"
 )
 
@@ -240,10 +243,33 @@ func (a *Assembler) dataPart(typ string, c []byte) {
 			return
 		}
 	}
-	p := &part{typ: typ}
+	// The part is the chunk as the schema returned it: zod writes the
+	// schema's keys in its order, then the others (loose schemas keep
+	// them) in the chunk's; JavaScript puts integer-like keys first.
+	var wire object
+	var ints []int64
 	jsvalue.EachMember(c, func(k, v []byte) {
-		p.set(str(k), a.val(v))
+		if i := jsvalue.ArrayIndex(k); i >= 0 && !wire.has(str(k)) {
+			ints = append(ints, i)
+		}
+		wire.set(str(k), a.val(v))
 	})
+	slices.Sort(ints)
+	p := &part{typ: typ}
+	for _, i := range ints {
+		k := strconv.FormatInt(i, 10)
+		p.set(k, wire.get(k))
+	}
+	for _, k := range [...]string{"type", "id", "data", "transient"} {
+		if wire.has(k) {
+			p.set(k, wire.get(k))
+		}
+	}
+	for i, k := range wire.keys {
+		if !p.has(k) {
+			p.set(k, wire.vals[i])
+		}
+	}
 	if idRaw != nil && idRaw[0] == '"' {
 		p.id, p.hasID = str(idRaw), true
 	}
