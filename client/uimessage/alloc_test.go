@@ -41,3 +41,25 @@ func TestAllocsTextDelta(t *testing.T) {
 		assert.Zero(t, testing.AllocsPerRun(100, func() { buf = a.AppendJSON(buf[:0]) }), "AppendJSON allocates (%s)", rel)
 	}
 }
+
+// BenchmarkAddTextDelta times one text-delta chunk in steady state (the
+// part's text grows by each).
+func BenchmarkAddTextDelta(b *testing.B) {
+	a := uimessage.NewAssembler(uimessage.Current)
+	for _, c := range []string{`{"type":"start","messageId":"m1"}`, `{"type":"start-step"}`, `{"type":"text-start","id":"t1"}`} {
+		if err := a.Add([]byte(c)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	chunk := []byte(`{"type":"text-delta","id":"t1","delta":"Hello, world. "}`)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(chunk)))
+	for b.Loop() {
+		if err := a.Add(chunk); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if m, ok := a.Message(); !ok || m.Part(1).Text() == "" {
+		b.Fatal("no text")
+	}
+}

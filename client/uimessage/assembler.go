@@ -213,16 +213,16 @@ func (a *Assembler) Add(chunk []byte) error {
 // text decodes the JSON string token v into the Assembler's scratch
 // space; the result is borrowed until the next call.
 func (a *Assembler) text(v []byte) []byte {
-	if len(v) >= 2 && bytes.IndexByte(v, '\\') < 0 && isASCIIOrValid(v) {
+	if len(v) >= 2 && bytes.IndexByte(v, '\\') < 0 && isASCII(v) {
 		return v[1 : len(v)-1]
 	}
 	a.idBuf = jsvalue.AppendText(a.idBuf[:0], v)
 	return a.idBuf
 }
 
-// isASCIIOrValid reports whether v holds no byte that the decoder would
-// rewrite (invalid UTF-8 becomes U+FFFD).
-func isASCIIOrValid(v []byte) bool {
+// isASCII reports whether v is all ASCII, which the decoder takes as it
+// stands (other bytes may be invalid UTF-8, which becomes U+FFFD).
+func isASCII(v []byte) bool {
 	for _, c := range v {
 		if c >= 0x80 {
 			return false
