@@ -74,10 +74,9 @@ type behaviour struct {
 	// it; the true first lies after 5.0.217, 6.0.231 and 7.0.32).
 	stepTools bool
 
-	// toolLayout6: tool parts carry title (6+), toolMetadata (6.0.176+, see
-	// toolMetadata), resultProviderMetadata for outputs, and an output or
-	// error chunk goes by the part's type rather than the chunk's dynamic
-	// flag. ai@6.0.0.
+	// toolLayout6: tool parts carry title, and an output or error chunk
+	// goes by the part's type rather than the chunk's dynamic flag. 6, 7
+	// (ai@6.0.0).
 	toolLayout6 bool
 
 	// toolMetadata: tool parts carry toolMetadata. 6.0.176, 7.
@@ -90,7 +89,9 @@ type behaviour struct {
 	streamingRawInput bool
 
 	// inputEncoding: tool-input-start's inputEncoding ("text" streams the
-	// input as a string). 6.0.326, 7.0.148 (dist).
+	// input as a string), and an update of a static tool part sets its type
+	// from the tool name. 6.0.326 (between 6.0.304 and 6.0.326), 7.0.148
+	// (between 7.0.138 and 7.0.148) (dist).
 	inputEncoding bool
 
 	// resetOnNewID: a start chunk whose messageId differs from the
@@ -112,8 +113,8 @@ type behaviour struct {
 
 	// resultMetadata: an output's providerMetadata goes to the tool part's
 	// resultProviderMetadata (before: only an input-available update sets
-	// callProviderMetadata), and tool-input-error updates an existing part
-	// by its type. 6.0.175 (dist; the first release is between 6.0.35 and
+	// callProviderMetadata), tool-input-start passes its providerMetadata
+	// on, and tool-input-error updates an existing part by its type. 6.0.175 (dist; the first release is between 6.0.35 and
 	// 6.0.175), 7.
 	resultMetadata bool
 
