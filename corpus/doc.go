@@ -37,6 +37,7 @@
 //	embed.go          the embedded files (streams/, transcripts/)
 //	generator/        generate.mjs: the real AI SDK (npm) writes every stream file
 //	streams/, transcripts/  the data
-//	ui/               the UI message stream corpus (AI SDK 5, 6, 7): its streams, each
-//	                  client release's reading, and its generator (ui/README.md)
+//	ui/               the UI message stream of AI SDK 5, 6 and 7: streams written by the real
+//	                  servers, hand-made edge streams, 46 client releases' readings, and their
+//	                  generator (ui/README.md); not embedded yet
 package corpus

@@ -948,6 +948,7 @@ done:
 	CMPQ     R9, $0x40
 	JA       lens
 	VMOVDQU8 Z3, (DI)
+	JEQ      lens
 	XORL     DX, DX
 	VPCMPEQB (CX), Z3, K1
 	KORTESTQ K1, K1
@@ -1334,6 +1335,7 @@ done:
 	JA        lens
 	VMOVDQU   (DI), Y0
 	VMOVDQU   32(DI), Y1
+	JEQ       lens
 	XORL      DX, DX
 	VPCMPEQB  (CX)(DX*1), Y0, Y2
 	VPCMPEQB  32(CX)(DX*1), Y1, Y3

@@ -3,10 +3,9 @@
 package jsvalue
 
 import (
-	"syscall"
 	"testing"
 
-	"github.com/stretchr/testify/require"
+	"github.com/chatwire/chatwire/internal/cpu/cputest"
 )
 
 // TestTextVectorPageEnd puts texts at the end of a page that is followed
@@ -16,12 +15,8 @@ import (
 // as its last bytes.
 func TestTextVectorPageEnd(t *testing.T) {
 	requireVector(t)
-	page := syscall.Getpagesize()
-	mem, err := syscall.Mmap(-1, 0, 2*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
-	require.NoError(t, err, "mmap two pages")
-	defer syscall.Munmap(mem)
-	require.NoError(t, syscall.Mprotect(mem[page:], syscall.PROT_NONE), "protect the second page")
-	first := mem[:page:page]
+	first := cputest.PageBeforeGuard(t)
+	page := len(first)
 	for n := 1; n <= 200; n++ {
 		for gap := 0; gap <= 70; gap++ {
 			for _, last := range []string{"a", `\n`, "é", "😀", "\xe2\x82", "\xff"} {

@@ -7,4 +7,6 @@
 //
 //	cputest.go   Level, LevelOf and Require: the level the CPU's flags in /proc/cpuinfo
 //	             allow, and a test run only there
+//	page_linux.go  PageBeforeGuard: a page followed by an unreadable one, for the
+//	             fast paths' page-end tests
 package cputest

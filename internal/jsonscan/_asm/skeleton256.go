@@ -192,6 +192,7 @@ func lineSkeleton256() {
 	JA(LabelRef("lens"))
 	VMOVDQU(Mem{Base: RDI}, Y0)
 	VMOVDQU(Mem{Disp: 32, Base: RDI}, Y1)
+	JEQ(LabelRef("lens")) // way 0 first only below 64 bytes (wayZeroFirst)
 	XORL(EDX, EDX)
 	wayEq64(RDX)
 	JEQ(LabelRef("hit"))
@@ -240,18 +241,5 @@ func lineSkeleton256() {
 	JB(LabelRef("chunk"))
 	JMP(LabelRef("hit"))
 
-	Label("longNext")
-	BLSRQ(R12, R12)
-	JNZ(LabelRef("long"))
-	JMP(LabelRef("ret"))
-
-	Label("hit")
-	Store(RDX, Return("way"))
-
-	Label("ret")
-	VZEROUPPER()
-	RET()
-
-	Label(string(fail))
-	failed()
+	skeletonEnd(fail)
 }

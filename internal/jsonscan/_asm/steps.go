@@ -117,3 +117,24 @@ func failed() {
 	MOVQ(I32(-1), arg(Return("way")))
 	RET()
 }
+
+// skeletonEnd writes the end both variants of lineSkeleton share: at
+// longNext, the next way of the skeleton's length (R12's lowest bit) is
+// compared from long, or none is left; at hit, the way found (RDX) is the
+// result; at ret, the return; at fail, the failure (failed).
+func skeletonEnd(fail LabelRef) {
+	Label("longNext")
+	BLSRQ(R12, R12)
+	JNZ(LabelRef("long"))
+	JMP(LabelRef("ret"))
+
+	Label("hit")
+	Store(RDX, Return("way"))
+
+	Label("ret")
+	VZEROUPPER()
+	RET()
+
+	Label(string(fail))
+	failed()
+}
