@@ -23,7 +23,11 @@ func TestSwitchTables(t *testing.T) {
 		"approvalAutomatic": tApprovalAutomatic, "approvalReason": tApprovalReason,
 		"approvalRespSig": tApprovalRespSig, "approvalSpread": tApprovalSpread,
 		"inputErrorAsInput": tInputErrorAsInput, "errorsStream": tErrorsStream,
-		"errorsNoInvocation6": tErrorsNoInvocation6,
+		"errorsNoInvocation6": tErrorsNoInvocation6, "cutArrayStart": tCutArrayStart,
+		"mergeSkipsProto": tMergeSkipsProto, "callMetadataAny": tCallMetadataAny,
+		"inputErrorByPart": tInputErrorByPart, "staticRetyped": tStaticRetyped,
+		"approvalInputSchema": tApprovalInputSchema, "textCitations": tTextCitations,
+		"steeringMessage": tSteeringMessage,
 	}
 	for name, tab := range tables {
 		for _, s := range tab {

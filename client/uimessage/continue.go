@@ -106,6 +106,7 @@ func (a *Assembler) resumeStreamingCalls() {
 		call := &partialCall{index: i, dynamic: p.typ == "dynamic-tool", callID: p.callID, callIDRaw: p.get("toolCallId")}
 		call.json.Reset()
 		call.json.SetCutEscape(a.b.cutEscape)
+		call.json.SetCutArrayStart(a.b.cutArrayStart)
 		if raw := p.get("rawInput"); raw.k == kRaw && raw.raw[0] == '"' {
 			call.text.Add(jsvalue.AppendText(nil, raw.raw))
 			call.json.Add(raw.raw[1 : len(raw.raw)-1])

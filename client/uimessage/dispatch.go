@@ -55,6 +55,16 @@ func (a *Assembler) dispatch(t []byte, c []byte) *jsError {
 		}
 		a.push(p)
 		a.write()
+	case "steering-message":
+		if !a.b.steeringMessage {
+			break
+		}
+		p := &part{typ: "steering-message"}
+		p.set("type", quote("steering-message"))
+		p.set("id", a.val(jsvalue.Lookup(c, "id")))
+		p.set("parts", a.val(jsvalue.Lookup(c, "parts")))
+		a.push(p)
+		a.write()
 	case "tool-input-start":
 		return a.toolInputStart(c)
 	case "tool-input-delta":
@@ -209,7 +219,7 @@ func (a *Assembler) partEnd(c []byte, typ string, m map[string]*part) *jsError {
 	if p != nil {
 		if typ == "text" {
 			p.set("state", quote("done"))
-			if cit := jsvalue.Lookup(c, "citations"); notNull(cit) {
+			if cit := jsvalue.Lookup(c, "citations"); a.b.textCitations && notNull(cit) {
 				p.set("citations", a.val(cit))
 			}
 			if notNull(pm) {
@@ -288,7 +298,7 @@ func (a *Assembler) mergeMetadata(meta []byte) *jsError {
 		if err := mergeThrows(cur.raw, m.raw); err != nil {
 			return err
 		}
-		m = rawValue(a.canonical(mergeObjects(nil, cur.raw, m.raw)))
+		m = rawValue(a.canonical(mergeObjects(nil, cur.raw, m.raw, a.b.mergeSkipsProtoKeys)))
 	}
 	a.msg.set("metadata", m)
 	return nil

@@ -11,11 +11,12 @@ import (
 // (util/merge-objects.ts) of two values in JSON.stringify form to dst: a
 // copy of base whose members are overridden by those of overrides, objects
 // merged member by member, arrays and everything else replaced. The keys
-// of overrides named __proto__, constructor or prototype are skipped. The
+// of overrides named __proto__, constructor or prototype are skipped with
+// skipProto (the releases since 5.0.181, 6.0.171 and 7). The
 // result's keys are in base's order, the new ones after them; integer-like
 // keys find their place when the result is rewritten as JSON.stringify
 // writes it (the caller does).
-func mergeObjects(dst, base, overrides []byte) []byte {
+func mergeObjects(dst, base, overrides []byte, skipProto bool) []byte {
 	// {...base} and for-in of overrides see an array's or a string's
 	// indices as keys, and no key of other primitives.
 	base = spread(base)
@@ -23,7 +24,9 @@ func mergeObjects(dst, base, overrides []byte) []byte {
 	jsvalue.EachMember(spread(overrides), func(k, v []byte) {
 		switch str(k) {
 		case "__proto__", "constructor", "prototype":
-			return
+			if skipProto {
+				return
+			}
 		}
 		over = append(over, member{k, v})
 	})
@@ -47,7 +50,7 @@ func mergeObjects(dst, base, overrides []byte) []byte {
 			}
 			used[i] = true
 			if isObject(m.val) && isObject(v) {
-				dst = mergeObjects(dst, v, m.val)
+				dst = mergeObjects(dst, v, m.val, skipProto)
 			} else {
 				dst = append(dst, m.val...)
 			}

@@ -24,8 +24,11 @@ func TestMergeObjects(t *testing.T) {
 		{"number adds nothing", `{"a":1}`, `5`, `{"a":1}`},
 	}
 	var w jsvalue.Writer
+	got, err := w.AppendValue(nil, mergeObjects(nil, []byte(`{"k":0}`), []byte(`{"constructor":2,"prototype":{"y":1},"k":1}`), false))
+	assert.NoError(t, err)
+	assert.Equal(t, `{"k":1,"constructor":2,"prototype":{"y":1}}`, string(got), "before 5.0.181 the keys are merged (ai 5.0.0's reading)")
 	for _, c := range cases {
-		got, err := w.AppendValue(nil, mergeObjects(nil, []byte(c.base), []byte(c.over)))
+		got, err := w.AppendValue(nil, mergeObjects(nil, []byte(c.base), []byte(c.over), true))
 		assert.NoError(t, err, c.name)
 		assert.Equal(t, c.want, string(got), "%s: mergeObjects(%s, %s)", c.name, c.base, c.over)
 	}

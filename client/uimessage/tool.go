@@ -86,7 +86,7 @@ func (a *Assembler) updateTool(o *toolOpts, existing *part, dynamic bool) *part 
 		p.set("state", a.constant(o.state))
 		if dynamic {
 			p.set("toolName", name)
-		} else if b.inputEncoding && p.typ[len("tool-"):] != o.toolName {
+		} else if b.staticRetyped && p.typ[len("tool-"):] != o.toolName {
 			p.typ = "tool-" + o.toolName
 			p.set("type", quote(p.typ))
 		}
@@ -127,7 +127,7 @@ func (a *Assembler) updateTool(o *toolOpts, existing *part, dynamic bool) *part 
 			switch {
 			case b.resultMetadata && isResult(o.state):
 				p.set("resultProviderMetadata", o.providerMetadata)
-			case b.resultMetadata || o.state == "input-available":
+			case b.callMetadataAnyState || o.state == "input-available":
 				p.set("callProviderMetadata", o.providerMetadata)
 			}
 		}
@@ -207,6 +207,7 @@ func (a *Assembler) toolInputStart(c []byte) *jsError {
 	call := &partialCall{toolName: o.toolName, toolNameRaw: o.toolNameRaw, callID: o.callID, callIDRaw: o.callIDRaw, dynamic: dyn}
 	call.json.Reset()
 	call.json.SetCutEscape(b.cutEscape)
+	call.json.SetCutArrayStart(b.cutArrayStart)
 	for _, p := range a.parts[a.stepStart():] {
 		if isStaticTool(p.typ) {
 			call.index++
@@ -338,7 +339,7 @@ func (a *Assembler) toolInputError(c []byte) *jsError {
 		o.toolMetadata = a.val(jsvalue.Lookup(c, "toolMetadata"))
 	}
 	dyn := truthy(jsvalue.Lookup(c, "dynamic"))
-	if a.b.resultMetadata {
+	if a.b.inputErrorByPart {
 		for _, p := range a.parts[a.stepStart():] {
 			if isAnyTool(p.typ) && p.callID == o.callID {
 				dyn = p.typ == "dynamic-tool"
@@ -457,9 +458,9 @@ func (a *Assembler) approvalRequest(c []byte) *jsError {
 		if d := jsvalue.Lookup(c, "approvalDescriptor"); notNull(d) {
 			ap.set("descriptor", a.val(d))
 		}
-		if v := jsvalue.Lookup(c, "inputSchemaInput"); v != nil {
-			ap.set("inputSchemaInput", a.val(v))
-		}
+	}
+	if v := jsvalue.Lookup(c, "inputSchemaInput"); b.approvalInputSchema && v != nil {
+		ap.set("inputSchemaInput", a.val(v))
 	}
 	if r := jsvalue.Lookup(c, "reason"); b.approvalRequestReason && notNull(r) {
 		ap.set("requestReason", a.val(r))

@@ -43,6 +43,11 @@ type fixer struct {
 	// digits of the escape being walked.
 	cutEscape bool
 	hexDigits int
+
+	// cutArrayStart is the fixJson of ai 7.0.158 and later: the first
+	// character of an array element counts as valid only when the value it
+	// starts makes it so, so a lone '-' after '[' is cut.
+	cutArrayStart bool
 }
 
 // AppendFixedJSON appends to dst what the SDK's fixJson makes of the
@@ -226,10 +231,13 @@ func (f *fixer) step(s []byte, c byte, last int) {
 			f.valid(last)
 		}
 	case fxInsideArrayStart:
-		f.valid(last)
 		if c == ']' {
+			f.valid(last)
 			f.pop()
 		} else {
+			if !f.cutArrayStart {
+				f.valid(last)
+			}
 			f.valueStart(c, last, fxInsideArrayAfterValue)
 		}
 	case fxInsideArrayAfterValue:

@@ -35,6 +35,12 @@ func (s *StreamedJSON) Reset() {
 // the first Add of a text.
 func (s *StreamedJSON) SetCutEscape(on bool) { s.fix.cutEscape = on }
 
+// SetCutArrayStart chooses the fixJson of ai 7.0.158 and later (on): the
+// first character of an array element is kept only when the value it
+// starts makes it valid, so "[-" is repaired to "[]" where the earlier
+// fixJson keeps "[-]", which fails to parse. It holds across Reset.
+func (s *StreamedJSON) SetCutArrayStart(on bool) { s.fix.cutArrayStart = on }
+
 // Add appends a piece, the bytes between the quotes of a JSON string token.
 // It is decoded with the pieces after it when the value is read (see
 // decode), in one pass over the pieces since the last read.

@@ -132,3 +132,38 @@ func TestStreamedJSONCutEscape(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamedJSONCutArrayStart checks the fixJson of ai 7.0.158 and
+// later: a lone '-' starting an array element is cut, where the earlier
+// fixJson keeps it and the repaired text fails to parse.
+func TestStreamedJSONCutArrayStart(t *testing.T) {
+	cases := []struct{ text, cut, orig string }{
+		{`[-`, `[]`, ``},
+		{`{"a":[-`, `{"a":[]}`, ``},
+		{`[1,-`, `[1]`, `[1]`},
+		{`[-1`, `[-1]`, `[-1]`},
+		{`["x`, `["x"]`, `["x"]`},
+		{`[t`, `[true]`, `[true]`},
+	}
+	var p jsvalue.PartialParser
+	for _, c := range cases {
+		for _, cut := range []bool{true, false} {
+			want := c.orig
+			if cut {
+				want = c.cut
+			}
+			var s jsvalue.StreamedJSON
+			s.Reset()
+			s.SetCutArrayStart(cut)
+			for _, piece := range quotedPieces(c.text, 1) {
+				s.Add(piece)
+			}
+			got, state := s.Value(&p)
+			if want == "" {
+				assert.Equal(t, jsvalue.PartialJSONFailed, state, "%q cut=%v: %s", c.text, cut, got)
+				continue
+			}
+			assert.Equal(t, want, string(got), "%q cut=%v", c.text, cut)
+		}
+	}
+}
