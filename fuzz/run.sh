@@ -26,7 +26,7 @@ trap 'rm -f "$out"' EXIT
 for pt in fuzz:FuzzDecode fuzz:FuzzAgainstReference fuzz:FuzzRoundTrip fuzz:FuzzChunking fuzz:FuzzChatID \
 	fuzz:FuzzVectorScan fuzz:FuzzSkeleton internal/jsonscan:FuzzScanStringPaths internal/jsonscan:FuzzScanCompact internal/jsonscan:FuzzLineSkeleton \
 	fuzz:FuzzPartialJSON fuzz:FuzzAssemble fuzz:FuzzResponse \
-	internal/jsvalue:FuzzTextPaths uistream/sdk:FuzzCheckChunk; do
+	internal/jsvalue:FuzzTextPaths uistream/sdk:FuzzCheckChunk client/uimessage:FuzzAssembler; do
 	pkg=./${pt%%:*} target=${pt#*:}
 	echo "fuzz: $target for $time"
 	if go test "$pkg" -run '^$' -fuzz "^$target\$" -fuzztime "$time" -fuzzminimizetime 10s >"$out" 2>&1; then
