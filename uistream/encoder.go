@@ -192,12 +192,15 @@ func AppendFileChunk(dst []byte, mediaType, url string) []byte {
 	return end(str(str(openChunk(dst, "file"), "mediaType", mediaType), "url", url))
 }
 
-// AppendDataChunk appends {"type":"data-NAME","id":…,"data":…}: the id
+// AppendDataChunk appends {"type":"data-NAME","id":…,"data":…}: the name
+// escaped as the rest of the type string, the id
 // left out when empty, data a raw JSON value, "transient":true when
 // transient (such a part reaches the client's onData only).
 func AppendDataChunk(dst []byte, name, id string, data []byte, transient bool) []byte {
-	dst = append(append(dst, `data: {"type":"data-`...), name...)
-	dst = append(dst, '"')
+	dst = append(dst, `data: {"type":"data-`...)
+	q := len(dst)
+	dst = linestream.AppendQuoted(dst, name)
+	dst = append(dst[:q], dst[q+1:]...) // the name's opening quote
 	if id != "" {
 		dst = str(dst, "id", id)
 	}
