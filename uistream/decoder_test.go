@@ -264,12 +264,54 @@ func TestMaxEventLength(t *testing.T) {
 		assert.Len(t, chunks, 3)
 	}
 	d.SetMaxEventLength(len(event) - 1)
-	_, err := decode(t, d, bytes.NewReader(in))
+	d2 := uistream.NewDecoder(nil) // a decoder whose buffer has not grown
+	d2.SetMaxEventLength(len(event) - 1)
+	w := &watchReader{r: bytes.NewReader(bytes.Repeat(in, 20))}
+	_, err := decode(t, d2, w)
+	assert.ErrorIs(t, err, uistream.ErrEventTooLong, "an event one byte longer than the maximum")
+	assert.LessOrEqual(t, w.most, len(event)+8, "the buffer grows to the maximum event length and a few bytes, no more")
+	_, err = decode(t, d, bytes.NewReader(in))
 	assert.ErrorIs(t, err, uistream.ErrEventTooLong, "an event one byte longer than the maximum")
 	d.SetMaxEventLength(0)
 	chunks, err := decode(t, d, bytes.NewReader(in))
 	require.NoError(t, err, "0 restores the default")
 	assert.Len(t, chunks, 3)
+}
+
+// watchReader records the largest read asked of it: the decoder's room.
+type watchReader struct {
+	r    io.Reader
+	most int
+}
+
+func (w *watchReader) Read(p []byte) (int, error) {
+	w.most = max(w.most, len(p))
+	return w.r.Read(p)
+}
+
+// TestTooLongAtTheEnd: an event longer than the maximum is an error at its
+// byte past the maximum whether the stream goes on after it or ends in it,
+// however the reads come.
+func TestTooLongAtTheEnd(t *testing.T) {
+	in := []byte("data: {\"type\":\"start\"}\n\ndata: {\"type\":\"x\",\"y\":\"0123456789\"}")
+	off := int64(24 + 30)
+	for name, r := range map[string]io.Reader{
+		"whole":          bytes.NewReader(in),
+		"eof with bytes": iotest.DataErrReader(bytes.NewReader(in)),
+		"one byte":       iotest.OneByteReader(bytes.NewReader(in)),
+	} {
+		d := uistream.NewDecoder(nil)
+		d.SetMaxEventLength(30)
+		chunks, err := decode(t, d, r)
+		assert.Len(t, chunks, 1, name)
+		var se *uistream.SyntaxError
+		if assert.True(t, errors.As(err, &se), "%s: %v", name, err) {
+			assert.Equal(t, off, se.Offset, name)
+			assert.Equal(t, 2, se.Event, name)
+			assert.ErrorIs(t, err, uistream.ErrEventTooLong, name)
+		}
+		assert.Empty(t, d.Warnings(), "%s: an error, not a warning", name)
+	}
 }
 
 func TestChunkClone(t *testing.T) {

@@ -126,9 +126,19 @@ func indexLineEnd(b []byte) int {
 	return i
 }
 
-// more reads more bytes, unless the bytes kept (the pending event, or the
-// line being read) are already longer than the maximum: that is an error.
+// more reads more bytes, unless the bytes kept are already too long.
 func (d *Decoder) more() bool {
+	if d.keptTooLong() {
+		return false
+	}
+	d.fill()
+	return true
+}
+
+// keptTooLong reports whether the bytes kept, the pending event or the line
+// being read, are longer than the maximum, and makes that d's error: they
+// are, whatever comes after them (or nothing does).
+func (d *Decoder) keptTooLong() bool {
 	e := d.end
 	if e > d.pos && d.buf[e-1] == '\r' {
 		e-- // a line end, maybe half of one
@@ -137,15 +147,14 @@ func (d *Decoder) more() bool {
 	if e == d.pos && d.dataLines > 0 {
 		n = d.lastEnd - d.start // the pending event, with no line begun after it
 	}
-	if n > d.maxEvent {
-		line := d.line + 1 // the line being read
-		if d.dataLines > 0 {
-			line = d.evLine
-		}
-		d.err = d.tooLong(line)
+	if n <= d.maxEvent {
 		return false
 	}
-	d.fill()
+	line := d.line + 1 // the line being read
+	if d.dataLines > 0 {
+		line = d.evLine
+	}
+	d.err = d.tooLong(line)
 	return true
 }
 
@@ -225,13 +234,17 @@ func splitField(line []byte) (name, value []byte) {
 // stop ends the stream where no whole line is left: with the read error,
 // or at its end, where an event with no blank line after it, or a data line
 // with no line end, is dropped, as the SDK's parser drops it (it has no
-// flush), with a warning.
+// flush), with a warning; one longer than the maximum is an error, as it is
+// where more bytes follow it.
 func (d *Decoder) stop() bool {
 	if d.err != nil {
 		return false
 	}
 	if d.rerr != nil {
 		d.err = d.rerr
+		return false
+	}
+	if d.keptTooLong() {
 		return false
 	}
 	if d.dataLines > 0 {
