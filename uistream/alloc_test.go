@@ -15,9 +15,11 @@ import (
 // reading a whole stream allocates nothing, on the fast path (the SDK's
 // stream) and on the general one (CRLF and lone CR line ends, chunks over
 // several data lines, comments and named events, invalid UTF-8, escaped
-// and duplicate type keys, the exact walks for "__proto__", warnings).
+// and duplicate type keys, the exact walks for "__proto__", warnings), in
+// streams that fit one read and in streams of many.
 func TestDecoderDoesNotAllocate(t *testing.T) {
 	sdk, n := sdkStream(20)
+	long, nLong := sdkStream(400) // many buffers: events cut by the end of a read
 	odd := strings.Repeat("data: {\"type\":\"text-delta\",\"id\":\"1\",\"delta\":\"a\xffb\xe2\x82\"}\n\n"+
 		"data: {\"t\\u0079pe\":\"text-\\u0064elta\",\"id\":\"1\",\"delta\":\"x\"}\n\n"+
 		"data: {\"type\":\"start\",\"type\":\"finish\"}\n\n"+
@@ -28,6 +30,8 @@ func TestDecoderDoesNotAllocate(t *testing.T) {
 		chunks int
 	}{
 		"sdk":                {sdk, n},
+		"sdk, many buffers":  {long, nLong},
+		"crlf, many buffers": {crlf(long), nLong},
 		"crlf":               {crlf(sdk), n},
 		"cr":                 {crOnly(sdk), n},
 		"multi-line":         {multiLine(sdk), n},

@@ -31,6 +31,7 @@ type Decoder struct {
 	pos   int   // the next line's start
 	scan  int   // buf[pos:scan] holds no line end
 	end   int   // end of the bytes read into buf
+	lfEnd int   // buf[:lfEnd] ends with a '\n' (0: none seen); buf[lfEnd:end] may hold more
 	base  int64 // stream offset of buf[0]
 	line  int   // physical lines read
 	eof   bool
@@ -167,7 +168,9 @@ func (d *Decoder) Next() bool {
 	if d.err != nil {
 		return false
 	}
-	s, b := d.start, d.buf[:d.end]
+	// Only whole lines: a string cut by the end of the bytes read would
+	// cost the validator an error value.
+	s, b := d.start, d.buf[:d.lfEnd]
 	if s+16 > len(b) || !d.began || d.done || binary.LittleEndian.Uint32(b[s:]) != dataLE || b[s+4] != ':' {
 		return d.next()
 	}

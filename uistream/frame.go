@@ -490,6 +490,7 @@ func (d *Decoder) fill() {
 		d.v1 -= s
 		d.lastEnd -= s
 		d.u8end = max(d.u8end-s, 0)
+		d.lfEnd = max(d.lfEnd-s, 0)
 		d.end, d.start = n, 0
 	}
 	if d.end == len(d.buf) {
@@ -508,6 +509,7 @@ func (d *Decoder) fill() {
 			d.rerr = fmt.Errorf("uistream: reader returned invalid count %d", n)
 			return
 		}
+		d.noteLF(d.end, d.end+n)
 		d.end += n
 		if err == io.EOF {
 			d.eof = true
@@ -522,6 +524,20 @@ func (d *Decoder) fill() {
 		}
 	}
 	d.rerr = io.ErrNoProgress
+}
+
+// lfWindow bounds how far back from the end of newly read bytes noteLF looks
+// for a '\n' (bytes.LastIndexByte goes byte by byte).
+const lfWindow = 1 << 10
+
+// noteLF moves lfEnd past the last '\n' in buf[from:to], the bytes just read,
+// when there is one in the last lfWindow bytes. Missing an earlier one only
+// leaves its events to the general path.
+func (d *Decoder) noteLF(from, to int) {
+	from = max(from, to-lfWindow)
+	if i := bytes.LastIndexByte(d.buf[from:to], '\n'); i >= 0 {
+		d.lfEnd = from + i + 1
+	}
 }
 
 // describeByte names the character at the start of b, the bad byte of an
