@@ -147,3 +147,45 @@ func TestUTF8Replacement(t *testing.T) {
 		assert.Equal(t, len(tt.in), origIndex([]byte(tt.in), len(got)), "%q: the end", tt.in)
 	}
 }
+
+// FuzzValidPrefix: the SWAR loop of validPrefix ends where its reference,
+// rune by rune, ends, on any bytes, at any offset.
+func FuzzValidPrefix(f *testing.F) {
+	for _, s := range []string{"", "plain ascii and more ascii", "é😀\u2028 日本 ½ русский", "a\xffb", "\xe2\x82c",
+		"\xed\xa0\x80", "\xf0\x9f\x98e", "\xc0\xaf", "\xf4\x90\x80\x80", "\xe0\x80", "abcdefg\xe2\x82\xac", "abcdefgh\xf0\x90\x80\x80xyz",
+		"\xe0\xa0\x80\xed\x9f\xbf\xf0\x90\x80\x80\xf4\x8f\xbf\xbf", "1234567\xe0\x9f\x80", "1234567\xed\xa0\x80", "1234567\xf4\x90\x80\x80"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for off := 0; off < 8 && off <= len(b); off++ {
+			want := validPrefixRunes(b[off:])
+			if got := validPrefix(b[off:]); got != want {
+				t.Fatalf("validPrefix(%+q) = %d, rune by rune %d", b[off:], got, want)
+			}
+		}
+	})
+}
+
+// TestValidPrefixEveryTwoRunes: every rune of every length class, and
+// every ill-formed pair of bytes, at every offset in a word.
+func TestValidPrefixEveryTwoRunes(t *testing.T) {
+	var pieces []string
+	for _, r := range []rune{'a', 0x7f, 0x80, 0x7ff, 0x800, 0xfff, 0x1000, 0xd7ff, 0xe000, 0xffff, 0x10000, 0x3ffff, 0x40000, 0x10ffff} {
+		pieces = append(pieces, string(r))
+	}
+	for c := 0x80; c <= 0xff; c++ {
+		for _, d := range []int{0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0} {
+			pieces = append(pieces, string([]byte{byte(c), byte(d)}), string([]byte{byte(c), byte(d), 0x80}), string([]byte{byte(c), byte(d), 0x80, 0x80}))
+		}
+	}
+	for pad := range 8 {
+		for _, p := range pieces {
+			for _, q := range []string{"x", "é", "\xed\xa0\x80", "€", "𐀀", "\xc2"} {
+				b := []byte(strings.Repeat("_", pad) + p + q + "tail....")
+				if got, want := validPrefix(b), validPrefixRunes(b); got != want {
+					t.Fatalf("validPrefix(%+q) = %d, rune by rune %d", b, got, want)
+				}
+			}
+		}
+	}
+}
