@@ -161,8 +161,9 @@ var (
 //
 // Next itself is the fast path: an event as the SDK's server writes it,
 // `data: {"type":"…",…}` and a blank line, "\n" line ends, valid UTF-8,
-// wholly in the buffer, validated in place in one pass (with the event's
-// skeleton where the CPU has them). Anything else goes to next, the general
+// wholly in the buffer, validated in place in one pass: a flat chunk
+// member by member (flatEnd), any other with the skeletons of its chunk
+// type where the CPU has them. Anything else goes to next, the general
 // path, before anything has changed.
 func (d *Decoder) Next() bool {
 	if d.err != nil {
@@ -194,32 +195,19 @@ func (d *Decoder) Next() bool {
 		kind = TypeOf(typ)
 		d.lastKind = kind
 	}
-	nl, masks := -1, jsonscan.Vector()
-	if sk := d.skel; masks && sk != nil {
-		if c := sk.class(kind); c.Ready() {
-			size, e, way := jsonscan.LineSkeleton(d.buf, v, &sk.out, c)
-			if e += v; way >= 0 && e < len(b) {
-				c.Hit(way)
-				nl = e
-			} else {
-				nl = c.Miss(b, d.buf, v, &sk.out, size, e)
-			}
-		} else if e, ok := jsonscan.ScanCompact(b, v, masks); ok && e < len(b) && b[e] == '\n' {
-			nl = e
+	nl := flatEnd(b, te+1)
+	if nl < 0 || b[nl] != '\n' {
+		if nl = d.skeletonEnd(b, v, kind); nl < 0 || mayNeedWalk(b[te+1:nl]) {
+			return d.next()
 		}
-	} else if e, ok := jsonscan.ScanCompact(b, v, masks); ok && e < len(b) && b[e] == '\n' {
-		nl = e
 	}
-	if nl < 0 || nl+1 >= len(b) || b[nl+1] != '\n' || nl-s > d.maxEvent || kind == ChunkUnknown && d.strict {
+	if nl+1 >= len(b) || b[nl+1] != '\n' || nl-s > d.maxEvent || kind == ChunkUnknown && d.strict {
 		return d.next()
 	}
 	if nl > d.u8end {
 		if d.checkUTF8(); nl > d.u8end {
 			return d.next()
 		}
-	}
-	if mayNeedWalk(b[te+1 : nl]) {
-		return d.next()
 	}
 	d.events++
 	d.line += 2
@@ -230,6 +218,84 @@ func (d *Decoder) Next() bool {
 	s = nl + 2
 	d.start, d.pos, d.scan = s, s, s
 	return true
+}
+
+// flatEnd reads the members of a flat chunk, the object after its "type"
+// member, from b[i] on, as the SDK writes most chunks: compact, each
+// member a key of ASCII letters and digits other than "type" and a string,
+// or a number or a literal. It returns the index just past the object, or
+// -1 for any other object (another "type" key, another key, an object or
+// an array as a value, whitespace, bad JSON): its keys are checked here,
+// and no key JSON.parse or secure-json-parse treats apart can hide in its
+// values. Strings are checked by jsonscan.ScanString (eight bytes at a
+// time, a long one with the vector scanner), other values by ScanCompact.
+func flatEnd(b []byte, i int) int {
+	for i+2 < len(b) {
+		if b[i] == '}' {
+			return i + 1
+		}
+		if b[i] != ',' || b[i+1] != '"' {
+			return -1
+		}
+		k := i + 2
+		j := k
+		for j < len(b) && keyByte[b[j]] {
+			j++
+		}
+		if j == k || j+2 >= len(b) || b[j] != '"' || b[j+1] != ':' || j-k == 4 && string(b[k:j]) == "type" {
+			return -1
+		}
+		switch v := j + 2; b[v] {
+		case '"':
+			e, err := jsonscan.ScanString(b, v)
+			if err != nil {
+				return -1
+			}
+			i = e
+		case '{', '[':
+			return -1
+		default:
+			e, ok := jsonscan.ScanCompact(b, v, false)
+			if !ok {
+				return -1
+			}
+			i = e
+		}
+	}
+	return -1
+}
+
+// keyByte tells the bytes of the keys flatEnd reads: ASCII letters and
+// digits, as in every key of the SDK's chunks.
+var keyByte = func() (t [256]bool) {
+	for c := '0'; c <= '9'; c++ {
+		t[c] = true
+	}
+	for c := 'a'; c <= 'z'; c++ {
+		t[c], t[c-'a'+'A'] = true, true
+	}
+	return t
+}()
+
+// skeletonEnd validates the compact JSON object at b[v], which ends its
+// line, with the skeletons of its chunk type where the CPU has them, else
+// with ScanCompact, and returns the index of the line's '\n', or -1.
+func (d *Decoder) skeletonEnd(b []byte, v int, kind ChunkType) int {
+	masks := jsonscan.Vector()
+	if sk := d.skel; masks && sk != nil {
+		if c := sk.class(kind); c.Ready() {
+			size, e, way := jsonscan.LineSkeleton(d.buf, v, &sk.out, c)
+			if e += v; way >= 0 && e < len(b) {
+				c.Hit(way)
+				return e
+			}
+			return c.Miss(b, d.buf, v, &sk.out, size, e)
+		}
+	}
+	if e, ok := jsonscan.ScanCompact(b, v, masks); ok && e < len(b) && b[e] == '\n' {
+		return e
+	}
+	return -1
 }
 
 // mayNeedWalk reports whether the rest of a chunk after its first "type"
