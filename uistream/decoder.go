@@ -182,19 +182,22 @@ func (d *Decoder) Next() bool {
 	if v+9 >= len(b) || binary.LittleEndian.Uint64(b[v:]) != objTypeLE || b[v+8] != '"' {
 		return d.next()
 	}
-	ts := v + 9
-	te, lim := ts, min(ts+maxTypeLen, len(b))
-	for te < lim && b[te] != '"' && b[te] != '\\' && b[te] >= 0x20 {
-		te++
-	}
-	if te >= lim || b[te] != '"' {
-		return d.next()
-	}
-	typ, kind := b[ts:te], d.lastKind
-	if string(typ) != chunkNames[kind] {
-		kind = TypeOf(typ)
+	// The type: mostly the last one's again (a run of deltas), compared at
+	// once; else read to its closing quote, with no escape or control byte.
+	ts, kind := v+9, d.lastKind
+	last := chunkNames[kind]
+	te := ts + len(last)
+	if te >= len(b) || b[te] != '"' || string(b[ts:te]) != last {
+		lim := min(ts+maxTypeLen, len(b))
+		for te = ts; te < lim && b[te] != '"' && b[te] != '\\' && b[te] >= 0x20; te++ {
+		}
+		if te >= lim || b[te] != '"' {
+			return d.next()
+		}
+		kind = TypeOf(b[ts:te])
 		d.lastKind = kind
 	}
+	typ := b[ts:te]
 	nl := flatEnd(b, te+1)
 	if nl < 0 || b[nl] != '\n' {
 		if nl = d.skeletonEnd(b, v, kind); nl < 0 || mayNeedWalk(b[te+1:nl]) {
