@@ -304,8 +304,21 @@ func (d *Decoder) skeletonEnd(b []byte, v int, kind ChunkType) int {
 // mayNeedWalk reports whether the rest of a chunk after its first "type"
 // member may hold another top-level "type" key or a key secure-json-parse
 // rejects: then the chunk is read by the walks of object.go.
+// Both `"type"` and "proto" (in "__proto__" and "prototype") hold a 'p',
+// and a key spelt with escapes a '\\': it visits each of those bytes,
+// found by bytes.IndexByte, which are few in a chunk.
 func mayNeedWalk(rest []byte) bool {
-	return bytes.Contains(rest, typeKey) || bytes.Contains(rest, protoTxt) || hasLetterEscape(rest)
+	for b := rest; ; {
+		i := bytes.IndexByte(b, 'p')
+		if i < 0 {
+			break
+		}
+		if i >= 3 && i+3 <= len(b) && string(b[i-3:i+3]) == `"type"` || i+5 <= len(b) && string(b[i:i+5]) == "proto" {
+			return true
+		}
+		b = b[i+1:]
+	}
+	return bytes.IndexByte(rest, '\\') >= 0 && hasLetterEscape(rest)
 }
 
 // checkUTF8 moves u8end past the valid UTF-8 from start (or where u8end
