@@ -153,6 +153,7 @@ func (d *Decoder) Line() int { return d.line }
 var (
 	dataLE    = binary.LittleEndian.Uint32([]byte("data"))
 	objTypeLE = binary.LittleEndian.Uint64([]byte(`{"type":`))
+	crlf2LE   = binary.LittleEndian.Uint32([]byte("\r\n\r\n"))
 )
 
 // Next advances to the next chunk and reports whether there is one. It
@@ -160,7 +161,8 @@ var (
 // tells which.
 //
 // Next itself is the fast path: an event as the SDK's server writes it,
-// `data: {"type":"…",…}` and a blank line, "\n" line ends, valid UTF-8,
+// `data: {"type":"…",…}` and a blank line, "\n" line ends ("\r\n" too for
+// a flat chunk), valid UTF-8,
 // wholly in the buffer, validated in place in one pass: a flat chunk
 // member by member (flatEnd), any other with the skeletons of its chunk
 // type where the CPU has them. Anything else goes to next, the general
@@ -198,13 +200,25 @@ func (d *Decoder) Next() bool {
 		d.lastKind = kind
 	}
 	typ := b[ts:te]
-	nl := flatEnd(b, te+1)
-	if nl < 0 || b[nl] != '\n' {
+	// The data's end, nl, and the blank line's: "\n\n" or, for a flat chunk,
+	// "\r\n\r\n" (the skeletons read lines that end in "\n" alone).
+	nl, next := flatEnd(b, te+1), 0
+	switch {
+	case nl >= 0 && b[nl] == '\n':
+	case nl >= 0 && b[nl] == '\r' && nl+3 < len(b) && binary.LittleEndian.Uint32(b[nl:]) == crlf2LE:
+		next = nl + 4
+	default:
 		if nl = d.skeletonEnd(b, v, kind); nl < 0 || mayNeedWalk(b[te+1:nl]) {
 			return d.next()
 		}
 	}
-	if nl+1 >= len(b) || b[nl+1] != '\n' || nl-s > d.maxEvent || kind == ChunkUnknown && d.strict {
+	if next == 0 {
+		if nl+1 >= len(b) || b[nl+1] != '\n' {
+			return d.next()
+		}
+		next = nl + 2
+	}
+	if nl-s > d.maxEvent || kind == ChunkUnknown && d.strict {
 		return d.next()
 	}
 	if nl > d.u8end {
@@ -218,8 +232,7 @@ func (d *Decoder) Next() bool {
 	c := &d.chunk
 	c.Type, c.Kind, c.Data = typ, kind, b[v:nl]
 	c.Event, c.Line, c.Offset = d.events, d.line-1, d.base+int64(s)
-	s = nl + 2
-	d.start, d.pos, d.scan = s, s, s
+	d.start, d.pos, d.scan = next, next, next
 	return true
 }
 
