@@ -86,42 +86,52 @@
 // its six bytes arrive in the parser's first read; the decoder strips it
 // whatever the reads.
 //
-// Invalid UTF-8 costs nothing where there is none: the decoder checks the
-// bytes it reads for it once, with a word-at-a-time ASCII scan, and only
-// an event whose bytes hold some has its data copied, with the
-// replacements, to a buffer of its own (reused), to be validated and
-// handed out.
+// Invalid UTF-8 costs little where there is none: the decoder checks the
+// bytes it reads once, 32 at a time with AVX2 (the lookup algorithm of
+// Keiser and Lemire) or 8 at a time elsewhere, and only an event whose
+// bytes hold some has its data copied, with the replacements, to a buffer
+// of its own (reused), to be validated and handed out.
 //
 // # Speed
 //
 // Events as the SDK's server writes them, `data: {"type":"…",…}` and a
-// blank line, take a fast path that reads the event once: the type is read
-// from the data's first bytes, and the JSON is validated in place by the
-// module's validation core (internal/jsonscan, shared with linestream):
-// compact JSON is walked without spending anything on whitespace, strings
-// are checked 64 bytes at a time on CPUs with AVX2, and on CPUs with AVX2
-// or AVX-512 the decoder remembers, per chunk type, the skeletons of the
-// events it has read (an event's bytes with the strings' contents cut),
-// so that an event of a known shape is valid once its strings are,
-// without walking its tokens. A cheap search tells the rare chunk that may
-// have another "type" key or a key secure-json-parse rejects, which is
-// then read exactly. Anything else (CRLF line ends, several data lines,
-// comments, [DONE], invalid UTF-8, bad events) takes the general path,
-// line by line, which allocates nothing either once its buffers have grown.
+// blank line, take a fast path that reads each event once, in place. The
+// type is read from the data's first bytes (compared with the last
+// chunk's type first). A flat chunk, whose members are strings, numbers
+// or literals (text, reasoning and tool input deltas, starts and ends,
+// errors, finishes: nearly all of a stream), is read member by member:
+// each key is checked as it passes, each string validated by the module's
+// validation core (internal/jsonscan, shared with linestream: eight bytes
+// at a time, a long string 32 or 64 at a time on CPUs with AVX2). Any
+// other chunk is validated whole, by the skeletons of its chunk type on
+// CPUs with AVX2 or AVX-512 (the decoder remembers, per type, the
+// skeletons of the events it has read, their bytes with the strings'
+// contents cut, so that an event of a known shape is valid once its
+// strings are, without walking its tokens), else by jsonscan's walker of
+// compact JSON; a search of its few 'p' and '\' bytes tells whether it may
+// hold a key that JSON.parse or secure-json-parse treats apart (another
+// "type", "__proto__", "prototype", a key spelt with escapes), which is
+// then read exactly. Flat chunks with CRLF line ends take the fast path
+// too. Anything else (lone CRs, several data lines, comments and other
+// fields, [DONE], invalid UTF-8, bad events) takes the general path, line
+// by line, which allocates nothing either once its buffers have grown.
+// bench/uistream.sh measures the decoder against a reader that only finds
+// the events.
 //
 // Events may be up to [DefaultMaxEventLength] bytes long (configurable with
 // [Decoder.SetMaxEventLength]); the buffer never grows past the limit.
 //
 // # Files
 //
-//	doc.go      this documentation
-//	decoder.go  the Decoder, its settings and Next's fast path
-//	frame.go    the general path: lines, fields, events, their data; errors' positions
-//	object.go   the chunk's type and the keys secure-json-parse rejects, as JSON.parse reads them
-//	utf8.go     invalid UTF-8 as the TextDecoder replaces it
-//	chunk.go    the Chunk
-//	kind.go     the chunk types
-//	error.go    SyntaxError, its sentinels, and Warning
-//	encoder.go  the Append… functions, Headers and the Writer
+//	doc.go       this documentation
+//	decoder.go   the Decoder, its settings, and Next's fast path (flat chunks member by member, others by skeleton)
+//	frame.go     the general path: lines, fields, events, their data; errors' positions; the buffer
+//	object.go    a chunk's type and the keys secure-json-parse rejects, as JSON.parse reads them
+//	utf8.go      invalid UTF-8 found (SWAR) and replaced as the TextDecoder replaces it
+//	utf8_amd64.s utf8_amd64.go utf8_other.go  the AVX2 check of UTF-8 (hand-written), or none
+//	chunk.go     the Chunk
+//	kind.go      the chunk types
+//	error.go     SyntaxError, its sentinels, and Warning
+//	encoder.go   the Append… functions, Headers and the Writer
 //	testdata/sseoracle/  the framing cases and the SDK's reading of them (oracle.mjs)
 package uistream

@@ -1,6 +1,7 @@
 package uistream_test
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -90,4 +91,47 @@ func ExampleTypeOf() {
 	// tool-approval-request -> tool-approval-request false
 	// reasoning -> reasoning true
 	// aui-state -> unknown false
+}
+
+func ExampleDecoder_SetMaxEventLength() {
+	d := uistream.NewDecoder(strings.NewReader("data: {\"type\":\"text-delta\",\"id\":\"1\",\"delta\":\"" + strings.Repeat("x", 100) + "\"}\n\n"))
+	d.SetMaxEventLength(64)
+	for d.Next() {
+	}
+	err := d.Err()
+	fmt.Println(err, errors.Is(err, uistream.ErrEventTooLong))
+	// Output:
+	// uistream: event 1, line 1:65: event longer than 64 bytes true
+}
+
+// One decoder reads many streams: Reset keeps its buffers and what it has
+// learnt, so that a steady state allocates nothing.
+func ExampleDecoder_Reset() {
+	d := uistream.NewDecoder(nil)
+	for _, body := range []string{
+		"data: {\"type\":\"start\"}\n\ndata: [DONE]\n\n",
+		"\xEF\xBB\xBFdata: {\"type\":\"error\",\"errorText\":\"rate limit\"}\n\n",
+	} {
+		d.Reset(strings.NewReader(body))
+		for d.Next() {
+			fmt.Print(d.Chunk().Kind, " ")
+		}
+		fmt.Println(d.Err(), d.Done())
+	}
+	// Output:
+	// start <nil> true
+	// error <nil> false
+}
+
+func ExampleChunkTypes() {
+	n, legacy := 0, 0
+	for _, t := range uistream.ChunkTypes() {
+		n++
+		if t.Legacy() {
+			legacy++
+		}
+	}
+	fmt.Println(n, "types,", legacy, "legacy")
+	// Output:
+	// 32 types, 2 legacy
 }
