@@ -162,11 +162,10 @@ var (
 //
 // Next itself is the fast path: an event as the SDK's server writes it,
 // `data: {"type":"…",…}` and a blank line, "\n" line ends ("\r\n" too for
-// a flat chunk), valid UTF-8,
-// wholly in the buffer, validated in place in one pass: a flat chunk
-// member by member (flatEnd), any other with the skeletons of its chunk
-// type where the CPU has them. Anything else goes to next, the general
-// path, before anything has changed.
+// a flat chunk), valid UTF-8, wholly in the buffer, validated in place in
+// one pass: a flat chunk member by member (flatEnd), any other with the
+// skeletons of its chunk type where the CPU has them. Anything else goes
+// to next, the general path, before anything has changed.
 func (d *Decoder) Next() bool {
 	if d.err != nil {
 		return false
