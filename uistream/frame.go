@@ -112,18 +112,26 @@ func (d *Decoder) readLine() (ls, le int, ok bool) {
 }
 
 // indexLineEnd returns the index of the first '\n' or '\r' of b, or -1.
+// It looks in windows that double, so that a stream with only one of the
+// two (CRs alone, or LFs alone) costs each search the distance to its line
+// end, not to the end of b, where the other would be looked for.
 func indexLineEnd(b []byte) int {
-	i := bytes.IndexByte(b, '\n')
-	if i < 0 {
-		i = len(b)
+	for w := 256; ; w *= 2 {
+		c := b[:min(w, len(b))]
+		i := bytes.IndexByte(c, '\n')
+		if i >= 0 {
+			c = c[:i]
+		}
+		if j := bytes.IndexByte(c, '\r'); j >= 0 {
+			return j
+		}
+		if i >= 0 {
+			return i
+		}
+		if w >= len(b) {
+			return -1
+		}
 	}
-	if j := bytes.IndexByte(b[:i], '\r'); j >= 0 {
-		return j
-	}
-	if i == len(b) {
-		return -1
-	}
-	return i
 }
 
 // more reads more bytes, unless the bytes kept are already too long.
