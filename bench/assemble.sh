@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# assemble.sh measures the message assembly (client.Assembler) against
+# assemble.sh measures the message assembly (message.Assembler) against
 # decoding alone and against the AI SDK's own assembly, in one run.
 #
 #   bench/assemble.sh [-n ROUNDS] [-o DIR] [-no-sdk] [-benchtime D]

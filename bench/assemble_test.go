@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/chatwire/chatwire/client"
+	"github.com/chatwire/chatwire/client/message"
 	"github.com/chatwire/chatwire/corpus"
 	"github.com/chatwire/chatwire/linestream"
 )
@@ -47,7 +47,7 @@ func assembleStream(tb testing.TB, n int) []byte {
 // runs it; impl=decode-parts, the same taking each part, d.Part(), as a
 // program that reads the parts does: that copies the 88-byte Part, as the
 // assembly's caller does), decoding it into the assembled message
-// (impl=assemble, the decoder feeding a client.Assembler, the message asked
+// (impl=assemble, the decoder feeding a message.Assembler, the message asked
 // for at the end) and the same asking for the message after every part, as
 // a UI showing it does (impl=assemble-view: the args of a partial tool call
 // are then repaired per delta, as the SDK does). All reuse their buffers
@@ -98,7 +98,7 @@ func BenchmarkAssemble(b *testing.B) {
 			view := impl == "assemble-view"
 			b.Run(name+"/impl="+impl, func(b *testing.B) {
 				d := linestream.NewDecoder(nil)
-				a := client.NewAssembler()
+				a := message.NewAssembler()
 				r := bytes.NewReader(data)
 				b.ReportAllocs()
 				b.SetBytes(int64(len(data)))
@@ -131,10 +131,10 @@ func BenchmarkAssemble(b *testing.B) {
 func TestAssembleInputs(t *testing.T) {
 	for _, n := range assembleLines {
 		data := assembleStream(t, n)
-		res, err := client.Assemble(bytes.NewReader(data))
+		res, err := message.Assemble(bytes.NewReader(data))
 		require.NoError(t, err, "assembling the first %d lines", n)
 		want := res.AppendJSON(nil)
-		a := client.NewAssembler()
+		a := message.NewAssembler()
 		for range 2 {
 			a.Reset()
 			d := linestream.NewDecoder(bytes.NewReader(data))

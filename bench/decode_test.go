@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bytes"
+	"flag"
 	"runtime"
 	"strings"
 	"testing"
@@ -10,17 +11,31 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// floor4K adds the 4 KiB-floor figures of RESULTS.md to BenchmarkDecode:
+// the floor with bufio's default buffer (impl=floor-4k) on the inputs only
+// linestream and the floor read, and the short corpus streams
+// (input=short-NAME). bench/run.sh -floor4k passes it.
+var floor4K = flag.Bool("floor4k", false, "BenchmarkDecode: also the floor with a 4 KiB buffer (impl=floor-4k) and the short corpus streams (input=short-NAME)")
+
 // BenchmarkDecode decodes each input with each implementation. Every run
 // reads from a bytes.Reader reset to the start of the input, into buffers
 // the implementation kept from the run before. Besides the usual figures it
 // reports ns/line, the time per non-blank line, and on Linux cpu-ns/line,
 // the CPU time the benchmark's thread spent per line: on a shared machine
 // the wall-clock figures count the time other processes held the CPU, the
-// thread's CPU time does not.
+// thread's CPU time does not. With -floor4k it also runs impl=floor-4k and
+// the short corpus streams.
 func BenchmarkDecode(b *testing.B) {
-	for _, in := range decodeInputs(b) {
+	inputs := decodeInputs(b)
+	if *floor4K {
+		inputs = append(inputs, shortInputs(b)...)
+	}
+	for _, in := range inputs {
 		for _, impl := range decodeImpls {
-			if in.floorOnly && !strings.HasPrefix(impl.name, "linestream") && impl.name != "floor" {
+			if impl.name == "floor-4k" && !*floor4K {
+				continue
+			}
+			if in.floorOnly && !strings.HasPrefix(impl.name, "linestream") && !strings.HasPrefix(impl.name, "floor") {
 				continue
 			}
 			b.Run("input="+in.name+"/impl="+impl.name, func(b *testing.B) {
@@ -51,9 +66,10 @@ func BenchmarkDecode(b *testing.B) {
 }
 
 // TestDecodeImplsAgree checks that the implementations the benchmarks
-// compare find the same parts in every input, so they measure the same work.
+// compare find the same parts in every input, the short corpus streams
+// included, so they measure the same work.
 func TestDecodeImplsAgree(t *testing.T) {
-	for _, in := range decodeInputs(t) {
+	for _, in := range append(decodeInputs(t), shortInputs(t)...) {
 		t.Run(in.name, func(t *testing.T) {
 			for _, impl := range decodeImpls {
 				decode := impl.newFunc()

@@ -15,6 +15,12 @@
 // Another checks that the decoder reads every corpus stream the same whole and
 // one byte at a time. RESULTS.md records the figures and run.sh reproduces
 // them: go test -run '^$' -bench '^BenchmarkDecode$' ./bench is the short way.
+// With the test flag -floor4k the benchmark also runs the floor with
+// bufio's default 4 KiB buffer (impl=floor-4k) and the short corpus
+// streams (input=short-NAME): run.sh -floor4k makes the 4 KiB-floor tables
+// from it, and run.sh -paths the per-code table of the decoder's paths
+// (CHATWIRE_CPU=portable, avx2, and unset). run_test.go checks the tables'
+// arithmetic on the fixture results of testdata/run.
 //
 // The UI message stream benchmarks (uistream_test.go, BenchmarkUIDecode)
 // run uistream, the decoder of the AI SDK 5-7 stream, next to its floor, a
@@ -28,7 +34,16 @@
 // The assembly benchmark (assemble_test.go, BenchmarkAssemble) reads the
 // first 5k, 20k and 100k lines of the corpus's LLM mix, without its error
 // parts, twice per round: decoding alone and decoding into
-// client.Assembler. assemble.sh runs it in rounds beside the AI SDK's own
+// message.Assembler. assemble.sh runs it in rounds beside the AI SDK's own
 // assembly (bench/sdk/call-chat-api.mjs: callChatApi on the same inputs)
 // and prints the benchstat table and the goals; RESULTS.md has the figures.
+//
+// # Files
+//
+//	run.sh            the decoder benchmarks in rounds, and the goal tables
+//	assemble.sh       the message assembly against decoding alone and the SDK's own
+//	RESULTS.md        the figures
+//	live/             package live: the live stream meter of chatwire bench
+//	sdk/              the AI SDK's own assembly and parser timed (Node), for assemble.sh
+//	xk6/              the k6 extension k6/x/chatwire, a module of its own
 package bench

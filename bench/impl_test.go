@@ -28,6 +28,10 @@ type decodeImpl struct {
 // linestream decoder starts with.
 const readBufSize = 64 << 10
 
+// floor4KBufSize is the buffer of the floor-4k implementation: bufio's
+// default (bufio.NewReader's), whose fills stay in L1.
+const floor4KBufSize = 4 << 10
+
 // maxLine bounds the line length of the Scanner baselines, as the decoder's
 // default does.
 const maxLine = linestream.DefaultMaxLineLength
@@ -36,7 +40,8 @@ const maxLine = linestream.DefaultMaxLineLength
 var decodeImpls = []decodeImpl{
 	{"linestream", func() decodeFunc { return newLinestream(false) }},
 	{"linestream-strict", func() decodeFunc { return newLinestream(true) }},
-	{"floor", newFloor},
+	{"floor", func() decodeFunc { return newFloor(readBufSize) }},
+	{"floor-4k", func() decodeFunc { return newFloor(floor4KBufSize) }},
 	{"fastjson", newFastjson},
 	{"scanner-valid", newScannerValid},
 	{"scanner-unmarshal", newScannerUnmarshal},
@@ -68,8 +73,9 @@ type lineReader struct {
 	err  error
 }
 
-func newLineReader() *lineReader {
-	return &lineReader{rd: bufio.NewReaderSize(nil, readBufSize)}
+// newLineReader returns a lineReader with a buffer of size bytes.
+func newLineReader(size int) *lineReader {
+	return &lineReader{rd: bufio.NewReaderSize(nil, size)}
 }
 
 func (lr *lineReader) reset(r io.Reader) {
@@ -118,10 +124,12 @@ func (lr *lineReader) error() error {
 	return lr.err
 }
 
-// newFloor is the reader floor itself: lines split at the ':', values not
-// looked at.
-func newFloor() decodeFunc {
-	lr := newLineReader()
+// newFloor is the reader floor itself, reading through a buffer of size
+// bytes: lines split at the ':', values not looked at. The goals are set
+// against the floor with the decoder's 64 KiB (impl=floor); the one with
+// bufio's default 4 KiB (impl=floor-4k) is faster, as its fills stay in L1.
+func newFloor(size int) decodeFunc {
+	lr := newLineReader(size)
 	return func(r io.Reader) (int, error) {
 		lr.reset(r)
 		n := 0
@@ -136,7 +144,7 @@ func newFloor() decodeFunc {
 
 // newFastjson is the floor plus fastjson.ValidateBytes on each value.
 func newFastjson() decodeFunc {
-	lr := newLineReader()
+	lr := newLineReader(readBufSize)
 	return func(r io.Reader) (int, error) {
 		lr.reset(r)
 		n := 0

@@ -104,6 +104,38 @@ func asciiEscaped(data []byte) []byte {
 	return out
 }
 
+// The non-blank line counts of the short corpus streams shortInputs returns.
+const (
+	shortMinLines = 15
+	shortMaxLines = 999
+)
+
+// shortInputs returns every valid corpus stream of shortMinLines to
+// shortMaxLines non-blank lines (a stream written by the AI SDK's own writers, such as
+// an agent run of two steps), named input=short-NAME, for linestream and the
+// floor alone: decoded again and again by one decoder, Reset between runs,
+// as a long-lived client reads its streams, they measure the cost of a
+// stream's first lines of each shape and of Reset.
+func shortInputs(tb testing.TB) []decodeInput {
+	tb.Helper()
+	streams, err := corpus.Streams(corpus.Valid)
+	if err != nil {
+		tb.Fatalf("short inputs: %v", err)
+	}
+	var ins []decodeInput
+	for _, s := range streams {
+		in := newDecodeInput("short-"+s.Name, s.Data)
+		if in.parts >= shortMinLines && in.parts <= shortMaxLines {
+			in.floorOnly = true
+			ins = append(ins, in)
+		}
+	}
+	if len(ins) == 0 {
+		tb.Fatalf("short inputs: no valid corpus stream of %d to %d lines", shortMinLines, shortMaxLines)
+	}
+	return ins
+}
+
 // minCodeLines is the fewest lines of a code for codeInputs to make a
 // stream of them.
 const minCodeLines = 500

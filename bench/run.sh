@@ -2,6 +2,8 @@
 # run.sh reproduces the figures of bench/RESULTS.md.
 #
 #   bench/run.sh [-n RUNS] [-o DIR] [-no-sdk] [-idle PCT] [-benchtime D] [-base REV] [-report]
+#   bench/run.sh -floor4k [-paths] [-n RUNS] [-o DIR] [-idle PCT] [-benchtime D] [-base REV] [-report]
+#   bench/run.sh -paths [-n RUNS] [-o DIR] [-idle PCT] [-benchtime D] [-report]
 #
 # It builds the benchmark binaries once, then runs RUNS rounds (default 10).
 # Each round runs, one after the other: the cross-implementation decoder
@@ -26,6 +28,25 @@
 # machine shared with other work the wall-clock time also counts the time
 # the benchmark waited for a CPU. The benchstat tables show both.
 #
+# Two other sets of rounds replace the default ones (given together, each
+# round runs both):
+#
+# -floor4k: the 4 KiB-floor figures. BenchmarkDecode (flag -floor4k) on the
+# SDK mix split by code, the mix with \u escapes and the short corpus
+# streams (input=short-NAME), linestream and the floor with bufio's default
+# 4 KiB buffer (impl=floor-4k), whose fills stay in L1. With -base REV,
+# REV's linestream runs first in each round. Writes DIR/floor4k.txt
+# (floor4k-base.txt) and the table of per-round ratios, DIR/floor4k.md.
+#
+# -paths: the per-code table of the decoder's paths. Each round runs the
+# same BenchmarkDecode binary on the SDK mix split by code three times:
+# CHATWIRE_CPU=portable (no vector code), CHATWIRE_CPU=avx2 (no AVX-512
+# code) and CHATWIRE_CPU unset (what the CPU has: AVX-512 where present).
+# Writes DIR/paths-portable.txt, paths-avx2.txt, paths-native.txt and the
+# table of per-round ratios linestream / floor, DIR/paths.md. It refuses to
+# run a binary that does not read CHATWIRE_CPU (internal/cpu), whose three
+# columns would measure the same code.
+#
 # -report skips the runs and only recomputes the tables from DIR.
 #
 # DIR (default $TMPDIR/chatwire-bench) receives decode.txt, sdk.txt, linestream.txt,
@@ -40,6 +61,8 @@ idle=
 benchtime=1s
 report=0
 base=
+floor4k=0
+paths=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-n) runs=$2; shift 2 ;;
@@ -49,10 +72,17 @@ while [ $# -gt 0 ]; do
 	-benchtime) benchtime=$2; shift 2 ;;
 	-base) base=$2; shift 2 ;;
 	-report) report=1; shift ;;
+	-floor4k) floor4k=1; shift ;;
+	-paths) paths=1; shift ;;
 	-h | -help | --help) sed -n '2,/^set /p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "run.sh: unknown argument $1 (see -h)" >&2; exit 2 ;;
 	esac
 done
+
+if [ "$paths" = 1 ] && [ -n "$base" ] && [ "$floor4k" = 0 ]; then
+	echo "run.sh: -paths measures this tree only; -base goes with the default rounds or -floor4k" >&2
+	exit 2
+fi
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${out:-${TMPDIR:-/tmp}/chatwire-bench}
@@ -125,7 +155,164 @@ rounds() {
 	done
 }
 
+# The benchmarks of -floor4k and -paths: BenchmarkDecode's sub-benchmarks
+# by input and implementation.
+floor4k_bench='^BenchmarkDecode$/^input=(sdk-llm-mix-100k-.+|short-.+)$/^impl=(linestream|floor-4k)$'
+paths_bench='^BenchmarkDecode$/^input=sdk-llm-mix-100k-.+$/^impl=(linestream|floor)$'
+cpus="portable avx2 native"
+
+# other_rounds builds the benchmarks and runs the rounds of -floor4k and
+# -paths.
+other_rounds() {
+	go version
+	grep -m1 'model name' /proc/cpuinfo || true
+	grep -m1 '^flags' /proc/cpuinfo | grep -o -w -E 'avx2|avx512f|avx512bw|avx512vl|avx512vbmi|avx512_vbmi2' | tr '\n' ' ' || true
+	echo
+	echo "cores: $(nproc)"
+	go test -c -o "$out/bench.test" ./bench
+	if [ "$paths" = 1 ] && ! grep -a -q CHATWIRE_CPU "$out/bench.test"; then
+		echo "run.sh -paths: the benchmark binary does not read CHATWIRE_CPU (internal/cpu): its three runs would measure the same code" >&2
+		exit 1
+	fi
+	if [ "$floor4k" = 1 ] && [ -n "$base" ]; then
+		rm -rf "$out/base-src" && mkdir -p "$out/base-src"
+		git archive "$base" | tar -x -C "$out/base-src"
+		cp bench/*_test.go "$out/base-src/bench/"
+		(cd "$out/base-src" && go test -c -o "$out/bench-base.test" ./bench)
+	fi
+	: >"$out/floor4k.txt"
+	: >"$out/floor4k-base.txt"
+	local cpu i
+	for cpu in $cpus; do : >"$out/paths-$cpu.txt"; done
+	for i in $(seq "$runs"); do
+		waitidle
+		echo "round $i of $runs ($(cut -d' ' -f1-3 /proc/loadavg))" >&2
+		if [ "$floor4k" = 1 ]; then
+			if [ -n "$base" ]; then
+				(cd bench && "$out/bench-base.test" -test.run '^$' -test.bench "$floor4k_bench" -test.count 1 -test.benchtime "$benchtime" -floor4k) >>"$out/floor4k-base.txt"
+			fi
+			(cd bench && "$out/bench.test" -test.run '^$' -test.bench "$floor4k_bench" -test.count 1 -test.benchtime "$benchtime" -floor4k) >>"$out/floor4k.txt"
+		fi
+		if [ "$paths" = 1 ]; then
+			for cpu in $cpus; do
+				if [ "$cpu" = native ]; then
+					(cd bench && env -u CHATWIRE_CPU "$out/bench.test" -test.run '^$' -test.bench "$paths_bench" -test.count 1 -test.benchtime "$benchtime") >>"$out/paths-$cpu.txt"
+				else
+					(cd bench && CHATWIRE_CPU=$cpu "$out/bench.test" -test.run '^$' -test.bench "$paths_bench" -test.count 1 -test.benchtime "$benchtime") >>"$out/paths-$cpu.txt"
+				fi
+			done
+		fi
+	done
+}
+
+# ratio_table NUM DEN LABEL=FILE... prints a markdown table: a row per
+# input on which the implementations NUM and DEN (BenchmarkDecode's impl=)
+# both ran, in any file; a column per file; it fails when there is no such
+# input. A cell is the median over the
+# rounds (the nth result of a benchmark in a file is its nth round) of the
+# ratio NUM / DEN, from cpu-ns/line where both results of the round have it,
+# else from ns/op, with the lowest and the highest round; "-" where the file
+# has no round with both.
+ratio_table() {
+	local num=$1 den=$2
+	shift 2
+	local labels="" files=() arg
+	for arg in "$@"; do
+		labels="$labels${labels:+|}${arg%%=*}"
+		files+=("${arg#*=}")
+	done
+	awk -v num="$num" -v den="$den" -v labels="$labels" '
+function median(a, n,    i, j, t) {
+	for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
+	return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2
+}
+FNR == 1 { col++ }
+/^BenchmarkDecode\/input=[^ \t]*\/impl=/ {
+	name = $1; sub(/^BenchmarkDecode\/input=/, "", name); sub(/-[0-9]+$/, "", name)
+	impl = name; sub(/^.*\/impl=/, "", impl); input = name; sub(/\/impl=.*$/, "", input)
+	if (impl != num && impl != den) next
+	r = ++round[col, input, impl]
+	ran[input, impl] = 1
+	for (f = 3; f < NF; f++) {
+		if ($(f+1) == "ns/op") ns[col, input, impl, r] = $f
+		if ($(f+1) == "cpu-ns/line") cpu[col, input, impl, r] = $f
+	}
+}
+END {
+	ncol = split(labels, label, "|")
+	ninput = 0
+	for (k in ran) {
+		split(k, key, SUBSEP)
+		if (key[2] == num && ((key[1], den) in ran)) inputs[++ninput] = key[1]
+	}
+	if (ninput == 0) {
+		printf "run.sh: no BenchmarkDecode results of impl=%s in %s\n", num, labels > "/dev/stderr"
+		exit 1
+	}
+	for (i = 2; i <= ninput; i++) for (j = i; j > 1 && inputs[j-1] > inputs[j]; j--) { t = inputs[j]; inputs[j] = inputs[j-1]; inputs[j-1] = t }
+	printf "| input |"
+	for (c = 1; c <= ncol; c++) printf " %s |", label[c]
+	printf "\n|---|"
+	for (c = 1; c <= ncol; c++) printf "---|"
+	printf "\n"
+	for (i = 1; i <= ninput; i++) {
+		in_ = inputs[i]
+		printf "| `%s` |", in_
+		for (c = 1; c <= ncol; c++) {
+			n = 0
+			rounds = round[c, in_, num] < round[c, in_, den] ? round[c, in_, num] : round[c, in_, den]
+			for (r = 1; r <= rounds; r++) {
+				if (((c, in_, num, r) in cpu) && ((c, in_, den, r) in cpu)) v[++n] = cpu[c, in_, num, r] / cpu[c, in_, den, r]
+				else if (((c, in_, num, r) in ns) && ((c, in_, den, r) in ns)) v[++n] = ns[c, in_, num, r] / ns[c, in_, den, r]
+			}
+			if (n == 0) { printf " - |"; continue }
+			lo = v[1]; hi = v[1]
+			for (r = 2; r <= n; r++) { if (v[r] < lo) lo = v[r]; if (v[r] > hi) hi = v[r] }
+			printf " %.2f× (%.2f–%.2f, n=%d) |", median(v, n), lo, hi, n
+		}
+		printf "\n"
+	}
+}' "${files[@]}"
+}
+
+# other_report prints and keeps the tables of -floor4k and -paths.
+other_report() {
+	if [ "$floor4k" = 1 ]; then
+		local cols=()
+		if [ -s "$out/floor4k-base.txt" ]; then
+			cols+=("before (${base:-base})=$out/floor4k-base.txt" "after (this tree)=$out/floor4k.txt")
+		else
+			cols+=("linestream / floor-4k=$out/floor4k.txt")
+		fi
+		{
+			echo "linestream / the 4 KiB floor (impl=floor-4k), median of per-round ratios (lowest–highest round):"
+			echo
+			ratio_table linestream floor-4k "${cols[@]}"
+		} >"$out/floor4k.md"
+		cat "$out/floor4k.md"
+		echo
+	fi
+	if [ "$paths" = 1 ]; then
+		local cpu cols=()
+		for cpu in $cpus; do cols+=("$cpu=$out/paths-$cpu.txt"); done
+		{
+			echo "linestream / the floor (impl=floor), median of per-round ratios (lowest–highest round), by CHATWIRE_CPU (native: unset):"
+			echo
+			ratio_table linestream floor "${cols[@]}"
+		} >"$out/paths.md"
+		cat "$out/paths.md"
+		echo
+	fi
+}
+
 cd "$root"
+if [ "$floor4k" = 1 ] || [ "$paths" = 1 ]; then
+	if [ "$report" = 0 ]; then
+		other_rounds
+	fi
+	other_report
+	exit 0
+fi
 if [ "$report" = 0 ]; then
 	rounds
 fi

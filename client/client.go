@@ -123,7 +123,7 @@ func WithMaxRetryWait(d time.Duration) Option {
 	}
 }
 
-// WithStrictStream makes chat streams stop with an [*AssemblyError]
+// WithStrictStream makes chat streams stop with an [*message.AssemblyError]
 // wrapping [linestream.ErrUnknownCode] at a line whose code the AI SDK v4
 // does not know, as the SDK's own client throws there. By default such a
 // line is delivered by [ChatStream.Next] as a part of

@@ -225,29 +225,43 @@ func TestModelsMatchMock(t *testing.T) {
 	}
 }
 
-// TestImports keeps the package's own dependencies to linestream, fastjson
-// and the standard library: the mock is for tests only.
+// TestImports keeps the client layer's dependencies to what .ci/run allows:
+// client, client/message and internal/jsvalue import nothing of the module
+// but each other, linestream and internal/cpu (the CPU check), and of other
+// modules only fastjson: the mock is for tests only.
 func TestImports(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	require.NoError(t, err)
-	checked := 0
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		af, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
-		require.NoError(t, err, f)
-		for _, imp := range af.Imports {
-			path, err := strconv.Unquote(imp.Path.Value)
-			require.NoError(t, err)
-			first, _, _ := strings.Cut(path, "/")
-			std := !strings.Contains(first, ".")
-			assert.True(t, std || path == "github.com/chatwire/chatwire/linestream" || path == "github.com/valyala/fastjson",
-				"%s imports %s: package client may import only the standard library, linestream and fastjson", f, path)
-		}
-		checked++
+	const module = "github.com/chatwire/chatwire/"
+	allowed := map[string]bool{
+		module + "client":             true,
+		module + "client/message":     true,
+		module + "internal/jsvalue":   true,
+		module + "linestream":         true,
+		module + "internal/cpu":       true,
+		"github.com/valyala/fastjson": true,
+		"golang.org/x/sys/cpu":        true,
 	}
-	assert.Greater(t, checked, 3, "the package's files were found")
+	for _, dir := range []string{".", "message", "../internal/jsvalue"} {
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		require.NoError(t, err)
+		checked := 0
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			af, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
+			require.NoError(t, err, f)
+			for _, imp := range af.Imports {
+				path, err := strconv.Unquote(imp.Path.Value)
+				require.NoError(t, err)
+				first, _, _ := strings.Cut(path, "/")
+				std := !strings.Contains(first, ".")
+				assert.True(t, std || allowed[path],
+					"%s imports %s: the client layer may import only the standard library, each other, linestream, internal/cpu and fastjson", f, path)
+			}
+			checked++
+		}
+		assert.Greater(t, checked, 3, "the files of %s were found", dir)
+	}
 }
 
 // TestNoKeyInOutput makes sure no error of a failing call shows the key.

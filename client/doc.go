@@ -1,96 +1,8 @@
-// Package client assembles the assistant message of a POST /api/chat
-// stream exactly as the AI SDK's own client does, and is a Go client of the
-// API built on that assembly.
+// Package client is a Go client of the API: POST /api/chat and its
+// follow-up operations, with the assistant message of each stream assembled
+// by package message exactly as the AI SDK's own client assembles it.
 //
-// # Assembling the message
-//
-// An [Assembler] folds the parts a [linestream.Decoder] reads into the
-// message the Vercel AI SDK v4 keeps behind useChat: callChatApi and
-// processChatResponse of @ai-sdk/ui-utils 1.2.11, field for field. It works
-// on any reader, without HTTP:
-//
-//	d := linestream.NewDecoder(r)
-//	a := client.NewAssembler()
-//	for d.Next() {
-//		if err := a.Add(d.Part()); err != nil { // *client.AssemblyError: where the SDK throws
-//			break
-//		}
-//		show(a.Message()) // the message so far, as the SDK's onUpdate shows it
-//	}
-//
-// or, for a whole stream, [Assemble]. After every part the message equals
-// the SDK's at the same point: its content and parts (text, reasoning with
-// its details, tool-invocation, source, file, step-start, in the SDK's
-// order), its toolInvocations (partial-call with the args repaired as the
-// SDK's parsePartialJson repairs incomplete JSON, then call, then result,
-// each with its step), reasoning and annotations, the id of the last
-// start_step part; beside it the data values, the finish reason and the
-// usage. Steps marked isContinued go on extending the text part as the SDK
-// does. Where the SDK's client throws (an error part "3", a tool result or
-// args delta of an unknown call, a code or value shape its parser rejects),
-// Add returns an [*AssemblyError] with the SDK's message and the part's
-// line, and the message stays as the SDK showed it last.
-//
-// The SDK copies the whole message on every part, which makes its work
-// grow with the square of the stream; the Assembler appends to the part a
-// line extends and copies nothing, so its work grows with the stream. The
-// message it returns is a view until the next Add; [Message.Clone] keeps
-// one.
-//
-// # JSON
-//
-// [Message] marshals (its MarshalJSON, [Result.AppendJSON], or
-// encoding/json with an Encoder set to SetEscapeHTML(false): json.Marshal
-// writes <, > and & as \u003c escapes, still the same JSON value) to the
-// same bytes as JSON.stringify of the SDK's message, less createdAt and
-// revisionId: the same keys in the same order, absent fields omitted as the
-// SDK omits them. The values the message passes through from the stream
-// (tool args and results, data, annotations, sources) are kept as
-// JSON.stringify(JSON.parse(value)) writes them, because that is what the
-// SDK holds: whitespace dropped; numbers as JavaScript prints a double
-// (1.0 → 1, 1E2 → 100, 1e21 → 1e+21, -0 → 0, beyond the double range
-// null); strings escaped as JSON.stringify escapes them (linestream's
-// AppendQuoted, no HTML escaping); object keys in JavaScript's property
-// order, integer-like keys ("0" to "4294967294") first in ascending order,
-// then the others as they first appeared, a duplicated key with its last
-// value. Usage counts the stream did not give are NaN, written null.
-//
-// The values are read with the package's own scanner over the bytes
-// linestream has validated, not with fastjson, the module's JSON library:
-// fastjson refuses nesting deeper than 300 (the SDK, and the corpus, take
-// 500 and more), keeps a lone surrogate escape as the six characters "\ud800"
-// (indistinguishable from an escaped backslash), and would build a tree
-// of each value only for it to be walked once. The scanner reads members in
-// place and copies only what the message keeps.
-//
-// The message's strings hold the JavaScript strings of the SDK's message.
-// Nearly always that is plain UTF-8; a lone surrogate (an escape such as
-// "\ud83d" without its other half) is kept in WTF-8 form (its 3-byte
-// encoding, which UTF-8 forbids) and written back as the escape, and when a
-// later part brings the other half, the two join into one character, as
-// JavaScript's string concatenation joins them: a model that splits an emoji
-// between two deltas gives the emoji. Invalid UTF-8 in the stream is U+FFFD,
-// one per invalid sequence, as the SDK's TextDecoder makes it.
-//
-// One deliberate difference: the SDK keeps its streamed tool calls in a
-// plain JavaScript object keyed by toolCallId, so ids that name members of
-// Object.prototype ("toString", "constructor", "__proto__", …) make it
-// misbehave (a delta for such an id without a start finds an inherited
-// function rather than nothing); the Assembler treats every id alike.
-//
-// # Cost
-//
-// Text and reasoning are stored once: a part's text is a slice of the
-// message's content (or reasoning), so a text line costs the copy of its
-// text and no allocation once the buffers have grown (AllocsPerRun tests
-// hold this). A tool call's args are repaired and re-serialised on every
-// delta, as the SDK does, but fixJson walks each delta only once. Parts that
-// add to the message (a tool call, a file, a step's id) allocate what it
-// keeps.
-//
-// # The API client
-//
-// A [Client] calls POST /api/chat and its follow-up operations:
+// A [Client] calls them:
 //
 //	c, err := client.New("https://api.example.com") // the key from CHATWIRE_API_KEY
 //	…
@@ -102,7 +14,7 @@
 //
 // [Client.CreateChat] returns a [ChatStream] once the stream's first line,
 // 2:[{"chatId":…}], is read; the stream hands out the parts and the
-// message an [Assembler] builds from them. [Client.CreateChatJSON] asks for
+// message a [message.Assembler] builds from them. [Client.CreateChatJSON] asks for
 // the JSON answer ("stream": false) instead. A [Request] mirrors the spec's
 // request body, with the models, execution modes and reasoning efforts as
 // constants. [Client.Subscribe], [Client.Status] and [Client.Publish] are
@@ -117,6 +29,22 @@
 // Creating a chat spends credits, so nothing is retried unless
 // [WithRetry] asks for retries of 429, which honour Retry-After and the
 // context. Streams are long-lived: bound them with the context, not with
-// http.Client.Timeout. The package imports only linestream and fastjson;
-// its tests run against the mock.
+// http.Client.Timeout. The package imports only client/message, linestream
+// and fastjson; its tests run against the mock.
+//
+// # Files
+//
+//	client.go         New, the Client and its options (WithAPIKey, WithRetry, …); sending
+//	                  with retries of 429
+//	request.go        Request, the body of POST /api/chat, with its models, execution modes
+//	                  and reasoning efforts; CreateChatJSON and Chat
+//	stream.go         CreateChat and ChatStream: the parts of a stream and the message
+//	                  package message assembles from them
+//	followup.go       Status, Subscribe, Publish and PublishJSON, the follow-up operations
+//	error.go          APIError and the sentinels it matches, read from a body of any shape
+//	version.go        Version: the module's version, for the User-Agent
+//	message/          package message: the assistant message assembled as the AI SDK v4
+//	                  client does
+//	httpfail/         package httpfail: the named failure kinds of an HTTP exchange
+//	example/bakery/   the README's program, a client from start to end
 package client

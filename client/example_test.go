@@ -372,3 +372,60 @@ func ExampleVersion() {
 	// Output:
 	// devel
 }
+
+func ExampleWithAPIKey() {
+	ts := startMock(mock.Options{})
+	defer ts.Close()
+	// Without WithAPIKey the key comes from CHATWIRE_API_KEY. The mock's
+	// no-credits key authenticates but may not create chats.
+	c, err := client.New(ts.URL, client.WithAPIKey(mock.KeyNoCredits))
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, err = c.CreateChatJSON(context.Background(), client.Request{Content: "x"})
+	fmt.Println(errors.Is(err, client.ErrInsufficientCredits))
+	// Output:
+	// true
+}
+
+func ExampleWithUserAgent() {
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Println(strings.Fields(r.UserAgent())[0]) // the caller's product token comes first
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"chatId":"chat_1","url":"https://example.com/chat/chat_1"}`)
+	}))
+	defer ts.Close()
+	c, err := client.New(ts.URL, client.WithAPIKey("k"), client.WithUserAgent("myapp/1.2"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	if _, err := c.CreateChatJSON(context.Background(), client.Request{Content: "x"}); err != nil {
+		log.Fatal(err)
+	}
+	// Output:
+	// myapp/1.2
+}
+
+func ExampleWithMaxRetryWait() {
+	ts := startMock(mock.Options{})
+	defer ts.Close()
+	// The mock's rate-limited key gets "Retry-After: 1": longer than the
+	// wait allowed, so the 429 comes back at once, not retried.
+	c, err := client.New(ts.URL, client.WithAPIKey(mock.KeyRateLimited), client.WithRetry(3), client.WithMaxRetryWait(500*time.Millisecond))
+	if err != nil {
+		log.Fatal(err)
+	}
+	start := time.Now()
+	_, err = c.CreateChatJSON(context.Background(), client.Request{Content: "x"})
+	fmt.Println(errors.Is(err, client.ErrRateLimited), time.Since(start) < 500*time.Millisecond)
+	// Output:
+	// true true
+}
+
+func ExampleEarlierModels() {
+	// The models of the spec's earlier published variant, which a service
+	// may still accept.
+	fmt.Println(client.EarlierModels())
+	// Output:
+	// [delta-4-5 delta-4-6 epsilon-4-5 epsilon-4-6]
+}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"sync/atomic"
 
+	"github.com/chatwire/chatwire/client/message"
 	"github.com/chatwire/chatwire/linestream"
 )
 
@@ -28,7 +29,7 @@ import (
 //	}
 //	if err := s.Err(); err != nil { … }
 //
-// Beside the parts, an [Assembler] folds them into the assistant message
+// Beside the parts, a [message.Assembler] folds them into the assistant message
 // as the AI SDK's useChat holds it: [ChatStream.Message] at any moment,
 // [ChatStream.Wait] at the end:
 //
@@ -43,7 +44,7 @@ type ChatStream struct {
 	chatID string
 	resp   *http.Response
 	dec    *linestream.Decoder
-	asm    *Assembler
+	asm    *message.Assembler
 	strict bool // unknown codes go to the assembler, which stops at them as the SDK does
 	held   bool // the first part was read by open and is not yet delivered
 	part   linestream.Part
@@ -82,7 +83,7 @@ func (c *Client) openStream(ctx context.Context, s *settings, op string, cl call
 	if err != nil {
 		return nil, err
 	}
-	st := &ChatStream{op: op, resp: resp, dec: linestream.NewDecoder(resp.Body), asm: NewAssembler(), strict: s.strict}
+	st := &ChatStream{op: op, resp: resp, dec: linestream.NewDecoder(resp.Body), asm: message.NewAssembler(), strict: s.strict}
 	if err := st.first(); err != nil {
 		resp.Body.Close()
 		return nil, fmt.Errorf("chatwire: %s: %w", op, err)
@@ -138,7 +139,7 @@ func (s *ChatStream) Header() http.Header { return s.resp.Header }
 // A part whose code the AI SDK v4 does not know is delivered but left out
 // of the message (unless [WithStrictStream]); a part the SDK's client
 // throws at (an error part "3", a value of the wrong shape, a tool result
-// of an unknown call) ends the stream with an [*AssemblyError].
+// of an unknown call) ends the stream with an [*message.AssemblyError].
 func (s *ChatStream) Next() bool {
 	if s.done {
 		return false
@@ -174,7 +175,7 @@ func (s *ChatStream) finish(err error) {
 	s.part = linestream.Part{}
 	if err != nil && !s.closed.Load() {
 		var se *linestream.SyntaxError
-		var ae *AssemblyError
+		var ae *message.AssemblyError
 		if errors.As(err, &se) || errors.As(err, &ae) {
 			s.err = fmt.Errorf("chatwire: %s: stream of chat %s: %w", s.op, s.chatID, err)
 		} else {
@@ -192,8 +193,8 @@ func (s *ChatStream) Part() linestream.Part { return s.part }
 // Err returns the error that ended the stream, or nil at its clean end or
 // after Close. A line that is not a part is a [*linestream.SyntaxError]
 // (with its line, column and byte offset); a part the SDK's client throws
-// at is an [*AssemblyError] (with its line; an error part sent by the
-// server wraps [ErrErrorPart]); a connection that fails is the
+// at is an [*message.AssemblyError] (with its line; an error part sent by the
+// server wraps [message.ErrErrorPart]); a connection that fails is the
 // transport's error (such as [io.ErrUnexpectedEOF]) with the last line
 // read; a cancelled context is the context's error.
 func (s *ChatStream) Err() error { return s.err }
@@ -210,8 +211,8 @@ func (s *ChatStream) Close() error {
 // Message returns the assistant message assembled from the parts so far,
 // equal to the AI SDK's at the same point. After an error it is the
 // message the SDK showed last. It is a view, valid until the next call to
-// Next; use [Message.Clone] to keep it. It does no allocation.
-func (s *ChatStream) Message() *Message { return s.asm.Message() }
+// Next; use [message.Message.Clone] to keep it. It does no allocation.
+func (s *ChatStream) Message() *message.Message { return s.asm.Message() }
 
 // Data returns the values of the data parts ("2") so far, the first being
 // {"chatId":…}; borrowed like [ChatStream.Message].
@@ -223,14 +224,14 @@ func (s *ChatStream) FinishReason() string { return s.asm.FinishReason() }
 
 // Usage returns the token usage of the last finish_message part that has
 // one (NaN counts before it, as in the SDK).
-func (s *ChatStream) Usage() Usage { return s.asm.Usage() }
+func (s *ChatStream) Usage() message.Usage { return s.asm.Usage() }
 
 // Wait reads the rest of the stream, closes it, and returns the assembly:
 // the final message, the data, the finish reason and the usage. The
 // error is that of [ChatStream.Err]; the Result is never nil and holds the
 // message as far as it got. The Result is the caller's: the stream no
 // longer changes it.
-func (s *ChatStream) Wait() (*Result, error) {
+func (s *ChatStream) Wait() (*message.Result, error) {
 	for s.Next() {
 	}
 	return s.asm.Result(), s.err

@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatwire/chatwire/client"
+	"github.com/chatwire/chatwire/client/message"
 	"github.com/chatwire/chatwire/conformance/mock"
 	"github.com/chatwire/chatwire/linestream"
 )
@@ -146,7 +147,7 @@ func TestFaults(t *testing.T) {
 	// lineError: the stream opens, delivers its first part, then stops at
 	// line 2 with an error that wraps sentinel (nil: none) and ends in msg:
 	// a *linestream.SyntaxError for a line that is not a part, an
-	// *client.AssemblyError for a part the SDK's client throws at.
+	// *message.AssemblyError for a part the SDK's client throws at.
 	lineError := func(strict bool, sentinel error, msg string) func(*testing.T, *httptest.Server) {
 		return func(t *testing.T, ts *httptest.Server) {
 			s, err := newClient(t, ts.URL, mock.KeyValid, client.WithStrictStream(strict)).
@@ -156,7 +157,7 @@ func TestFaults(t *testing.T) {
 			codes, err := readAll(s)
 			assert.Equal(t, []string{"2"}, codes, "the part before the bad line is delivered")
 			var se *linestream.SyntaxError
-			var ae *client.AssemblyError
+			var ae *message.AssemblyError
 			switch {
 			case errors.As(err, &se):
 				assert.Equal(t, 2, se.Line)
@@ -199,14 +200,14 @@ func TestFaults(t *testing.T) {
 		"chat-id-missing":    firstLineError(`line 1: the first line has no string chatId in its first object, as in 2:[{"chatId":"…"}]: got "2:[{\"chat_id\":\"chat_`),
 		"chat-id-not-string": firstLineError(`got "2:[{\"chatId\":1001}]"`),
 		"malformed-line":     lineError(false, nil, "linestream: line 2:3: invalid character looking for the beginning of a JSON value: 'T'"),
-		"bad-shape":          lineError(false, linestream.ErrShape, `client: line 2: "text" parts expect a string value.`),
+		"bad-shape":          lineError(false, linestream.ErrShape, `message: line 2: "text" parts expect a string value.`),
 		"unknown-code": func(t *testing.T, ts *httptest.Server) {
 			s, err := create(t, ts, mock.KeyValid, x)
 			require.NoError(t, err)
 			codes, err := readAll(s)
 			require.NoError(t, err, "by default an unknown code is delivered")
 			assert.Equal(t, []string{"2", "x", "f"}, codes[:3])
-			lineError(true, linestream.ErrUnknownCode, "client: line 2: Failed to parse stream string. Invalid code x.")(t, ts)
+			lineError(true, linestream.ErrUnknownCode, "message: line 2: Failed to parse stream string. Invalid code x.")(t, ts)
 		},
 		"chat-id-spaced": func(t *testing.T, ts *httptest.Server) {
 			s, err := create(t, ts, mock.KeyValid, x)
@@ -416,7 +417,7 @@ func must[T any](v T, err error) T {
 	return v
 }
 
-// TestStreamMessage compares the stream's assembly with client.Assemble of
+// TestStreamMessage compares the stream's assembly with message.Assemble of
 // the same bytes, fetched from a twin mock without the client.
 func TestStreamMessage(t *testing.T) {
 	opts := mock.Options{Seed: 3}
@@ -449,7 +450,7 @@ func TestStreamMessage(t *testing.T) {
 	resp, err := http.DefaultClient.Do(hreq)
 	require.NoError(t, err)
 	defer resp.Body.Close()
-	want, err := client.Assemble(resp.Body)
+	want, err := message.Assemble(resp.Body)
 	require.NoError(t, err)
 
 	assert.Equal(t, string(must(json.Marshal(want))), string(must(json.Marshal(res))))
@@ -470,12 +471,12 @@ func TestStreamErrorPart(t *testing.T) {
 	s, err := newClient(t, ts.URL, "k").CreateChat(t.Context(), client.Request{Content: "x"})
 	require.NoError(t, err)
 	res, err := s.Wait()
-	require.ErrorIs(t, err, client.ErrErrorPart)
-	var ae *client.AssemblyError
+	require.ErrorIs(t, err, message.ErrErrorPart)
+	var ae *message.AssemblyError
 	require.ErrorAs(t, err, &ae)
 	assert.Equal(t, 3, ae.Line)
 	assert.Equal(t, "the agent crashed", ae.Msg)
-	assert.Equal(t, "chatwire: create chat: stream of chat chat_1: client: line 3: the agent crashed", err.Error())
+	assert.Equal(t, "chatwire: create chat: stream of chat chat_1: message: line 3: the agent crashed", err.Error())
 	assert.Equal(t, "half a page", res.Message.Content)
 	assert.Equal(t, "half a page", s.Message().Content)
 	assert.False(t, s.Next())

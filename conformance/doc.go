@@ -34,23 +34,30 @@
 // values are open ("Other values are not listed"), so an unknown backend
 // string is never sent as wrong.
 //
-// # The map of the package
+// # Files
 //
 // The package is cut where its seams are, and its dependencies run one way:
 // spectable and transcript import nothing of the rest; the probes are built
 // from spectable; the judges read transcript exchanges, never the network;
 // the checks tie probes to judges; running uses them all:
 //
-//	spectable/          the spec's request tables and models as data; generates wrong bodies (no chatwire imports)
-//	probe.go table.go   the probes: the catalogue's requests, generated bodies among them
-//	followup.go         the request-header (4.1) and follow-up (5.3) probes and checks
-//	check.go            the checks: ID, requirement, level, probes, judge
-//	judge.go invariant.go credits.go   the judges: exchanges in, verdicts out (no network)
-//	runner.go verdict.go  running: sending probes through an Exchanger, interference, judging
-//	live.go exchanger.go  the HTTP exchanger and the Exchanger/Observer contracts
-//	result.go select.go curl.go role.go  results, selection, curl lines, key roles
-//	transcript/         the exchange and transcript format the judges read (a leaf, like spectable)
-//	report/, mock/      import conformance, never the other way (the mock only in its tests)
+//	spectable/        the spec's request tables and models as data; generates wrong bodies
+//	                  (no chatwire imports)
+//	probe.go, table.go  the probes: the catalogue's requests, generated bodies among them
+//	followup.go       the request-header (4.1) and follow-up (5.3) probes and checks
+//	rolekey.go        the companion probes of the role-key checks
+//	check.go          the checks: ID, requirement, level, probes, judge
+//	judge.go, invariant.go  the judges: exchanges in, verdicts out (no network)
+//	exchanges.go      JudgeExchanges: the invariants judged on exchanges recorded elsewhere
+//	evidence.go       bounded evidence: what a live run judged of a body longer than the
+//	                  excerpt it keeps
+//	runner.go, verdict.go  running: sending probes through an Exchanger, interference,
+//	                  judging
+//	live.go, exchanger.go  the HTTP exchanger and the Exchanger/Observer contracts
+//	result.go, select.go, curl.go, role.go  results, selection, curl lines, key roles
+//	transcript/       the exchange and transcript format the judges read (a leaf, like
+//	                  spectable)
+//	report/, mock/    import conformance, never the other way (the mock only in its tests)
 //
 // # Running
 //

@@ -15,7 +15,7 @@
 //	                      prefix plus closers, valid JSON that parses back to itself,
 //	                      every prefix of complete JSON repaired (where fixJson can),
 //	                      complete JSON read as itself
-//	FuzzAssemble          client.Assembler on any part sequence: no panic, valid
+//	FuzzAssemble          message.Assembler on any part sequence: no panic, valid
 //	                      JSON, Clone, errors at their line, Assemble, Reset
 //	FuzzVectorScan        the same parts and errors with the vector string
 //	                      scanner as with the portable code (linestream.SetVectorScan)
@@ -36,7 +36,7 @@
 //
 // linestream itself holds FuzzScanStringPaths, which compares the two string
 // scanners directly, and FuzzScanCompact, which compares the compact-JSON
-// fast path with the general validator; client holds FuzzTextPaths, which
+// fast path with the general validator; internal/jsvalue holds FuzzTextPaths, which
 // compares the vector decoder of string text with the portable one; run.sh
 // runs them with the others.
 // `go test ./fuzz` runs every target over its seeds (the corpus and
@@ -46,4 +46,12 @@
 //	go test ./fuzz -run '^$' -fuzz '^FuzzDecode$' -fuzztime 10s
 //
 // run.sh runs every target for a fixed time each.
+//
+// # Files
+//
+//	reference.go      the reference decoder: the SDK's line reading, slow and plain, on
+//	                  encoding/json
+//	streamgen.go      GenStream and GenFirstLine: structured streams from fuzz bytes
+//	                  (gofuzz)
+//	run.sh            every target for a fixed time
 package fuzz

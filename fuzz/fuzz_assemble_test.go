@@ -12,13 +12,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/chatwire/chatwire/client"
+	"github.com/chatwire/chatwire/client/message"
 	"github.com/chatwire/chatwire/corpus"
+	"github.com/chatwire/chatwire/internal/jsvalue"
 	"github.com/chatwire/chatwire/linestream"
 )
 
-// FuzzPartialJSON: the partial-JSON repair (client.AppendFixedJSON, the
-// SDK's fixJson, and client.ParsePartialJSON, its parsePartialJson) never
+// FuzzPartialJSON: the partial-JSON repair (jsvalue.AppendFixedJSON, the
+// SDK's fixJson, and jsvalue.ParsePartialJSON, its parsePartialJson) never
 // panics; the repair keeps a prefix of its input and only appends what
 // closes it (quotes, brackets, braces, the rest of a literal); a parsed
 // value is valid JSON in JSON.stringify's form (parsing it again gives it
@@ -47,16 +48,16 @@ func FuzzPartialJSON(f *testing.F) {
 			}
 			p := data[:n]
 			v, state := checkRepair(t, p)
-			if state == client.PartialJSONFailed && !fixJSONGivesUp(p) && !forbidden(data) && !pastKeyQuote(data, n) {
-				t.Errorf("parsePartialJson(%q), a prefix of %q: failed; fixJson gave %q", p, data, client.AppendFixedJSON(nil, p))
+			if state == jsvalue.PartialJSONFailed && !fixJSONGivesUp(p) && !forbidden(data) && !pastKeyQuote(data, n) {
+				t.Errorf("parsePartialJson(%q), a prefix of %q: failed; fixJson gave %q", p, data, jsvalue.AppendFixedJSON(nil, p))
 			}
 			_ = v
 		}
-		v, state := client.ParsePartialJSON(data)
+		v, state := jsvalue.ParsePartialJSON(data)
 		if forbidden(data) {
 			return
 		}
-		require.Equal(t, client.PartialJSONSuccessful, state, "parsePartialJson(%q): complete JSON", data)
+		require.Equal(t, jsvalue.PartialJSONSuccessful, state, "parsePartialJson(%q): complete JSON", data)
 		var want, got any
 		if !utf8.Valid(data) || json.Unmarshal(data, &want) != nil {
 			// encoding/json makes each invalid byte a U+FFFD where the SDK's
@@ -70,9 +71,9 @@ func FuzzPartialJSON(f *testing.F) {
 }
 
 // checkRepair checks the repair of p and returns its value and state.
-func checkRepair(t *testing.T, p []byte) ([]byte, client.PartialJSONState) {
+func checkRepair(t *testing.T, p []byte) ([]byte, jsvalue.PartialJSONState) {
 	t.Helper()
-	fixed := client.AppendFixedJSON(nil, p)
+	fixed := jsvalue.AppendFixedJSON(nil, p)
 	k := 0
 	for k < len(fixed) && k < len(p) && fixed[k] == p[k] {
 		k++
@@ -82,14 +83,14 @@ func checkRepair(t *testing.T, p []byte) ([]byte, client.PartialJSONState) {
 			t.Fatalf("fixJson(%q) = %q: appends %q after the kept prefix %q", p, fixed, fixed[k:], p[:k])
 		}
 	}
-	v, state := client.ParsePartialJSON(p)
-	if state == client.PartialJSONFailed {
+	v, state := jsvalue.ParsePartialJSON(p)
+	if state == jsvalue.PartialJSONFailed {
 		require.Nil(t, v, "parsePartialJson(%q): no value when it fails", p)
 		return nil, state
 	}
 	require.True(t, json.Valid(v), "parsePartialJson(%q) = %q: not valid JSON", p, v)
-	again, state2 := client.ParsePartialJSON(v)
-	require.Equal(t, client.PartialJSONSuccessful, state2, "parsePartialJson(%q) = %q does not parse again", p, v)
+	again, state2 := jsvalue.ParsePartialJSON(v)
+	require.Equal(t, jsvalue.PartialJSONSuccessful, state2, "parsePartialJson(%q) = %q does not parse again", p, v)
 	require.Equal(t, string(v), string(again), "parsePartialJson(%q): JSON.stringify's form is stable", p)
 	return v, state
 }
@@ -193,7 +194,7 @@ func FuzzAssemble(f *testing.F) {
 			f.Add(s.Data)
 		}
 	}
-	reused := client.NewAssembler()
+	reused := message.NewAssembler()
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) > 256<<10 {
 			t.Skip("larger than 256 KiB")
@@ -204,11 +205,11 @@ func FuzzAssemble(f *testing.F) {
 	})
 }
 
-func checkAssemble(t *testing.T, in []byte, reused *client.Assembler) {
+func checkAssemble(t *testing.T, in []byte, reused *message.Assembler) {
 	t.Helper()
-	a := client.NewAssembler()
+	a := message.NewAssembler()
 	d := linestream.NewDecoder(bytes.NewReader(in))
-	var clone *client.Message
+	var clone *message.Message
 	var cloneJSON []byte
 	parts := 0
 	for d.Next() {
@@ -230,7 +231,7 @@ func checkAssemble(t *testing.T, in []byte, reused *client.Assembler) {
 			require.Equal(t, string(msg), string(cloneJSON), "Clone after line %d of %q", p.Line, in)
 		}
 		if err != nil {
-			var ae *client.AssemblyError
+			var ae *message.AssemblyError
 			require.ErrorAs(t, err, &ae, "Add at line %d of %q", p.Line, in)
 			require.Equal(t, p.Line, ae.Line, "the error's line, at line %d of %q", p.Line, in)
 			require.Same(t, err, a.Add(p), "Add after the error")
@@ -244,7 +245,7 @@ func checkAssemble(t *testing.T, in []byte, reused *client.Assembler) {
 		now, _ := clone.MarshalJSON()
 		require.Equal(t, string(cloneJSON), string(now), "a Clone changed as the Assembler went on, %q", in)
 	}
-	res, err := client.Assemble(bytes.NewReader(in))
+	res, err := message.Assemble(bytes.NewReader(in))
 	require.Equal(t, a.Err() == nil, err == nil, "Assemble's error %v, the loop's %v, on %q", err, a.Err(), in)
 	require.Equal(t, string(got), string(res.AppendJSON(nil)), "Assemble and the loop on %q", in)
 

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/chatwire/chatwire/client"
+	"github.com/chatwire/chatwire/client/message"
 	"github.com/chatwire/chatwire/linestream"
 )
 
@@ -109,7 +110,7 @@ func FuzzResponse(f *testing.F) {
 // should: unknown codes delivered but not assembled.
 func reference(body []byte) ([]string, error) {
 	d := linestream.NewDecoder(bytes.NewReader(body))
-	a := client.NewAssembler()
+	a := message.NewAssembler()
 	var codes []string
 	for d.Next() {
 		p := d.Part()

@@ -21,16 +21,23 @@ time=${1:-10s}
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 # Each target as package:name; FuzzScanStringPaths, FuzzScanCompact and FuzzLineSkeleton live in
-# internal/jsonscan, FuzzTextPaths in client, as they compare unexported code with
+# internal/jsonscan, FuzzTextPaths in internal/jsvalue, as they compare unexported code with
 # its reference.
 for pt in fuzz:FuzzDecode fuzz:FuzzAgainstReference fuzz:FuzzRoundTrip fuzz:FuzzChunking fuzz:FuzzChatID \
 	fuzz:FuzzVectorScan fuzz:FuzzSkeleton internal/jsonscan:FuzzScanStringPaths internal/jsonscan:FuzzScanCompact internal/jsonscan:FuzzLineSkeleton \
 	fuzz:FuzzPartialJSON fuzz:FuzzAssemble fuzz:FuzzResponse \
-	fuzz:FuzzUIAgainstReference fuzz:FuzzUIChunking fuzz:FuzzUIRoundTrip \
-	client:FuzzTextPaths; do
+	fuzz:FuzzUIAgainstReference fuzz:FuzzUIChunking fuzz:FuzzUIRoundTrip uistream:FuzzValidPrefix \
+	internal/jsvalue:FuzzTextPaths uistream/sdk:FuzzCheckChunk; do
 	pkg=./${pt%%:*} target=${pt#*:}
 	echo "fuzz: $target for $time"
 	if go test "$pkg" -run '^$' -fuzz "^$target\$" -fuzztime "$time" -fuzzminimizetime 10s >"$out" 2>&1; then
+		# go test passes when -fuzz matches no target ("no fuzz tests to
+		# fuzz"): a renamed target must fail here, not vanish.
+		if ! grep -q '^fuzz: elapsed: ' "$out"; then
+			cat "$out"
+			echo "fuzz: $target did not fuzz (renamed, gone from $pkg, or skipped?)"
+			exit 1
+		fi
 		tail -n 2 "$out"
 		continue
 	fi

@@ -88,4 +88,17 @@
 // [Decoder.SetMaxLineLength]); the buffer never grows past the limit.
 // A bad line stops the decoder with a [*SyntaxError] giving its line,
 // column and byte offset; every part before it has been delivered.
+//
+// # Files
+//
+//	decoder.go        Decoder and Part: the lines read, split and validated with
+//	                  internal/jsonscan, the JSON validation core
+//	skeletons.go      a decoder's memory of the skeletons of its lines, one class per code
+//	shape.go          the per-kind shape checks, the SDK's
+//	kind.go           Kind: the 16 codes of the AI SDK v4
+//	text.go           the typed accessors: AppendString, AppendChatID, ChatIDPrefix, …
+//	encoder.go        the Append…Part functions and Writer, the SDK's formatDataStreamPart
+//	error.go          SyntaxError and the sentinels
+//	vector.go         SetVectorScan and VectorScan: the switch between the portable and
+//	                  the vector paths of internal/jsonscan
 package linestream

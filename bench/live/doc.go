@@ -86,4 +86,17 @@
 // [Config.MaxChats] is Requests + Warmup, and Config.Duration only ever
 // stops a run early. Warmup requests are sent the same way as measured
 // ones and are not measured.
+//
+// # Files
+//
+//	runner.go         Config and Run: the requests sent and measured
+//	meter.go          Sample: one request measured, its error kinds
+//	arrivals.go       the open-loop send schedule (Poisson)
+//	clock.go          Clock: monotonic time and waits
+//	stats.go          Summary: percentiles, mean, spread
+//	report.go         Report: the measurements of a run and their JSON
+//	read.go           ReadJSON: a report read back, to compare with
+//	format.go         WriteJSON, WriteText, WriteBench (benchstat's format)
+//	html.go           WriteHTML: one self-contained page
+//	chart.go          the page's charts, drawn in Go as inline SVG
 package live

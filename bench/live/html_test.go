@@ -3,6 +3,7 @@ package live
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -179,4 +180,90 @@ func TestHTMLInChromium(t *testing.T) {
 		require.NoError(t, err, "screenshot")
 		assert.True(t, bytes.HasPrefix(data, []byte("\x89PNG")), "the screenshot is a PNG")
 	}
+}
+
+// runAt returns a run of 30 successful requests of 10 lines whose times
+// (TTFB, TTFL, TTFT, the line gaps and E2E) are scale times a reference
+// run's, each request a little apart from the next, read back from its
+// JSON report as chatwire bench -compare reads the base run.
+func runAt(t *testing.T, scale float64) *Report {
+	t.Helper()
+	at := func(d time.Duration, i int) time.Duration {
+		return time.Duration(float64(d) * scale * (1 + 0.01*float64(i%7)))
+	}
+	samples := make([]Sample, 30)
+	for i := range samples {
+		gaps := make([]time.Duration, 9)
+		for g := range gaps {
+			gaps[g] = at(20*msec, i+g)
+		}
+		samples[i] = Sample{Index: i, Intended: time.Duration(i) * 300 * msec, Sent: time.Duration(i) * 300 * msec, Status: 200,
+			TTFB: at(10*msec, i), TTFL: at(12*msec, i), TTFT: at(15*msec, i), HasTTFT: true, E2E: at(200*msec, i),
+			Gaps: gaps, Lines: 10, Bytes: 2000}
+	}
+	rep := newReport(&Config{Requests: len(samples), Concurrency: 1}, samples, 9*time.Second)
+	rep.Tool, rep.Target = "chatwire 0.1.0", "https://api.example.com"
+	data, err := json.Marshal(rep)
+	require.NoError(t, err, "the run's JSON report")
+	back, err := ReadJSON(bytes.NewReader(data))
+	require.NoError(t, err, "ReadJSON of the run's JSON report")
+	return back
+}
+
+// compareRows returns, for each row of the page's "Compared with the base"
+// table, its change cell: the verdict (the cell's class, "better" or
+// "worse", or "" for none) and the change's text.
+func compareRows(t *testing.T, page string) map[string][2]string {
+	t.Helper()
+	start := strings.Index(page, "<h2>Compared with the base</h2>")
+	require.GreaterOrEqual(t, start, 0, "the page has the comparison table")
+	table := page[start:]
+	table = table[:strings.Index(table, "</table>")]
+	rows := map[string][2]string{}
+	for _, m := range regexp.MustCompile(`<tr><th>([^<]+)</th><td>[^<]*</td><td>[^<]*</td><td(?: class="([a-z]+)")?>([^<]*)</td>`).FindAllStringSubmatch(table, -1) {
+		rows[m[1]] = [2]string{m[2], m[3]}
+	}
+	return rows
+}
+
+// TestWriteHTMLCompareVerdict pins the comparison's verdict per metric
+// direction: lower is better for the times (TTFB, TTFL, TTFT, the line
+// gap, E2E), higher for lines/s. A run twice as fast as its base is better
+// on every row (times down, lines/s up), one twice as slow worse on every
+// row, and the same run has no verdict ("~"), in the change's class and
+// in the sign of its text.
+func TestWriteHTMLCompareVerdict(t *testing.T) {
+	times := []string{"ttfb", "ttfl", "ttft", "line gap", "e2e"}
+	for _, tt := range []struct {
+		name               string
+		scale              float64 // this run's times over the base's
+		verdict            string
+		timeSign, rateSign string // the sign of the change of the times and of lines/s
+	}{
+		{"twice as fast", 0.5, "better", "-", "+"},
+		{"twice as slow", 2, "worse", "+", "-"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			require.NoError(t, WriteHTML(&b, runAt(t, tt.scale), runAt(t, 1)), "WriteHTML compared")
+			rows := compareRows(t, b.String())
+			require.Len(t, rows, len(times)+1, "a row per time and lines/s: %v", rows)
+			for _, name := range times {
+				assert.Equal(t, tt.verdict, rows[name][0], "%s of a run %s as its base: lower is better", name, tt.name)
+				assert.True(t, strings.HasPrefix(rows[name][1], tt.timeSign), "%s of a run %s: change %q", name, tt.name, rows[name][1])
+			}
+			rate := rows["lines/s per request"]
+			assert.Equal(t, tt.verdict, rate[0], "lines/s of a run %s as its base: higher is better", tt.name)
+			assert.True(t, strings.HasPrefix(rate[1], tt.rateSign), "lines/s of a run %s: change %q", tt.name, rate[1])
+		})
+	}
+	t.Run("the same", func(t *testing.T) {
+		var b bytes.Buffer
+		require.NoError(t, WriteHTML(&b, runAt(t, 1), runAt(t, 1)), "WriteHTML compared")
+		rows := compareRows(t, b.String())
+		require.Len(t, rows, len(times)+1, "a row per time and lines/s: %v", rows)
+		for name, cell := range rows {
+			assert.Equal(t, [2]string{"", "~"}, cell, "%s of a run the same as its base: no verdict", name)
+		}
+	})
 }

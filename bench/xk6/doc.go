@@ -45,4 +45,14 @@
 // The samples of a stream are sent when it has ended, each stamped with the
 // time of what it measures (the headers, the first line, the first text,
 // each line's arrival, the end).
+//
+// # Files
+//
+//	module.go         RootModule and ModuleInstance: the extension as k6 loads it
+//	post.go           post: one request, its stream read and measured; Stream, BadLine
+//	params.go         the params of post, and their defaults
+//	metrics.go        the custom metrics' names and their registration
+//	cmd/k6/           k6 with the extension built in, without xk6
+//	examples/         chat.js, a k6-operator TestRun, the image
+//	run.sh            one k6 build with the extension, examples/chat.js against the mock
 package chatwire

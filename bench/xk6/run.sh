@@ -67,9 +67,21 @@ run_k6 "$work/summary.json"
 echo "== chatwire bench at the same rate against the same mock"
 CHATWIRE_API_KEY=cw_test_valid "$work/chatwire" bench -base-url "$url" -rate $rate \
 	-n $((rate * seconds)) -max-chats $((rate * seconds)) -json "$work/bench.json" 2>"$work/bench.log" | sed -n '1,2p;/^line gap /p'
+# summary_check ARGS... runs TestExportedSummary with ARGS after -args and
+# fails unless it ran and passed: without -k6-summary it skips, and a
+# renamed test would pass as "no tests to run".
+summary_check() {
+	go test -count=1 -v -run '^TestExportedSummary$' . -args "$@" >"$work/check.txt" 2>&1 || { cat "$work/check.txt"; exit 1; }
+	grep -E '^(--- |ok )|line gap median' "$work/check.txt" || true
+	grep -q -x -E -e '--- PASS: TestExportedSummary \([0-9.]+s\)' "$work/check.txt" || {
+		cat "$work/check.txt"
+		echo "TestExportedSummary did not run and pass"
+		exit 1
+	}
+}
+
 echo "== the summary's check"
-go test -count=1 -v -run TestExportedSummary . -args \
-	-k6-summary="$work/summary.json" -k6-pace=$pace -bench-json="$work/bench.json"
+summary_check -k6-summary="$work/summary.json" -k6-pace=$pace -bench-json="$work/bench.json"
 
 serve faulty -fault malformed-line
 echo "== examples/chat.js against chatwire serve -fault malformed-line: k6 must exit 99"
@@ -84,4 +96,4 @@ if [ "$status" -ne 99 ]; then
 	cat "$work/faulty.txt"
 	exit 1
 fi
-go test -count=1 -run TestExportedSummary . -args -k6-summary="$work/faulty.json" -k6-pace=$pace -k6-faulty
+summary_check -k6-summary="$work/faulty.json" -k6-pace=$pace -k6-faulty

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -228,5 +229,46 @@ func TestBenchHTML(t *testing.T) {
 	require.NoError(t, err, "the HTML page")
 	for _, want := range []string{"<!DOCTYPE html>", "Compared with the base", `id="timeline"`, `id="e2e"`, "chatwire " + version} {
 		assert.Contains(t, string(data), want, "the page of bench -html -compare")
+	}
+}
+
+// TestBenchCompareVerdict runs bench against the built-in mock at a slow
+// pace (20ms between lines) and a fast one (2ms), each with -json, and
+// compares each run with the other in its -html page: the line gap, E2E
+// and lines/s rows of the fast run against the slow base are better (times
+// down, lines/s up), those of the slow run against the fast base worse.
+func TestBenchCompareVerdict(t *testing.T) {
+	t.Setenv("CHATWIRE_API_KEY", "")
+	dir := t.TempDir()
+	runs := map[string]string{"slow": "20ms", "fast": "2ms"}
+	for name, pace := range runs {
+		code, _, stderr := runBenchCmd(t, context.Background(), "-n", "12", "-c", "4", "-mock-lines", "8", "-mock-pace", pace,
+			"-json", filepath.Join(dir, name+".json"))
+		require.Equal(t, exitOK, code, "%s run (-mock-pace %s); stderr: %s", name, pace, stderr)
+	}
+	row := regexp.MustCompile(`<tr><th>([^<]+)</th><td>[^<]*</td><td>[^<]*</td><td(?: class="([a-z]+)")?>([^<]*)</td>`)
+	for _, tt := range []struct {
+		this, base, verdict string
+	}{
+		{"fast", "slow", "better"},
+		{"slow", "fast", "worse"},
+	} {
+		page := filepath.Join(dir, tt.this+".html")
+		code, _, stderr := runBenchCmd(t, context.Background(), "-n", "12", "-c", "4", "-mock-lines", "8", "-mock-pace", runs[tt.this],
+			"-html", page, "-compare", filepath.Join(dir, tt.base+".json"))
+		require.Equal(t, exitOK, code, "%s run with -compare %s.json; stderr: %s", tt.this, tt.base, stderr)
+		data, err := os.ReadFile(page)
+		require.NoError(t, err, "the HTML page")
+		_, table, ok := strings.Cut(string(data), "<h2>Compared with the base</h2>")
+		require.True(t, ok, "the page of bench -html -compare has the comparison table")
+		table, _, _ = strings.Cut(table, "</table>")
+		verdicts := map[string]string{}
+		for _, m := range row.FindAllStringSubmatch(table, -1) {
+			verdicts[m[1]] = m[2] + " " + m[3]
+		}
+		for _, metric := range []string{"line gap", "e2e", "lines/s per request"} {
+			assert.True(t, strings.HasPrefix(verdicts[metric], tt.verdict+" "),
+				"%s of the %s run (-mock-pace %s) against the %s base: want %s, got %q", metric, tt.this, runs[tt.this], tt.base, tt.verdict, verdicts[metric])
+		}
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"os"
 	"strconv"
 
-	"github.com/chatwire/chatwire/client"
+	"github.com/chatwire/chatwire/client/message"
 	"github.com/chatwire/chatwire/linestream"
 )
 
@@ -19,7 +19,7 @@ func runDecode(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	fs.SetOutput(stderr)
 	strict := fs.Bool("strict", false, "reject codes the AI SDK v4 does not know and values of the wrong shape for their kind")
 	maxLine := fs.Int("max-line", linestream.DefaultMaxLineLength, "longest line accepted, in bytes")
-	message := fs.Bool("message", false, "assemble the stream into the AI SDK's assistant message and print it as one JSON object")
+	asMessage := fs.Bool("message", false, "assemble the stream into the AI SDK's assistant message and print it as one JSON object")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `usage: chatwire decode [-strict] [-max-line N] [FILE ...]
        chatwire decode -message [-strict] [-max-line N] [FILE]
@@ -64,7 +64,7 @@ Flags:
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
-	if *message {
+	if *asMessage {
 		if len(files) > 1 {
 			fmt.Fprintln(stderr, "chatwire decode: -message reads one stream: give at most one FILE")
 			return exitUsage
@@ -121,7 +121,7 @@ func decodeMessage(name string, strict bool, maxLine int, stdin io.Reader, stdou
 	d := linestream.NewDecoder(r)
 	d.SetStrict(strict)
 	d.SetMaxLineLength(maxLine)
-	a := client.NewAssembler()
+	a := message.NewAssembler()
 	for d.Next() {
 		if a.Add(d.Part()) != nil {
 			break
@@ -144,7 +144,7 @@ func decodeMessage(name string, strict bool, maxLine int, stdin io.Reader, stdou
 // or FILE:LINE: message (where the SDK's client throws).
 func printDecodeError(stderr io.Writer, name string, err error) {
 	var se *linestream.SyntaxError
-	var ae *client.AssemblyError
+	var ae *message.AssemblyError
 	switch {
 	case errors.As(err, &se):
 		fmt.Fprintf(stderr, "%s:%d:%d: %s (byte offset %d)\n", displayName(name), se.Line, se.Col, se.Msg, se.Offset)

@@ -1,12 +1,3 @@
-// Command chatwire checks, records, replays, mocks, decodes and benchmarks
-// the `<code>:<JSON>` line stream of POST /api/chat.
-//
-// Usage:
-//
-//	chatwire <command> [flags] [args]
-//
-// Run `chatwire help` for the commands and `chatwire <command> -h` for the
-// flags of one.
 package main
 
 import (

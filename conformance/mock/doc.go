@@ -224,4 +224,20 @@
 // Ids are random-looking hex drawn from [Options.Seed], so a test that
 // makes the same requests gets the same ids. [Options.Now] and
 // [Options.Sleep] replace the clock and the pauses in tests.
+//
+// # Files
+//
+//	mock.go           Server and Options: the request pipeline, headers, the request log
+//	request.go        the request body read and validated as the spec's tables say
+//	chat.go           POST /api/chat: a chat created, streamed or as JSON
+//	script.go         the stream a chat sends: its lines and their pacing
+//	followup.go       the follow-up operations and the chat page
+//	key.go            the test keys and the role each selects
+//	error.go          the JSON error bodies and their codes
+//	fault.go          Fault: the deliberate deviations, each with the checks it must fail
+//	variant.go        Variant: answers the spec allows that the mock does not give by
+//	                  default
+//	ratelimit.go      the opt-in rate limit
+//	model.go          the spec's current and earlier models
+//	hostile/          package hostile: the servers that misbehave on purpose
 package mock

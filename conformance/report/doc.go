@@ -22,4 +22,14 @@
 // bytes that are not UTF-8 become visible escapes such as \x1b in the
 // console, JUnit and Markdown formats, where a terminal, an XML 1.0 parser
 // or a Markdown renderer would otherwise receive them.
+//
+// # Files
+//
+//	console.go        WriteConsole: the h2spec-style tree for a terminal
+//	json.go           WriteJSON and ReadJSON: the canonical JSON report
+//	junit.go          WriteJUnit: JUnit XML
+//	markdown.go       WriteMarkdown: the pull-request summary
+//	section.go        SectionTitle: the spec's section titles
+//	outcome.go        the outcomes checked and tallied, durations in milliseconds
+//	text.go           visible: control and bidirectional characters made visible escapes
 package report

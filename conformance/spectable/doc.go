@@ -14,4 +14,9 @@
 //
 // The package depends on nothing else of chatwire; conformance builds its
 // probes and checks from it.
+//
+// # Files
+//
+//	table.go          Field and Type: the spec's request tables as data
+//	cases.go          Case and Expect: the wrong bodies generated from the tables
 package spectable

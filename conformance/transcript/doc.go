@@ -101,4 +101,20 @@
 // [Read], [ReadFile] and [ReadFS] rebuild the exchanges. A malformed line is
 // a [*SyntaxError] with file, line, column and byte offset; what was read
 // before it is returned too, so the prefix a crash left is still usable.
+//
+// # Files
+//
+//	transcript.go     Transcript and Header, the format version and the file extension
+//	exchange.go       Exchange: a request and what came back for it
+//	writer.go         Writer: one transcript written while its exchanges happen
+//	encode.go         the encoder that writes every line field by field
+//	redact.go         the redaction of keys, cookies and secret parameters
+//	guard.go          the leak guard: LeakError, a configured key refused at write time
+//	recorder.go       Recorder: one transcript per probe in a directory
+//	reader.go         Read, ReadFile, ReadFS and SyntaxError
+//	replayer.go       Replayer: the exchanges of transcripts by probe ID
+//	har.go            FromHAR: POST /api/chat exchanges of a HAR file
+//	lint.go           Lint: secrets left in files
+//	name.go           FileName: a probe's transcript file name
+//	recording/        package recording: the runner and transcripts joined
 package transcript

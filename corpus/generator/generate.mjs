@@ -1342,7 +1342,9 @@ async function main() {
     generator: 'corpus/generator/generate.mjs',
     regenerate: 'cd corpus/generator && npm ci && node generate.mjs',
     sdk: { ai: version('ai'), '@ai-sdk/ui-utils': version('@ai-sdk/ui-utils') },
-    node: process.version,
+    // The major only: the output depends on it (V8's JSON.parse messages),
+    // not on the minor or patch, so that any Node 20 reproduces the file.
+    node: `${process.versions.node.split('.')[0]}.x`,
     counts: Object.fromEntries(CLASSES.map((cls) => [cls, sorted.filter((c) => c.cls === cls).length])),
     files,
   };

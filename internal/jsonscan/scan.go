@@ -175,16 +175,6 @@ var escapeKinds = [256]uint8{
 	'u': escapeU,
 }
 
-// isHex[c] is 1 for the hex digits, which the vector scanners look up.
-var isHex = func() (t [256]uint8) {
-	for c := range t {
-		if hexVal(byte(c)) >= 0 {
-			t[c] = 1
-		}
-	}
-	return t
-}()
-
 func hexVal(c byte) int {
 	switch {
 	case '0' <= c && c <= '9':

@@ -5,6 +5,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/chatwire/chatwire/internal/cpu"
 	"github.com/chatwire/chatwire/internal/cpu/cputest"
 )
@@ -238,4 +241,34 @@ func FuzzLineSkeleton(f *testing.F) {
 		line := append([]byte{'['}, bytes.Repeat([]byte("0,"), int(lead%80))...)
 		checkSkeleton(t, append(append(line, data...), "]\n"...))
 	})
+}
+
+// TestLineSkeleton64: a skeleton of exactly 64 bytes is no hit on a
+// longer way that begins with it. Found by FuzzAgainstReference (a decoder
+// that read many streams): way 0, compared first without its length, held
+// the 66-byte skeleton of a valid tool call, the line's own and then
+// "1}"; the line, cut after its last key's colon, was read as valid.
+func TestLineSkeleton64(t *testing.T) {
+	cputest.Require(t, cpu.AVX2)
+	const head = `{"00":"000","0000000000":"00","00000000":"0","0000":{"0":"000","0":"000","0":0,"0":0},"00000":{"0":0,"0":0},"0000":`
+	for _, v := range SkeletonVariants() {
+		restore := UseSkeletonVariant(v)
+		for off := 0; off < 64; off++ {
+			for _, tail := range []string{"737}\n", "1}\n", `"x"}` + "\n", "[1]}\n"} {
+				var c Skeletons
+				var out Out
+				buf := make([]byte, 512)
+				good := head + tail
+				n := copy(buf[off:], good) + off
+				size, e, way := LineSkeleton(buf, off, &out, &c)
+				require.Equal(t, n-1, c.Miss(buf[:n], buf, off, &out, size, e+off), "%s: the walker reads %q", v, good)
+				// The bad line: the same head, then '\n' where the value should
+				// be.
+				copy(buf[off:], head+"\n")
+				size, e, way = LineSkeleton(buf, off, &out, &c)
+				assert.Equal(t, -1, way, "%s at offset %d: %q (skeleton size %d, line end %d) hits the skeleton of %q", v, off, head+"\n", size, e, good)
+			}
+		}
+		restore()
+	}
 }

@@ -2,6 +2,13 @@ package jsonscan
 
 import "sync/atomic"
 
+// vector_amd64.s is written by the avo program in _asm (a module of its own,
+// which the go command ignores here); docs/assembly.md tells how to change
+// it. The line is here, in a file every build reads, for go generate to run
+// it on any GOARCH.
+//
+//go:generate go run -C _asm . -out ../vector_amd64.s -pkg jsonscan
+
 // This file holds the switch between the two string scanners: the portable
 // one of scan.go (eight bytes at a time, SWAR), the reference, and a vector
 // one that checks 32 or 64 bytes at a time where the CPU has one (AVX2 on amd64,

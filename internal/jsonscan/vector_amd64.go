@@ -10,11 +10,13 @@ import "github.com/chatwire/chatwire/internal/cpu"
 var haveVector = cpu.Active() >= cpu.AVX2
 
 // scanStringVector scans w, a string's bytes from w[i] on, 64 bytes at a
-// time while 64 are left in w, then 32 at a time. It skips the two-byte escapes (\" \\ \/ \b
-// \f \n \r \t) that lie wholly before n and returns the index of the first
-// byte it does not skip: a '"', a '\\' that starts anything else, a byte
-// below 0x20, any special byte at or past n, or, when fewer than 32 bytes are
-// left, the first byte it did not look at. It reads nothing past len(w).
+// time while 64 are left in w, then 32 at a time. It skips the escapes that
+// lie wholly before n: the two-byte ones (\" \\ \/ \b \f \n \r \t), and the
+// \u escapes whose four hex digits lie in the block it reads. It returns
+// the index of the first byte it does not skip: a '"', a '\\' that starts
+// anything else, a byte below 0x20, any special byte at or past n, or, when
+// fewer than 32 bytes are left, the first byte it did not look at. It reads
+// nothing past len(w).
 //
 //go:noescape
 func scanStringVector(w []byte, i, n int) int
@@ -30,12 +32,6 @@ func scanStringVector(w []byte, i, n int) int
 //
 //go:noescape
 func blockMasks(p *byte) (quotes, bad uint64)
-
-// cpuid returns the registers CPUID leaves for leaf eax, subleaf ecx.
-func cpuid(eax, ecx uint32) (a, b, c, d uint32)
-
-// xgetbv returns the low 32 bits of the extended control register XCR0.
-func xgetbv() uint32
 
 // skeleton512 tells whether lineSkeleton runs lineSkeleton512: the avx512
 // level of internal/cpu (AVX-512 F, BW, VL, VBMI, VBMI2). Where it is false

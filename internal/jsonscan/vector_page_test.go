@@ -3,10 +3,11 @@
 package jsonscan
 
 import (
-	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/chatwire/chatwire/internal/cpu/cputest"
 )
 
 // TestScanStringVectorPageEnd puts strings at the very end of a page that
@@ -15,12 +16,8 @@ import (
 // every special byte as its last byte.
 func TestScanStringVectorPageEnd(t *testing.T) {
 	requireVector(t)
-	page := syscall.Getpagesize()
-	mem, err := syscall.Mmap(-1, 0, 2*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
-	require.NoError(t, err, "mmap two pages")
-	defer syscall.Munmap(mem)
-	require.NoError(t, syscall.Mprotect(mem[page:], syscall.PROT_NONE), "protect the second page")
-	first := mem[:page:page]
+	first := cputest.PageBeforeGuard(t)
+	page := len(first)
 	for n := 1; n <= 200; n++ {
 		for _, last := range []byte{'"', '\\', 0x01, 'a', 0xff} {
 			b := first[page-n:]

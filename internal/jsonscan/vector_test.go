@@ -132,6 +132,30 @@ func TestScanStringVectorLongRuns(t *testing.T) {
 	}
 }
 
+// TestScanStringVectorUEscapes shows the vector scanner skipping \u escapes
+// itself: through 64-byte blocks that each hold nine of them, it reads to
+// the closing quote. Where an escape's hex digits cross its block's end, it
+// stops at the escape's backslash (a block vouches only for the \u escapes
+// it holds whole), and the portable code reads on from there: both
+// scanners still end at the same byte.
+func TestScanStringVectorUEscapes(t *testing.T) {
+	requireVector(t)
+	block := strings.Repeat(`\u00e9`, 9) + "0123456789"
+	require.Len(t, block, 64)
+	for _, blocks := range []int{1, 2, 5} {
+		s := strings.Repeat(block, blocks) + `"`
+		w := []byte(s + strings.Repeat(" ", 64))[:len(s)]
+		require.Equal(t, len(s)-1, scanStringVector(w, 0, len(w)),
+			"%d blocks of nine \\u escapes and ten digits: want the scan to end at the closing quote", blocks)
+	}
+	s := strings.Repeat("a", 60) + strings.Repeat(`\u00e9`, 20) + `"`
+	require.Equal(t, 60, scanStringVector([]byte(s), 0, len(s)),
+		"a \\u escape at byte 60 of a 64-byte block: want the scan to stop at its backslash")
+	v, p := scanPaths([]byte(`"`+s), 0)
+	require.Equal(t, p, v, "%q: want the vector scanner to agree with the portable code", s)
+	require.Equal(t, len(s)+1, v.end, "%q: want the string read to its closing quote", s)
+}
+
 // FuzzScanStringPaths: on any bytes, cut anywhere, both scanners agree.
 func FuzzScanStringPaths(f *testing.F) {
 	f.Add([]byte(`"abc\"def\\\\\u00e9xyz"`), uint16(0))

@@ -1,5 +1,3 @@
-// Command bakery creates a chat and prints the agent's progress as it
-// arrives, then the assembled message and the chat's status.
 package main
 
 import (

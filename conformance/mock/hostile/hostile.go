@@ -1,8 +1,3 @@
-// Package hostile serves the answers of a service that misbehaves on
-// purpose, for the tests of chatwire check and chatwire bench: compression
-// bombs, endless lines, header floods, bytes that are not HTTP, resets in
-// the middle of a line, and a drip of one byte at a time. Every server
-// listens on 127.0.0.1 only.
 package hostile
 
 import (

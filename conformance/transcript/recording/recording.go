@@ -1,12 +1,3 @@
-// Package recording joins the conformance runner and transcripts: it
-// records a live run as one transcript per probe, and replays transcripts
-// through the same checks, so a replay reaches the verdicts the live run
-// reached on the same exchanges.
-//
-// A recording is a directory of transcripts ([transcript.FileName] per probe
-// ID) and, when the recorder wrote one, the run's JSON report
-// ([ReportFile]), which a replay compares its verdicts with. The corpus's
-// recorded scenarios add [ExpectedFile], the outcome each check must reach.
 package recording
 
 import (

@@ -1,7 +1,3 @@
-// Package cputest decides whether a test of a fast path runs from the CPU's
-// own flags, as the Linux kernel lists them in /proc/cpuinfo, never from
-// the code under test: a fast path the CPU supports but the code turned
-// off fails its test rather than skipping it.
 package cputest
 
 import (

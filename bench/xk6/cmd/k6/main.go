@@ -1,5 +1,3 @@
-// Command k6 is k6 with the k6/x/chatwire extension built in: the offline
-// alternative to xk6 (`go build ./cmd/k6` inside bench/xk6).
 package main
 
 import (

@@ -1,0 +1,21 @@
+// Command chatwire checks, records, replays, mocks, decodes and benchmarks
+// the `<code>:<JSON>` line stream of POST /api/chat.
+//
+// Usage:
+//
+//	chatwire <command> [flags] [args]
+//
+// Run `chatwire help` for the commands and `chatwire <command> -h` for the
+// flags of one.
+//
+// # Files
+//
+//	main.go           run and the commands
+//	check.go, checkrun.go  chatwire check: the flags, the run set up for check and record
+//	record.go         chatwire record: transcripts of a live run
+//	replay.go         chatwire replay: transcripts judged again, and HAR files
+//	serve.go          chatwire serve: the mock on a port
+//	decode.go         chatwire decode: the parts of a stream, or its message (-message)
+//	bench.go          chatwire bench: the live stream meter
+//	version.go        chatwire version: how the binary was built
+package main

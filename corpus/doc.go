@@ -1,0 +1,43 @@
+// Package corpus holds streams of the AI SDK v4 data stream protocol, each
+// with the reading the real SDK gives it, for tests across the module.
+//
+// The files live in corpus/streams/ and are embedded in the package:
+//
+//	streams/valid/NAME.stream      written by the SDK's own writers
+//	streams/accepted/NAME.stream   odd bytes the SDK's parser accepts
+//	streams/invalid/NAME.stream    bytes the SDK's parser rejects on one line
+//	streams/CLASS/NAME.expected.jsonl
+//	streams/CLASS/NAME.assembly.jsonl  the SDK client's message at every line ([Stream.Assembly])
+//	streams/partial-json.jsonl         the SDK's parsePartialJson ([PartialJSONCases])
+//	streams/MANIFEST.json
+//
+// Each NAME.expected.jsonl holds what the SDK's parseDataStreamPart
+// (@ai-sdk/ui-utils 1.2.11) returned for the stream: one line
+// {"line":N,"code":"0","value":V} per part, V being JSON.stringify of the
+// SDK's parsed value, and for an invalid stream a last line
+// {"error":{"line":N,"message":"…","kind":"…"}} naming the line the SDK
+// rejects. The generator, corpus/generator/generate.mjs, writes every file;
+// corpus/README.md says how to rerun it.
+//
+// [FS] exposes the files; [Streams], [AllStreams] and [Load] read them into
+// [Stream] values:
+//
+//	streams, err := corpus.Streams(corpus.Valid)
+//	for _, s := range streams {
+//		d := linestream.NewDecoder(bytes.NewReader(s.Data))
+//		...
+//	}
+//
+// # Files
+//
+//	corpus.go         Stream, the classes, Streams, AllStreams, Load, the expected readings
+//	assembly.go       AssemblyStep and PartialJSONCase: the SDK client's message at every
+//	                  line, its parsePartialJson
+//	transcripts.go    the recorded scenarios: Scenarios, ScenarioDir
+//	embed.go          the embedded files (streams/, transcripts/)
+//	generator/        generate.mjs: the real AI SDK (npm) writes every stream file
+//	streams/, transcripts/  the data
+//	ui/               the UI message stream of AI SDK 5, 6 and 7: streams written by the real
+//	                  servers, hand-made edge streams, 46 client releases' readings, and their
+//	                  generator (ui/README.md); not embedded yet
+package corpus

@@ -1,0 +1,148 @@
+package corpus
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// uiManifest is ui/MANIFEST.json, as TestUICorpusComplete checks it.
+type uiManifest struct {
+	Releases []struct {
+		Version string `json:"version"`
+	} `json:"releases"`
+	Streams map[string]struct {
+		Description string            `json:"description"`
+		ProducedBy  string            `json:"produced_by"`
+		Bytes       int               `json:"bytes"`
+		SHA256      string            `json:"sha256"`
+		Events      int               `json:"events"`
+		Message     *string           `json:"message"`
+		Readings    map[string]string `json:"readings"`
+		Outcomes    map[string]struct {
+			Result string `json:"result"`
+			Event  *int   `json:"event"`
+			Error  string `json:"error"`
+		} `json:"outcomes"`
+	} `json:"streams"`
+}
+
+// uiLine is one line of an expected reading: a parsed event, or the last
+// line with the outcome.
+type uiLine struct {
+	Event         *int            `json:"event"`
+	End           int             `json:"end"`
+	Chunk         json.RawMessage `json:"chunk"`
+	ParseError    json.RawMessage `json:"parse_error"`
+	Message       json.RawMessage `json:"message"`
+	MessageSHA256 string          `json:"message_sha256"`
+	Throws        json.RawMessage `json:"throws"`
+	Outcome       string          `json:"outcome"`
+	Error         string          `json:"error"`
+	Events        int             `json:"events"`
+	Chunks        int             `json:"chunks"`
+}
+
+// TestUICorpusComplete checks that every stream of corpus/ui is listed in
+// its manifest with its size and hash, that every installed release has a
+// reading of it whose outcome is the manifest's, and that no file lies
+// there that nothing names. The corpus is not embedded yet: it is read
+// from the directory.
+func TestUICorpusComplete(t *testing.T) {
+	ui := os.DirFS("ui")
+	b, err := fs.ReadFile(ui, "MANIFEST.json")
+	require.NoError(t, err, "read ui/MANIFEST.json")
+	var m uiManifest
+	require.NoError(t, json.Unmarshal(b, &m), "parse ui/MANIFEST.json")
+	require.NotEmpty(t, m.Releases, "ui/MANIFEST.json lists no release")
+
+	named := map[string]bool{"MANIFEST.json": true, "OUTCOMES.md": true, "README.md": true}
+	for p, s := range m.Streams {
+		named[p] = true
+		base := strings.TrimSuffix(p, ".sse")
+		t.Run(base, func(t *testing.T) {
+			data, err := fs.ReadFile(ui, p)
+			require.NoError(t, err, "read ui/%s", p)
+			sum := sha256.Sum256(data)
+			assert.Equal(t, s.Bytes, len(data), "size of ui/%s in the manifest", p)
+			assert.Equal(t, hex.EncodeToString(sum[:]), s.SHA256, "sha256 of ui/%s in the manifest", p)
+			assert.NotEmpty(t, s.Description, "description of ui/%s", p)
+			assert.NotEmpty(t, s.ProducedBy, "produced_by of ui/%s", p)
+			if strings.HasPrefix(p, "streams/") {
+				named[base+".headers.json"] = true
+				h, err := fs.ReadFile(ui, base+".headers.json")
+				require.NoError(t, err, "a server-written stream has its headers")
+				var headers map[string]string
+				require.NoError(t, json.Unmarshal(h, &headers), "parse ui/%s.headers.json", base)
+				assert.Equal(t, "v1", headers["x-vercel-ai-ui-message-stream"], "ui/%s.headers.json", base)
+				assert.Equal(t, "text/event-stream", headers["content-type"], "ui/%s.headers.json", base)
+			}
+			if s.Message != nil {
+				named[*s.Message] = true
+				_, err := fs.Stat(ui, *s.Message)
+				assert.NoError(t, err, "the message ui/%s continues", p)
+			}
+			for _, r := range m.Releases {
+				file, ok := s.Readings[r.Version]
+				if !assert.True(t, ok, "ui/%s has no reading by %s", p, r.Version) {
+					continue
+				}
+				rp := path.Join("expected", base, file+".jsonl")
+				named[rp] = true
+				checkUIReading(t, ui, rp, s.Events, r.Version, s.Outcomes[r.Version].Result, s.Outcomes[r.Version].Event)
+			}
+		})
+	}
+	err = fs.WalkDir(ui, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.HasPrefix(p, "generator/") {
+			return err
+		}
+		assert.True(t, named[p], "ui/%s is named by no stream of ui/MANIFEST.json", p)
+		return nil
+	})
+	require.NoError(t, err, "walk ui/")
+}
+
+// checkUIReading checks the shape of one expected reading and that its
+// outcome is the manifest's.
+func checkUIReading(t *testing.T, ui fs.FS, p string, events int, release, result string, event *int) {
+	t.Helper()
+	b, err := fs.ReadFile(ui, p)
+	if !assert.NoError(t, err, "the reading of %s", release) {
+		return
+	}
+	raw := bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n"))
+	lines := make([]uiLine, len(raw))
+	for i, l := range raw {
+		require.NoError(t, json.Unmarshal(l, &lines[i]), "ui/%s:%d", p, i+1)
+	}
+	last := lines[len(lines)-1]
+	body := lines[:len(lines)-1]
+	assert.Equal(t, result, last.Outcome, "ui/%s: outcome, as the manifest has it for %s", p, release)
+	assert.Equal(t, events, last.Events, "ui/%s: events dispatched", p)
+	assert.Equal(t, len(body), last.Chunks, "ui/%s: chunks read", p)
+	prev := -1
+	for i, l := range body {
+		if !assert.NotNil(t, l.Event, "ui/%s:%d has no event", p, i+1) {
+			continue
+		}
+		assert.Greater(t, *l.Event, prev, "ui/%s:%d: events in order", p, i+1)
+		prev = *l.Event
+		assert.True(t, (l.Chunk != nil) != (l.ParseError != nil), "ui/%s:%d holds a chunk or a parse error", p, i+1)
+		assert.True(t, (l.Message != nil) != (l.MessageSHA256 != ""), "ui/%s:%d holds a message or its hash", p, i+1)
+		stops := l.ParseError != nil || l.Throws != nil
+		assert.Equal(t, i == len(body)-1 && result == "throws", stops, "ui/%s:%d: only the last line of a reading that throws stops it", p, i+1)
+	}
+	if result == "throws" && assert.NotNil(t, event, "ui/%s: the manifest has no event for the throw", p) && len(body) > 0 {
+		assert.Equal(t, *event, *body[len(body)-1].Event, "ui/%s: the throw's event", p)
+	}
+}

@@ -1,0 +1,4 @@
+// Command ex is shown whole.
+package main
+
+func main() {}

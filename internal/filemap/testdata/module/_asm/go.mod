@@ -1,0 +1,3 @@
+module example.com/module/_asm
+
+go 1.26

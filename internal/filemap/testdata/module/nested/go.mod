@@ -1,0 +1,3 @@
+module example.com/module/nested
+
+go 1.26

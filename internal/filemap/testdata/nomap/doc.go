@@ -1,0 +1,2 @@
+// Package nomap documents itself without a map.
+package nomap
