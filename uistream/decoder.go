@@ -145,6 +145,10 @@ func (d *Decoder) Warnings() []Warning { return d.warns }
 // server writes last (and its client skips).
 func (d *Decoder) Done() bool { return d.done }
 
+// Events returns the number of events read so far: those with data,
+// "[DONE]" ones included (the Event of a chunk counts them too).
+func (d *Decoder) Events() int { return d.events }
+
 // Line returns the number of physical lines read so far, blank ones
 // included.
 func (d *Decoder) Line() int { return d.line }
