@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -29,10 +30,11 @@ import (
 //
 // Each reads its input as raw bytes and as the stream GenUIStream builds
 // from it, and is seeded with the framing cases of
-// uistream/testdata/sseoracle and streams the encoder writes.
+// uistream/testdata/sseoracle, the streams of corpus/ui and streams the
+// encoder writes.
 
-// uiSeeds returns the seed streams: the oracle's framing cases and the
-// SDK-like streams the encoder writes.
+// uiSeeds returns the seed streams: the oracle's framing cases, the
+// streams of corpus/ui, and the SDK-like streams the encoder writes.
 func uiSeeds(tb testing.TB) [][]byte {
 	tb.Helper()
 	raw, err := os.ReadFile(filepath.Join("..", "uistream", "testdata", "sseoracle", "cases.json"))
@@ -50,6 +52,29 @@ func uiSeeds(tb testing.TB) [][]byte {
 			b = append(b, byte(r))
 		}
 		seeds = append(seeds, b)
+	}
+	// The streams of corpus/ui: written by the real ai 5, 6 and 7 servers,
+	// and hand-made edge streams (when fuzzing, those up to maxFuzzSeed).
+	files, err := filepath.Glob(filepath.Join("..", "corpus", "ui", "*", "*.sse"))
+	if err != nil {
+		tb.Fatalf("list corpus/ui: %v", err)
+	}
+	more, err := filepath.Glob(filepath.Join("..", "corpus", "ui", "streams", "*", "*.sse"))
+	if err != nil {
+		tb.Fatalf("list corpus/ui: %v", err)
+	}
+	fuzzing := flag.Lookup("test.fuzz") != nil && flag.Lookup("test.fuzz").Value.String() != ""
+	for _, f := range append(files, more...) {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			tb.Fatalf("read %s: %v", f, err)
+		}
+		if !fuzzing || len(b) <= maxFuzzSeed {
+			seeds = append(seeds, b)
+		}
+	}
+	if len(files) == 0 || len(more) == 0 {
+		tb.Fatal("no corpus/ui streams")
 	}
 	sdk := uiSDKStream()
 	seeds = append(seeds, sdk,
