@@ -38,10 +38,18 @@
 // assembly (bench/sdk/call-chat-api.mjs: callChatApi on the same inputs)
 // and prints the benchstat table and the goals; RESULTS.md has the figures.
 //
+// The UI message assembly benchmark (uimessage_test.go,
+// BenchmarkUIAssemble) assembles a 20,000-chunk UI message stream made
+// from corpus/ui's ai 7 long-run stream with client/uimessage, as the
+// newest release of each major does; uiassemble.sh runs it in rounds beside
+// ai 7's own readUIMessageStream on the same chunks
+// (bench/sdk/read-ui-message-stream.mjs) and prints the goal (≥ 100×).
+//
 // # Files
 //
 //	run.sh            the decoder benchmarks in rounds, and the goal tables
 //	assemble.sh       the message assembly against decoding alone and the SDK's own
+//	uiassemble.sh     the UI message assembly against the SDK's readUIMessageStream
 //	RESULTS.md        the figures
 //	live/             package live: the live stream meter of chatwire bench
 //	sdk/              the AI SDK's own assembly and parser timed (Node), for assemble.sh

@@ -45,6 +45,8 @@
 //	version.go        Version: the module's version, for the User-Agent
 //	message/          package message: the assistant message assembled as the AI SDK v4
 //	                  client does
+//	uimessage/        package uimessage: the UIMessage of the AI SDK 5/6/7 UI message stream
+//	                  assembled as each client release does
 //	httpfail/         package httpfail: the named failure kinds of an HTTP exchange
 //	example/bakery/   the README's program, a client from start to end
 package client

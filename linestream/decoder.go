@@ -143,7 +143,7 @@ func (d *Decoder) Next() bool {
 	if sk := d.skel; b[start] != '"' && masks && sk != nil && sk.codes[codeKinds[b[s]]].Ready() {
 		// An object or an array whose skeleton may be known (skeletons.go).
 		c := &sk.codes[codeKinds[b[s]]]
-		size, e, way := jsonscan.LineSkeleton(d.buf, start, &sk.out, c)
+		size, e, way := jsonscan.LineSkeleton(&d.buf[start], len(d.buf)-start, &sk.out, c)
 		if e += start; way >= 0 && e < len(b) {
 			c.Hit(way)
 			end, nl = e, e

@@ -303,7 +303,7 @@ func (d *Decoder) skeletonEnd(b []byte, v int, kind ChunkType) int {
 	masks := jsonscan.Vector()
 	if sk := d.skel; masks && sk != nil {
 		if c := sk.class(kind); c.Ready() {
-			size, e, way := jsonscan.LineSkeleton(d.buf, v, &sk.out, c)
+			size, e, way := jsonscan.LineSkeleton(&d.buf[v], len(d.buf)-v, &sk.out, c)
 			if e += v; way >= 0 && e < len(b) {
 				c.Hit(way)
 				return e

@@ -35,14 +35,20 @@ export function sdkVersion() {
 }
 
 // printConfig prints the configuration lines: goos, goarch, the extra
-// lines given (such as pkg), cpu, node and sdk.
+// lines given (such as pkg), cpu, node and sdk (@ai-sdk/ui-utils).
 export function printConfig(...extra) {
+  printConfigOf(sdkVersion(), ...extra);
+}
+
+// printConfigOf is printConfig with the sdk line's package given, such as
+// ai@7.0.173.
+export function printConfigOf(sdk, ...extra) {
   console.log(`goos: ${process.platform}`);
   console.log(`goarch: ${GOARCH[process.arch] ?? process.arch}`);
   for (const line of extra) console.log(line);
   console.log(`cpu: ${cpus()[0]?.model ?? 'unknown'}`);
   console.log(`node: ${process.version}`);
-  console.log(`sdk: ${sdkVersion()}`);
+  console.log(`sdk: ${sdk}`);
 }
 
 // parseArgs reads a script's command line: one FILE and the integer flags

@@ -148,13 +148,14 @@ func (c *codeSkeletons) Miss(b, buf []byte, start int, out *Out, size, e int) in
 	return end
 }
 
-// LineSkeleton reads the line whose value starts at buf[start], the rest of
-// buf readable, and compares its skeleton with c's: it returns the
-// skeleton's size (written to out), the index of the line's '\n' from
-// buf[start], and the way of c that matched, or -1 (see lineSkeleton, in
-// vector_amd64.go). Call it only where [HaveSkeleton] holds.
-func LineSkeleton(buf []byte, start int, out *Out, c *Skeletons) (size, end, way int) {
-	return lineSkeleton(&buf[start], len(buf)-start, (*[skeletonOut]byte)(out), c, !c.noDigits)
+// LineSkeleton reads the line whose value starts at p, n bytes readable
+// from there (the rest of the decoder's buffer), and compares its skeleton
+// with c's: it returns the skeleton's size (written to out), the index of
+// the line's '\n' from p, and the way of c that matched, or -1 (see
+// lineSkeleton, in vector_amd64.go). Call it only where [HaveSkeleton]
+// holds. It is inlined: the decoder calls the assembly directly.
+func LineSkeleton(p *byte, n int, out *Out, c *Skeletons) (size, end, way int) {
+	return lineSkeleton(p, n, (*[skeletonOut]byte)(out), c, !c.noDigits)
 }
 
 // goodEscape tells whether b[i], the byte after a backslash, makes a valid

@@ -260,12 +260,12 @@ func TestLineSkeleton64(t *testing.T) {
 				buf := make([]byte, 512)
 				good := head + tail
 				n := copy(buf[off:], good) + off
-				size, e, way := LineSkeleton(buf, off, &out, &c)
+				size, e, way := LineSkeleton(&buf[off], len(buf)-off, &out, &c)
 				require.Equal(t, n-1, c.Miss(buf[:n], buf, off, &out, size, e+off), "%s: the walker reads %q", v, good)
 				// The bad line: the same head, then '\n' where the value should
 				// be.
 				copy(buf[off:], head+"\n")
-				size, e, way = LineSkeleton(buf, off, &out, &c)
+				size, e, way = LineSkeleton(&buf[off], len(buf)-off, &out, &c)
 				assert.Equal(t, -1, way, "%s at offset %d: %q (skeleton size %d, line end %d) hits the skeleton of %q", v, off, head+"\n", size, e, good)
 			}
 		}

@@ -46,7 +46,9 @@
 // and fixJson (@ai-sdk/ui-utils 1.2.11), which read the args text of a
 // tool call that is still streaming. A [StreamedJSON] is such a text
 // growing by deltas: fixJson walks each delta once, and the text is
-// repaired and parsed only when its value is asked for.
+// repaired and parsed only when its value is asked for. With
+// [StreamedJSON.SetCutEscape] it is the fixJson of ai 6.0.208 and later,
+// which repairs a text cut inside a \u escape to the text before it.
 //
 // # Files
 //

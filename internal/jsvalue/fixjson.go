@@ -23,6 +23,7 @@ const (
 	fxInsideArrayStart
 	fxInsideArrayAfterValue
 	fxInsideArrayAfterComma
+	fxInsideStringUnicodeEscape // only with cutEscape: a \u escape, its hex digits counted
 )
 
 // A fixer is the SDK's fixJson as a state machine that can be fed more
@@ -35,6 +36,18 @@ type fixer struct {
 	lastValid    int
 	literalStart int
 	n            int // the bytes of the text walked so far
+
+	// cutEscape is the fixJson of ai 6.0.208 and later: a \u escape
+	// counts as valid only with its fourth hex digit, so a text cut inside
+	// one is repaired to the text before its backslash. hexDigits counts the
+	// digits of the escape being walked.
+	cutEscape bool
+	hexDigits int
+
+	// cutArrayStart is the fixJson of ai 7.0.158 and later: the first
+	// character of an array element counts as valid only when the value it
+	// starts makes it so, so a lone '-' after '[' is cut.
+	cutArrayStart bool
 }
 
 // AppendFixedJSON appends to dst what the SDK's fixJson makes of the
@@ -218,10 +231,13 @@ func (f *fixer) step(s []byte, c byte, last int) {
 			f.valid(last)
 		}
 	case fxInsideArrayStart:
-		f.valid(last)
 		if c == ']' {
+			f.valid(last)
 			f.pop()
 		} else {
+			if !f.cutArrayStart {
+				f.valid(last)
+			}
 			f.valueStart(c, last, fxInsideArrayAfterValue)
 		}
 	case fxInsideArrayAfterValue:
@@ -238,7 +254,20 @@ func (f *fixer) step(s []byte, c byte, last int) {
 		f.valueStart(c, last, fxInsideArrayAfterValue)
 	case fxInsideStringEscape:
 		f.pop()
+		if f.cutEscape && c == 'u' {
+			f.hexDigits = 0
+			f.push(fxInsideStringUnicodeEscape)
+			break
+		}
 		f.valid(last)
+	case fxInsideStringUnicodeEscape:
+		if ('0' <= c && c <= '9') || ('a' <= c && c <= 'f') || ('A' <= c && c <= 'F') {
+			f.hexDigits++
+			if f.hexDigits == 4 {
+				f.pop()
+				f.valid(last)
+			}
+		}
 	case fxInsideNumber:
 		switch {
 		case '0' <= c && c <= '9':

@@ -27,6 +27,20 @@ func (s *StreamedJSON) Reset() {
 	s.fix.reset()
 }
 
+// SetCutEscape chooses the fixJson of ai 6.0.208 and later (on) or the
+// earlier one (off, the default, which is also @ai-sdk/ui-utils'): the
+// later one repairs a text cut inside a \u escape to the text before the
+// escape's backslash, where the earlier one keeps the cut escape, which
+// then fails to parse. It holds until changed, across Reset; set it before
+// the first Add of a text.
+func (s *StreamedJSON) SetCutEscape(on bool) { s.fix.cutEscape = on }
+
+// SetCutArrayStart chooses the fixJson of ai 7.0.158 and later (on): the
+// first character of an array element is kept only when the value it
+// starts makes it valid, so "[-" is repaired to "[]" where the earlier
+// fixJson keeps "[-]", which fails to parse. It holds across Reset.
+func (s *StreamedJSON) SetCutArrayStart(on bool) { s.fix.cutArrayStart = on }
+
 // Add appends a piece, the bytes between the quotes of a JSON string token.
 // It is decoded with the pieces after it when the value is read (see
 // decode), in one pass over the pieces since the last read.

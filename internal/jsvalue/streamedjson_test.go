@@ -90,3 +90,80 @@ func TestStreamedJSONSplitPair(t *testing.T) {
 		})
 	}
 }
+
+// TestStreamedJSONCutEscape checks the fixJson of ai 6.0.208 and later: a
+// text cut inside a \u escape is repaired to the text before the escape's
+// backslash, where the earlier fixJson keeps the cut escape, which fails to
+// parse (so the value is none). Whole escapes read alike in both.
+func TestStreamedJSONCutEscape(t *testing.T) {
+	cases := []struct {
+		text      string
+		cut, orig string // the value with and without cutEscape; "" for none
+	}{
+		{`{"city":"Z\u00`, `{"city":"Z"}`, ``},
+		{`{"city":"Z\u`, `{"city":"Z"}`, ``},
+		{`{"city":"Z\`, `{"city":"Z"}`, `{"city":"Z"}`},
+		{`{"city":"Z\u00fc`, `{"city":"Zü"}`, `{"city":"Zü"}`},
+		{`{"city":"Z\u00fcr`, `{"city":"Zür"}`, `{"city":"Zür"}`},
+		{`["\ud83d\ude0`, `["\ud83d"]`, ``},
+		{`{"a":"\n\u12`, `{"a":"\n"}`, ``},
+	}
+	var p jsvalue.PartialParser
+	for _, c := range cases {
+		for _, cut := range []bool{true, false} {
+			want := c.orig
+			if cut {
+				want = c.cut
+			}
+			for _, size := range []int{1, 2, 1000} {
+				var s jsvalue.StreamedJSON
+				s.Reset()
+				s.SetCutEscape(cut)
+				for _, piece := range quotedPieces(c.text, size) {
+					s.Add(piece)
+				}
+				got, state := s.Value(&p)
+				if want == "" {
+					assert.Equal(t, jsvalue.PartialJSONFailed, state, "%q cut=%v fed %d at a time: %s", c.text, cut, size, got)
+					continue
+				}
+				assert.Equal(t, want, string(got), "%q cut=%v fed %d at a time", c.text, cut, size)
+			}
+		}
+	}
+}
+
+// TestStreamedJSONCutArrayStart checks the fixJson of ai 7.0.158 and
+// later: a lone '-' starting an array element is cut, where the earlier
+// fixJson keeps it and the repaired text fails to parse.
+func TestStreamedJSONCutArrayStart(t *testing.T) {
+	cases := []struct{ text, cut, orig string }{
+		{`[-`, `[]`, ``},
+		{`{"a":[-`, `{"a":[]}`, ``},
+		{`[1,-`, `[1]`, `[1]`},
+		{`[-1`, `[-1]`, `[-1]`},
+		{`["x`, `["x"]`, `["x"]`},
+		{`[t`, `[true]`, `[true]`},
+	}
+	var p jsvalue.PartialParser
+	for _, c := range cases {
+		for _, cut := range []bool{true, false} {
+			want := c.orig
+			if cut {
+				want = c.cut
+			}
+			var s jsvalue.StreamedJSON
+			s.Reset()
+			s.SetCutArrayStart(cut)
+			for _, piece := range quotedPieces(c.text, 1) {
+				s.Add(piece)
+			}
+			got, state := s.Value(&p)
+			if want == "" {
+				assert.Equal(t, jsvalue.PartialJSONFailed, state, "%q cut=%v: %s", c.text, cut, got)
+				continue
+			}
+			assert.Equal(t, want, string(got), "%q cut=%v", c.text, cut)
+		}
+	}
+}

@@ -1,0 +1,180 @@
+package uimessage_test
+
+// The assembly against the real SDK: for every stream of corpus/ui and
+// every client release, the Assembler is fed the chunks of the release's
+// reading (expected/PATH/RELEASE.jsonl) one at a time, and after each its
+// message must be byte for byte what readUIMessageStream had yielded last,
+// and it must throw where the client throws, with the same error.
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/chatwire/chatwire/client/uimessage"
+)
+
+// judged are the releases users are judged on: the first and newest of 5
+// and 6, the newest of 7.
+var judged = []string{"5.0.0", "5.0.277", "6.0.0", "6.0.326", "7.0.173"}
+
+const uiDir = "../../corpus/ui"
+
+type manifest struct {
+	Releases []struct {
+		Version string `json:"version"`
+	} `json:"releases"`
+	Streams map[string]struct {
+		Readings map[string]string `json:"readings"`
+	} `json:"streams"`
+}
+
+type line struct {
+	Event         *int            `json:"event"`
+	Chunk         json.RawMessage `json:"chunk"`
+	ParseError    json.RawMessage `json:"parse_error"`
+	Message       json.RawMessage `json:"message"`
+	MessageSHA256 string          `json:"message_sha256"`
+	Throws        *struct {
+		Name    string `json:"name"`
+		Message string `json:"message"`
+	} `json:"throws"`
+	OnError []struct {
+		Message string `json:"message"`
+	} `json:"on_error"`
+	Outcome string `json:"outcome"`
+}
+
+func readManifest(t *testing.T) manifest {
+	b, err := os.ReadFile(filepath.Join(uiDir, "MANIFEST.json"))
+	require.NoError(t, err)
+	var m manifest
+	require.NoError(t, json.Unmarshal(b, &m))
+	return m
+}
+
+func readLines(t *testing.T, path string) []line {
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	var out []line
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 64<<20)
+	for sc.Scan() {
+		var l line
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &l), "%s", path)
+		out = append(out, l)
+	}
+	require.NoError(t, sc.Err())
+	return out
+}
+
+// replay feeds a release the chunks of its reading of stream and returns
+// "" when every message and the throw match, else what differs first.
+func replay(t *testing.T, stream, release, file string) string {
+	r, err := uimessage.ParseRelease(release)
+	require.NoError(t, err)
+	var errTexts []string
+	a := uimessage.NewAssembler(r, uimessage.WithOnError(func(s string) { errTexts = append(errTexts, s) }))
+	base := strings.TrimSuffix(stream, ".sse")
+	if held, err := os.ReadFile(filepath.Join(uiDir, base+".message.json")); err == nil {
+		require.NoError(t, a.Continue(held), "%s: continue", stream)
+	}
+	lines := readLines(t, filepath.Join(uiDir, "expected", base, file+".jsonl"))
+	var got []byte
+	for i, l := range lines {
+		if l.Outcome != "" {
+			break
+		}
+		if l.ParseError != nil {
+			return "" // the transport throws; the assembly never sees the chunk
+		}
+		errTexts = errTexts[:0]
+		err := a.Add(l.Chunk)
+		where := fmt.Sprintf("line %d (%s)", i, l.Chunk)
+		if l.Throws != nil {
+			var ae *uimessage.AssemblyError
+			if err == nil {
+				return where + ": no throw, want " + l.Throws.Name + ": " + l.Throws.Message
+			}
+			if !asAssembly(err, &ae) || ae.Name != l.Throws.Name || ae.Message != l.Throws.Message {
+				return where + fmt.Sprintf(": throws %v, want %s: %s", err, l.Throws.Name, l.Throws.Message)
+			}
+		} else if err != nil {
+			return where + ": throws " + err.Error()
+		}
+		if len(l.OnError) != len(errTexts) {
+			return where + fmt.Sprintf(": onError %q, want %d", errTexts, len(l.OnError))
+		}
+		got = a.AppendJSON(got[:0])
+		if l.MessageSHA256 != "" {
+			sum := sha256.Sum256(got)
+			if hex.EncodeToString(sum[:]) != l.MessageSHA256 {
+				return where + ": message hash differs: got " + string(got)
+			}
+		} else if !bytes.Equal(got, l.Message) {
+			return where + ":\n got  " + string(got) + "\n want " + string(l.Message)
+		}
+		if l.Throws != nil {
+			return ""
+		}
+	}
+	return ""
+}
+
+func asAssembly(err error, ae **uimessage.AssemblyError) bool {
+	e, ok := err.(*uimessage.AssemblyError)
+	*ae = e
+	return ok
+}
+
+// TestCorpus replays every stream of corpus/ui for every release of its
+// manifest (with -short, only the five judged releases) and reports the
+// pass counts.
+func TestCorpus(t *testing.T) {
+	m := readManifest(t)
+	releases := judged
+	if !testing.Short() {
+		releases = nil
+		for _, r := range m.Releases {
+			releases = append(releases, r.Version)
+		}
+	}
+	streams := make([]string, 0, len(m.Streams))
+	for s := range m.Streams {
+		streams = append(streams, s)
+	}
+	sort.Strings(streams)
+	for _, rel := range releases {
+		pass, fail := 0, 0
+		for _, s := range streams {
+			file, ok := m.Streams[s].Readings[rel]
+			require.True(t, ok, "%s has no reading for %s", s, rel)
+			if diff := replay(t, s, rel, file); diff != "" {
+				fail++
+				if known, ok := knownDifferences[rel+" "+s]; ok {
+					t.Logf("%s %s: known difference (%s): %s", rel, s, known, diff)
+					continue
+				}
+				t.Errorf("%s %s: %s", rel, s, diff)
+				continue
+			}
+			pass++
+		}
+		t.Logf("release %s: %d passed, %d differ", rel, pass, fail)
+	}
+}
+
+// knownDifferences lists the readings that still differ from the SDK's,
+// keyed "RELEASE PATH", with the reason.
+var knownDifferences = map[string]string{}

@@ -1,0 +1,65 @@
+// Package uimessage assembles the UIMessage of the AI SDK 5, 6 and 7 UI
+// message stream exactly as a chosen release of the SDK's client does
+// (processUIMessageStream behind readUIMessageStream and useChat), chunk by
+// chunk, and shows it as the client last yielded it: JSON byte for byte
+// what JSON.stringify writes of the SDK's message. It is the successor of
+// client/message, which does the same for the v4 data stream, and is built
+// on internal/jsvalue (JSON.stringify's form of values, JavaScript strings
+// as WTF-8, the SDK's partial JSON repair).
+//
+// # Chunks in, message out
+//
+// [NewAssembler] takes the [Release] whose client to play ([Current] by
+// default in callers; [ParseRelease] reads "6.0.0" or a major). [Assembler.Add]
+// takes one chunk's raw JSON, as the decoder (uistream) hands it out after
+// the release's schema accepted it; a chunk the schema rejects never
+// reaches the assembly, the transport throws at it. Add returns the
+// [AssemblyError] the client throws (a delta for a part that is not active,
+// an output for an unknown tool call, …), with the release's error name and
+// message; the reading ends there. An error chunk does not end it:
+// readUIMessageStream reports it through onError ([WithOnError]) and goes
+// on.
+//
+// [Assembler.AppendJSON] writes the message the client last yielded
+// ([Assembler.Message] is a view of it, part by part): the
+// client yields on each chunk that writes, so a chunk that does not (such
+// as start-step, or finish without metadata) shows only with the next one
+// that does; before the first, it writes null. [Assembler.Continue] starts
+// from a message the client already holds, as useChat continues one after
+// a client-side tool result or an approval.
+//
+// # Releases
+//
+// The releases differ in many small ways: which errors they throw and how,
+// whether a start chunk with another message id starts a new message,
+// whether a delta after finish-step still finds its part, how a cut \u
+// escape in streamed tool input is repaired, which fields a tool part
+// carries. Each difference is a switch in behaviour.go, with the first and
+// last release it holds for and the source it was read from; the assembly
+// reads the switches, never the release number.
+//
+// # Cost
+//
+// The message is held once, as the SDK's objects are, and never copied per
+// chunk: a text delta appends to its part's text, doing no allocation in
+// steady state; the yielded message is the held one, less the parts added
+// by chunks that did not write since. The input of a streaming tool call is
+// read with parsePartialJson only when the message is written.
+//
+// # Files
+//
+//	assembler.go  the Assembler: its state, Add, AppendJSON, the id maps
+//	message.go    Message and Part: views of the message last yielded
+//	dispatch.go   processUIMessageStream's switch over chunk types: text and
+//	              reasoning, files, sources, data parts, steps, start, finish,
+//	              metadata, errors
+//	tool.go       tool parts: updateToolPart and updateDynamicToolPart, inputs,
+//	              outputs, approvals
+//	continue.go   Continue: a message the client already holds
+//	merge.go      the SDK's mergeObjects of message metadata
+//	object.go     JavaScript objects whose properties keep their order, and their
+//	              JSON
+//	behaviour.go  the release differences as data: switches by release ranges
+//	release.go    Release and ParseRelease (the seam to uistream/sdk)
+//	error.go      AssemblyError and the errors the releases throw
+package uimessage

@@ -1,0 +1,132 @@
+package uimessage_test
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/chatwire/chatwire/client/uimessage"
+)
+
+// Chunks of a UI message stream, assembled as ai 7's client assembles
+// them; the message after each is what readUIMessageStream last yielded.
+func ExampleAssembler() {
+	a := uimessage.NewAssembler(uimessage.Current)
+	for _, c := range []string{
+		`{"type":"start","messageId":"msg-1"}`,
+		`{"type":"start-step"}`,
+		`{"type":"text-start","id":"t1"}`,
+		`{"type":"text-delta","id":"t1","delta":"Hel"}`,
+		`{"type":"text-delta","id":"t1","delta":"lo"}`,
+		`{"type":"text-end","id":"t1"}`,
+		`{"type":"finish-step"}`,
+		`{"type":"finish","finishReason":"stop"}`,
+	} {
+		if err := a.Add([]byte(c)); err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("%s\n", a.AppendJSON(nil))
+	}
+	fmt.Printf("finish reason %s\n", a.FinishReason())
+	// Output:
+	// {"id":"msg-1","role":"assistant","parts":[]}
+	// {"id":"msg-1","role":"assistant","parts":[]}
+	// {"id":"msg-1","role":"assistant","parts":[{"type":"step-start"},{"type":"text","text":"","state":"streaming"}]}
+	// {"id":"msg-1","role":"assistant","parts":[{"type":"step-start"},{"type":"text","text":"Hel","state":"streaming"}]}
+	// {"id":"msg-1","role":"assistant","parts":[{"type":"step-start"},{"type":"text","text":"Hello","state":"streaming"}]}
+	// {"id":"msg-1","role":"assistant","parts":[{"type":"step-start"},{"type":"text","text":"Hello","state":"done"}]}
+	// {"id":"msg-1","role":"assistant","parts":[{"type":"step-start"},{"type":"text","text":"Hello","state":"done"}]}
+	// {"id":"msg-1","role":"assistant","parts":[{"type":"step-start"},{"type":"text","text":"Hello","state":"done"}]}
+	// finish reason "stop"
+}
+
+// A delta for a text part that was never started: each release throws
+// its own error.
+func ExampleAssemblyError() {
+	for _, v := range []string{"5.0.277", "6.0.0", "7"} {
+		r, _ := uimessage.ParseRelease(v)
+		a := uimessage.NewAssembler(r)
+		err := a.Add([]byte(`{"type":"text-delta","id":"t9","delta":"x"}`))
+		var ae *uimessage.AssemblyError
+		if errors.As(err, &ae) {
+			fmt.Printf("%s: %s: %s\n", r, ae.Name, ae.Message)
+		}
+	}
+	// Output:
+	// 5.0.277: TypeError: Cannot read properties of undefined (reading 'text')
+	// 6.0.0: TypeError: Cannot read properties of undefined (reading 'text')
+	// 7.0.173: AI_UIMessageStreamError: Received text-delta for missing text part with ID "t9". Ensure a "text-start" chunk is sent before any "text-delta" chunks.
+}
+
+// useChat continues the assistant message it holds after a client-side
+// tool result: the stream's output lands on the held tool part.
+func ExampleAssembler_Continue() {
+	a := uimessage.NewAssembler(uimessage.Newest6)
+	held := `{"id":"msg-1","role":"assistant","parts":[{"type":"tool-ask","toolCallId":"c1","state":"input-available","input":{"q":"ok?"}}]}`
+	if err := a.Continue([]byte(held)); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%s\n", a.AppendJSON(nil))
+	_ = a.Add([]byte(`{"type":"tool-output-available","toolCallId":"c1","output":"yes"}`))
+	fmt.Printf("%s\n", a.AppendJSON(nil))
+	// Output:
+	// null
+	// {"id":"msg-1","role":"assistant","parts":[{"type":"tool-ask","toolCallId":"c1","state":"output-available","input":{"q":"ok?"},"output":"yes"}]}
+}
+
+// An error chunk is reported and the reading goes on.
+func ExampleWithOnError() {
+	a := uimessage.NewAssembler(uimessage.Current, uimessage.WithOnError(func(text string) {
+		fmt.Println("onError:", text)
+	}))
+	fmt.Println(a.Add([]byte(`{"type":"error","errorText":"boom"}`)))
+	// Output:
+	// onError: boom
+	// <nil>
+}
+
+func ExampleParseRelease() {
+	for _, s := range []string{"6", "5.0.0", "4.3.19", "7.0.x"} {
+		r, err := uimessage.ParseRelease(s)
+		fmt.Println(r, err)
+	}
+	// Output:
+	// 6.0.326 <nil>
+	// 5.0.0 <nil>
+	// 0.0.0 uimessage: release "4.3.19": only ai 5, 6 and 7 speak the UI message stream
+	// 0.0.0 uimessage: release "7.0.x": "x" is not a number
+}
+
+// The message as a view, part by part.
+func ExampleAssembler_Message() {
+	a := uimessage.NewAssembler(uimessage.Current)
+	if _, ok := a.Message(); !ok {
+		fmt.Println("nothing yielded yet")
+	}
+	for _, c := range []string{
+		`{"type":"start","messageId":"msg-1","messageMetadata":{"model":"m"}}`,
+		`{"type":"start-step"}`,
+		`{"type":"reasoning-start","id":"r1"}`,
+		`{"type":"reasoning-delta","id":"r1","delta":"Think."}`,
+		`{"type":"tool-input-start","toolCallId":"c1","toolName":"weather"}`,
+		`{"type":"tool-input-delta","toolCallId":"c1","inputTextDelta":"{\"city\":\"Par"}`,
+	} {
+		if err := a.Add([]byte(c)); err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+	m, _ := a.Message()
+	fmt.Printf("%s %s\n", m.ID(), m.Metadata())
+	for i := range m.Len() {
+		p := m.Part(i)
+		fmt.Printf("%s text=%q state=%s input=%s\n", p.Type(), p.Text(), p.State(), p.Get("input"))
+	}
+	// Output:
+	// nothing yielded yet
+	// msg-1 {"model":"m"}
+	// step-start text="" state= input=
+	// reasoning text="Think." state=streaming input=
+	// tool-weather text="" state=input-streaming input={"city":"Par"}
+}
