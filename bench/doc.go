@@ -22,6 +22,15 @@
 // (CHATWIRE_CPU=portable, avx2, and unset). run_test.go checks the tables'
 // arithmetic on the fixture results of testdata/run.
 //
+// The UI message stream benchmarks (uistream_test.go, BenchmarkUIDecode)
+// run uistream, the decoder of the AI SDK 5-7 stream, next to its floor, a
+// reader that only finds the events (bufio.Reader.ReadSlice per line, the
+// "data:" prefix, the blank line after it), on the corpus's SDK streams
+// translated chunk by chunk into the UI message stream with uistream's
+// encoder, as an SDK 5+ server writes the same answers. uistream.sh runs
+// them in interleaved rounds and prints the benchstat table and the goals
+// (≤ 2× the floor, 0 allocations).
+//
 // The assembly benchmark (assemble_test.go, BenchmarkAssemble) reads the
 // first 5k, 20k and 100k lines of the corpus's LLM mix, without its error
 // parts, twice per round: decoding alone and decoding into

@@ -1,7 +1,8 @@
 // Package fuzz holds the native Go fuzz targets that keep linestream (and
-// the client's assembly) correct, and what they need: a slow reference decoder written plainly on
-// encoding/json ([Reference]) and a generator that turns fuzz bytes into
-// structured streams with github.com/google/gofuzz ([GenStream]).
+// the client's assembly) and uistream correct, and what they need: slow
+// reference decoders written plainly on encoding/json ([Reference],
+// [UIReference]) and generators that turn fuzz bytes into structured
+// streams with github.com/google/gofuzz ([GenStream], [GenUIStream]).
 //
 // The targets (fuzz_*_test.go), each seeded with every corpus stream:
 //
@@ -20,6 +21,18 @@
 //	                      scanner as with the portable code (linestream.SetVectorScan)
 //	FuzzResponse          the client on any status, headers and body: no panic, bounded
 //	                      APIErrors, the stream's parts those of linestream and the Assembler
+//
+// and for uistream, the decoder of the AI SDK 5-7 UI message stream, against
+// [UIReference], a plain reader of SSE and of the SDK's JSON parse, on raw
+// bytes and on the streams [GenUIStream] builds (fuzz_uistream_test.go):
+//
+//	FuzzUIAgainstReference  the same chunks, warnings and [DONE], or an error at the
+//	                        same event, of the same kind, at a byte of it; vector
+//	                        paths on and off
+//	FuzzUIChunking          the same result, errors and warnings included, whatever
+//	                        sizes the reader returns, and from a decoder Reset
+//	FuzzUIRoundTrip         chunks written by uistream's encoder, in every framing,
+//	                        read back as written
 //
 // linestream itself holds FuzzScanStringPaths, which compares the two string
 // scanners directly, and FuzzScanCompact, which compares the compact-JSON

@@ -47,3 +47,31 @@ func ExampleGenFirstLine() {
 	// Output:
 	// 2:[{
 }
+
+func ExampleUIReference() {
+	stream := []byte("\xEF\xBB\xBFdata: {\"type\":\"start\"}\r\n\r\n: keep-alive\n\n0:\"v4\"\ndata: {\"type\":\ndata: \"finish\"}\n\ndata: [DONE]\n\ndata: nope\n")
+	res, err := fuzz.UIReference(stream, false, 1<<20)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, c := range res.Chunks {
+		fmt.Printf("event %d, line %d: %s %q\n", c.Event, c.Line, c.Type, c.Data)
+	}
+	fmt.Println("done:", res.Done)
+	for _, w := range res.Warnings {
+		fmt.Printf("%s: %d, first at line %d\n", w.Kind, w.Count, w.Line)
+	}
+	// Output:
+	// event 1, line 1: start "{\"type\":\"start\"}"
+	// event 2, line 6: finish "{\"type\":\n\"finish\"}"
+	// done: true
+	// unknown field: 1, first at line 5
+	// unterminated event: 1, first at line 11
+}
+
+func ExampleGenUIStream() {
+	stream := fuzz.GenUIStream([]byte("any fuzz input, such as a framing case"))
+	fmt.Println(len(stream) > 0)
+	// Output:
+	// true
+}

@@ -26,6 +26,7 @@ trap 'rm -f "$out"' EXIT
 for pt in fuzz:FuzzDecode fuzz:FuzzAgainstReference fuzz:FuzzRoundTrip fuzz:FuzzChunking fuzz:FuzzChatID \
 	fuzz:FuzzVectorScan fuzz:FuzzSkeleton internal/jsonscan:FuzzScanStringPaths internal/jsonscan:FuzzScanCompact internal/jsonscan:FuzzLineSkeleton \
 	fuzz:FuzzPartialJSON fuzz:FuzzAssemble fuzz:FuzzResponse \
+	fuzz:FuzzUIAgainstReference fuzz:FuzzUIChunking fuzz:FuzzUIRoundTrip uistream:FuzzValidPrefix \
 	internal/jsvalue:FuzzTextPaths uistream/sdk:FuzzCheckChunk client/uimessage:FuzzAssembler; do
 	pkg=./${pt%%:*} target=${pt#*:}
 	echo "fuzz: $target for $time"
