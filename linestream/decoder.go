@@ -147,7 +147,7 @@ func (d *Decoder) Next() bool {
 		if e += start; way >= 0 && e < len(b) {
 			c.Hit(way)
 			end, nl = e, e
-		} else if end = c.Miss(b, d.buf, start, &sk.out, size, e); end >= 0 {
+		} else if end = c.Miss(d.buf, d.lfEnd, start, &sk.out, size, e); end >= 0 {
 			nl = end
 		}
 	} else if b[start] == '"' && !masks {

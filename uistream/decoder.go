@@ -308,7 +308,7 @@ func (d *Decoder) skeletonEnd(b []byte, v int, kind ChunkType) int {
 				c.Hit(way)
 				return e
 			}
-			return c.Miss(b, d.buf, v, &sk.out, size, e)
+			return c.Miss(d.buf, len(b), v, &sk.out, size, e) // b is d.buf[:d.lfEnd]
 		}
 	}
 	if e, ok := jsonscan.ScanCompact(b, v, masks); ok && e < len(b) && b[e] == '\n' {

@@ -110,13 +110,16 @@ func (c *codeSkeletons) Hit(way int) {
 // skeleton (a hit), since the class was made.
 func (c *codeSkeletons) Hits() int { return c.hits }
 
-// Miss reads the value at b[start] with the walker when its skeleton is
+// Miss reads the value at buf[start] with the walker when its skeleton is
 // none of the class's: [LineSkeleton] gave size and e, the index of the
-// line's '\n' from b[start] (when size >= 0), reading buf, which holds b
-// and the readable bytes after it; out is where it wrote the skeleton. It
-// returns the index of the '\n' when the value is valid, compact and ends
-// the line, or -1; a line it accepts becomes one of the class's skeletons.
-func (c *codeSkeletons) Miss(b, buf []byte, start int, out *Out, size, e int) int {
+// line's '\n' from buf[start] (when size >= 0), reading buf, of which the
+// first lfEnd bytes are the lines read (their '\n's known); out is where it
+// wrote the skeleton. It returns the index of the '\n' when the value is
+// valid, compact and ends the line, or -1; a line it accepts becomes one
+// of the class's skeletons. (Nine integer arguments, the receiver's
+// included: all in registers.)
+func (c *codeSkeletons) Miss(buf []byte, lfEnd, start int, out *Out, size, e int) int {
+	b := buf[:lfEnd]
 	end, ok := scanCompact(b, start, true)
 	if !ok || end >= len(b) || b[end] != '\n' {
 		return -1

@@ -261,7 +261,7 @@ func TestLineSkeleton64(t *testing.T) {
 				good := head + tail
 				n := copy(buf[off:], good) + off
 				size, e, way := LineSkeleton(&buf[off], len(buf)-off, &out, &c)
-				require.Equal(t, n-1, c.Miss(buf[:n], buf, off, &out, size, e+off), "%s: the walker reads %q", v, good)
+				require.Equal(t, n-1, c.Miss(buf, n, off, &out, size, e+off), "%s: the walker reads %q", v, good)
 				// The bad line: the same head, then '\n' where the value should
 				// be.
 				copy(buf[off:], head+"\n")
