@@ -53,5 +53,8 @@
 //	                  encoding/json
 //	streamgen.go      GenStream and GenFirstLine: structured streams from fuzz bytes
 //	                  (gofuzz)
+//	uireference.go    the reference reader of the UI message stream: SSE as eventsource-parser
+//	                  frames it and the SDK's JSON parse, slow and plain
+//	uistreamgen.go    GenUIStream: structured UI message streams from fuzz bytes
 //	run.sh            every target for a fixed time
 package fuzz

@@ -135,4 +135,5 @@
 //	error.go     SyntaxError, its sentinels, and Warning
 //	encoder.go   the Append… functions, Headers and the Writer
 //	testdata/sseoracle/  the framing cases and the SDK's reading of them (oracle.mjs)
+//	sdk/         the SDK client releases as data: chunk schemas, the skew report, behaviours
 package uistream
