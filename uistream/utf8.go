@@ -129,37 +129,6 @@ func validPrefixRunes(b []byte) int {
 	return i
 }
 
-// invalidLen returns the length of the maximal ill-formed subsequence at the
-// start of b (which starts with one): the bytes the WHATWG UTF-8 decoder
-// replaces with one U+FFFD (Unicode table 3-7).
-func invalidLen(b []byte) int {
-	lo, hi, need := byte(0x80), byte(0xBF), 0
-	switch c := b[0]; {
-	case 0xC2 <= c && c <= 0xDF:
-		need = 1
-	case c == 0xE0:
-		lo, need = 0xA0, 2
-	case c == 0xED:
-		hi, need = 0x9F, 2
-	case 0xE1 <= c && c <= 0xEF:
-		need = 2
-	case c == 0xF0:
-		lo, need = 0x90, 3
-	case 0xF1 <= c && c <= 0xF3:
-		need = 3
-	case c == 0xF4:
-		hi, need = 0x8F, 3
-	}
-	n := 1
-	for ; n <= need && n < len(b); n++ {
-		if b[n] < lo || b[n] > hi {
-			break
-		}
-		lo, hi = 0x80, 0xBF
-	}
-	return n
-}
-
 const replacement = "\uFFFD"
 
 // appendReplaced appends src to dst with each maximal ill-formed
@@ -172,7 +141,7 @@ func appendReplaced(dst, src []byte) []byte {
 			break
 		}
 		dst = append(dst, replacement...)
-		src = src[invalidLen(src):]
+		src = src[jsonscan.IllFormedLen(src):]
 	}
 	return dst
 }
@@ -187,7 +156,7 @@ func replacedLen(src []byte) int {
 			break
 		}
 		n += len(replacement)
-		src = src[invalidLen(src):]
+		src = src[jsonscan.IllFormedLen(src):]
 	}
 	return n
 }
@@ -209,7 +178,7 @@ func origIndex(src []byte, k int) int {
 		if k < o+len(replacement) {
 			return i
 		}
-		i, o = i+invalidLen(src[i:]), o+len(replacement)
+		i, o = i+jsonscan.IllFormedLen(src[i:]), o+len(replacement)
 	}
 	return len(src)
 }

@@ -25,6 +25,7 @@
 //	jsonscan.go   the API for decoders: thin wrappers, inlined
 //	scan.go       the validator, the reference: strings (SWAR), numbers, literals, containers
 //	compact.go    the walker of compact values
+//	utf8.go       IllFormedLen: the bytes of invalid UTF-8 one U+FFFD replaces, as the TextDecoder does
 //	skeleton.go   skeletons: what they are, a class's memory of them, learning on a miss
 //	vector.go     the switch between the portable and the vector paths; the test hook that counts vector calls
 //	vector_amd64.go vector_other.go  the vector paths' declarations (amd64), or their portable stand-ins
