@@ -263,7 +263,7 @@ func sniff(r io.Reader) (protocol.Protocol, []byte, error) {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
 		}
-		n, err := r.Read(buf[len(buf):cap(buf)])
+		n, err := r.Read(buf[len(buf):min(cap(buf), sniffMax)])
 		buf = buf[:len(buf)+n]
 		if p := protocol.Sniff(buf); p != protocol.Unknown {
 			return p, buf, nil
