@@ -47,7 +47,7 @@
 //	UI chunk                      v4 parts
 //	start                         2:[{"chatId":…}] from messageMetadata.chatId (the first);
 //	                              its other metadata 8:[metadata]
-//	start-step / finish-step      f:{messageId of start} / e:{finishReason:"unknown",isContinued:false}
+//	start-step / finish-step      f:{messageId of start, or msg-RANDOM} / e:{finishReason:"unknown",isContinued:false}
 //	text-delta / reasoning-delta  0: / g:   (the -start and -end chunks write nothing)
 //	tool-input-start / -delta     b: / c:
 //	tool-input-available          9:{toolCallId, toolName, args: input}

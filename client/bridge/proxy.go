@@ -83,7 +83,7 @@ type Entry struct {
 // the ones it sets itself.
 var hopHeaders = []string{
 	"Connection", "Proxy-Connection", "Keep-Alive", "Proxy-Authenticate", "Proxy-Authorization",
-	"Te", "Trailer", "Transfer-Encoding", "Upgrade", "Content-Length", "Accept-Encoding",
+	"Te", "Trailer", "Transfer-Encoding", "Upgrade", "Accept-Encoding",
 }
 
 func (p *Proxy) init() {
@@ -184,6 +184,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	for _, h := range hopHeaders {
 		req.Header.Del(h)
 	}
+	req.Header.Del("Content-Length")
 	if e.Request {
 		req.Header.Set("Content-Type", "application/json")
 	}
@@ -226,6 +227,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	e.Translated = true
+	h.Del("Content-Length")
 	h.Del("Content-Type")
 	h.Del("Content-Encoding")
 	h.Del(protocol.HeaderV4)

@@ -2,7 +2,9 @@ package bridge
 
 import (
 	"bytes"
+	"crypto/rand"
 	"errors"
+	"fmt"
 
 	"github.com/chatwire/chatwire/internal/jsvalue"
 	"github.com/chatwire/chatwire/linestream"
@@ -70,7 +72,6 @@ var ErrNoClientTakes = errors.New("no maintained AI SDK client takes this chunk"
 
 var (
 	jsonNull    = []byte("null")
-	jsonEmpty   = []byte(`""`)
 	jsonUnknown = []byte(`"unknown"`)
 )
 
@@ -115,11 +116,10 @@ func (t *ToV4) Chunk(dst []byte, c uistream.Chunk) ([]byte, error) {
 		}
 		dst = t.annotation(dst, md)
 	case uistream.ChunkStartStep:
-		id := t.messageID
-		if id == nil {
-			id = jsonEmpty
+		if t.messageID == nil {
+			t.messageID = newMessageID()
 		}
-		t.obj("messageId", id)
+		t.obj("messageId", t.messageID)
 		dst = t.part(dst, 'f', append(t.scratch, '}'))
 	case uistream.ChunkFinishStep:
 		t.textInStep, t.reasInStep = false, false
@@ -291,6 +291,15 @@ func (t *ToV4) End(dst []byte) []byte { return dst }
 func (t *ToV4) Fail(dst []byte, msg string) []byte {
 	t.Stats.Out++
 	return linestream.AppendErrorPart(dst, msg)
+}
+
+// newMessageID returns a JSON string "msg-" + 16 random hex digits, the id
+// of a message whose start chunk gave none (the v4 client sets the
+// message's id from each start_step part).
+func newMessageID() []byte {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return fmt.Appendf(nil, `"msg-%x"`, b)
 }
 
 // hasOtherMember tells whether the object obj has a member not named name.

@@ -15,6 +15,7 @@
 //	record.go         chatwire record: transcripts of a live run
 //	replay.go         chatwire replay: transcripts judged again, and HAR files
 //	serve.go          chatwire serve: the mock on a port
+//	bridge.go         chatwire bridge: the proxy between the two stream protocols
 //	decode.go         chatwire decode: the parts of a stream, or its message (-message)
 //	bench.go          chatwire bench: the live stream meter
 //	version.go        chatwire version: how the binary was built
