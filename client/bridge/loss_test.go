@@ -173,10 +173,11 @@ func TestToUIInputError(t *testing.T) {
 	var ie *InputError
 	require.ErrorAs(t, err, &ie)
 	assert.Equal(t, 3, ie.Line)
-	assert.Equal(t, int64(25), ie.Offset)
+	assert.Equal(t, 3, ie.Col, "the value's column")
+	assert.Equal(t, int64(27), ie.Offset)
 	assert.ErrorIs(t, err, linestream.ErrShape)
 	chunks := checkUIOutput(t, "input error", out)
-	assert.Contains(t, string(chunks[len(chunks)-2]), `"type":"error","errorText":"line 3 (offset 25): `)
+	assert.Contains(t, string(chunks[len(chunks)-2]), `"type":"error","errorText":"line 3:3 (byte offset 27): `)
 	assert.NotContains(t, string(out), "never")
 
 	out, err = V4ToUIBytes([]byte("0:\"a\"\n0:nope\n"), NewToUI(Options{}))
@@ -258,7 +259,7 @@ func TestToV4InputError(t *testing.T) {
 	assert.Equal(t, 3, ie.Line)
 	assert.ErrorIs(t, err, ErrNoClientTakes)
 	checkV4Output(t, "input error", out)
-	assert.True(t, strings.HasPrefix(string(out), "0:\"a\"\n3:\"line 3 (event 2, offset "), "%s", out)
+	assert.True(t, strings.HasPrefix(string(out), "0:\"a\"\n3:\"event 2, line 3:1 (byte offset 50): no maintained AI SDK client takes this chunk: ai@7.0.173: AI_TypeValidationError"), "%s", out)
 }
 
 // TestLossNames: every loss has a name, and the names are unique.

@@ -46,16 +46,17 @@ func (o *Options) fill() {
 // stops there, as the client would.
 type InputError struct {
 	Line   int   // 1-based line of the part (v4) or of the event's first data line (UI)
+	Col    int   // 1-based byte column of the part's value (v4) or of the data line (UI)
 	Event  int   // 1-based event (UI), 0 for v4
-	Offset int64 // byte offset of that line in the stream
+	Offset int64 // byte offset of that column in the stream
 	Err    error
 }
 
 func (e *InputError) Error() string {
 	if e.Event > 0 {
-		return fmt.Sprintf("line %d (event %d, offset %d): %v", e.Line, e.Event, e.Offset, e.Err)
+		return fmt.Sprintf("event %d, line %d:%d (byte offset %d): %v", e.Event, e.Line, e.Col, e.Offset, e.Err)
 	}
-	return fmt.Sprintf("line %d (offset %d): %v", e.Line, e.Offset, e.Err)
+	return fmt.Sprintf("line %d:%d (byte offset %d): %v", e.Line, e.Col, e.Offset, e.Err)
 }
 
 func (e *InputError) Unwrap() error { return e.Err }
@@ -186,7 +187,11 @@ func (t *ToUI) start(dst []byte, p linestream.Part, k linestream.Kind) ([]byte, 
 func (t *ToUI) Part(dst []byte, p linestream.Part) ([]byte, error) {
 	k := p.Kind()
 	if err := p.CheckShape(); err != nil {
-		return dst, &InputError{Line: p.Line, Offset: p.Offset, Err: err}
+		col := cap(p.Raw) - cap(p.Value) // the value's index in the line
+		if col < 0 || col > len(p.Raw) {
+			col = 0
+		}
+		return dst, &InputError{Line: p.Line, Col: col + 1, Offset: p.Offset + int64(col), Err: err}
 	}
 	t.Stats.In++
 	line := p.Line

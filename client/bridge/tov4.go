@@ -84,15 +84,14 @@ func (t *ToV4) Chunk(dst []byte, c uistream.Chunk) ([]byte, error) {
 		t.lose(LossUnsupportedChunk, c.Event)
 		return dst, nil
 	}
-	taken := false
+	var why error
 	for _, r := range t.checkers {
-		if r.CheckChunk(c.Data) == nil {
-			taken = true
+		if why = r.CheckChunk(c.Data); why == nil {
 			break
 		}
 	}
-	if !taken {
-		return dst, &InputError{Line: c.Line, Event: c.Event, Offset: c.Offset, Err: ErrNoClientTakes}
+	if why != nil { // the newest release's reason
+		return dst, &InputError{Line: c.Line, Col: 1, Event: c.Event, Offset: c.Offset, Err: fmt.Errorf("%w: %v", ErrNoClientTakes, why)}
 	}
 	t.Stats.In++
 	v := c.Data

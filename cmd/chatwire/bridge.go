@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -10,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -29,8 +31,10 @@ func runBridge(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	headerTimeout := fs.Duration("header-timeout", bridge.DefaultHeaderTimeout, "how long to wait for the upstream's response headers")
 	idle := fs.Duration("idle-timeout", bridge.DefaultIdleTimeout, "end a stream whose upstream sends nothing for this long")
 	timeout := fs.Duration("timeout", bridge.DefaultStreamTimeout, "longest exchange, stream included")
+	translate := fs.String("translate", "", "no proxy: translate the stream in `FILE` (- for standard input) to the other protocol (or -to's) on standard output, its losses on standard error")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `usage: chatwire bridge -upstream URL [-listen 127.0.0.1:0] [-to auto|ui|v4] [flags]
+       chatwire bridge -translate FILE [-to ui|v4]
 
 Run a proxy between the two stream protocols of POST /api/chat: an AI SDK
 5-7 frontend (useChat with its default transport, which posts {id, messages,
@@ -47,7 +51,7 @@ and each request is logged to standard error (method, path, status,
 duration, the protocols, the counts of parts and of what the translation
 lost), never a header or a key. Ctrl-C stops it. docs/bridge.md lists
 every loss; go doc github.com/chatwire/chatwire/client/bridge is the
-library.
+library. With -translate it translates one stream file instead.
 
 Flags:
 `)
@@ -65,6 +69,16 @@ Flags:
 	}
 	if fs.NArg() > 0 {
 		return usageError("unexpected argument %q", fs.Arg(0))
+	}
+	if *translate != "" {
+		want, err := protocol.Parse(*to)
+		if err != nil {
+			return usageError("-to: %v", err)
+		}
+		if *upstream != "" {
+			return usageError("-translate and -upstream exclude each other")
+		}
+		return translateFile(*translate, want, *dataName, stdin, stdout, stderr)
 	}
 	if *upstream == "" {
 		return usageError("-upstream is required: the base URL of the service, such as http://127.0.0.1:8080")
@@ -136,6 +150,72 @@ Flags:
 	return exitOK
 }
 
+// translateFile writes the translation of the stream in name ("-":
+// stdin) to stdout: to the protocol want, or the other one than the
+// stream's. Losses and errors go to stderr; bad input exits 1.
+func translateFile(name string, want protocol.Protocol, dataName string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var in io.Reader = stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			fmt.Fprintf(stderr, "chatwire bridge: %v\n", err)
+			return exitFail
+		}
+		defer f.Close()
+		in = f
+	} else {
+		name = "<stdin>"
+	}
+	br := bufio.NewReaderSize(in, 4096)
+	head, _ := br.Peek(4096)
+	got := protocol.Sniff(head)
+	if got == protocol.Unknown {
+		fmt.Fprintf(stderr, "chatwire bridge: %s: neither a v4 data stream nor a UI message stream (its first line tells neither)\n", name)
+		return exitFail
+	}
+	if want == protocol.Unknown {
+		want = protocol.UI
+		if got == protocol.UI {
+			want = protocol.V4
+		}
+	}
+	w := bufio.NewWriter(stdout)
+	var st bridge.Stats
+	var err error
+	o := bridge.Options{DataName: dataName}
+	switch {
+	case got == want:
+		_, err = io.Copy(w, br)
+	case want == protocol.UI:
+		st, err = bridge.V4ToUI(w, br, bridge.NewToUI(o))
+	default:
+		st, err = bridge.UIToV4(w, br, bridge.NewToV4(o))
+	}
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	fmt.Fprintf(stderr, "%s: %s -> %s, %d in, %d out%s\n", name, got, want, st.In, st.Out, lostText(st))
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		return exitFail
+	}
+	return exitOK
+}
+
+// lostText is ", lost NAME:N,…" or "".
+func lostText(st bridge.Stats) string {
+	if st.Lost() == 0 {
+		return ""
+	}
+	var parts []string
+	for _, l := range bridge.Losses() {
+		if n := st.Losses[l]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%s:%d", l, n))
+		}
+	}
+	return ", lost " + strings.Join(parts, ",")
+}
+
 func protocolChoice(p protocol.Protocol) string {
 	if p == protocol.Unknown {
 		return "the protocol each request asks for"
@@ -159,17 +239,7 @@ func formatEntry(e bridge.Entry) string {
 		b.WriteString(" request=useChat->spec")
 	}
 	if e.Stats.Lost() > 0 {
-		b.WriteString(" lost=")
-		first := true
-		for _, l := range bridge.Losses() {
-			if n := e.Stats.Losses[l]; n > 0 {
-				if !first {
-					b.WriteByte(',')
-				}
-				first = false
-				fmt.Fprintf(&b, "%s:%d", l, n)
-			}
-		}
+		b.WriteString(" lost=" + strings.TrimPrefix(lostText(e.Stats), ", lost "))
 	}
 	if e.Err != nil {
 		fmt.Fprintf(&b, " error=%q", e.Err.Error())
