@@ -139,7 +139,7 @@
 //
 // # The UI message stream
 //
-// With [Options.Protocol] protocol.UI (`chatwire serve -protocol ui`), the
+// With [Options.Protocol] [ProtocolUI] (`chatwire serve -protocol ui`), the
 // streams of POST /api/chat, subscribe and publish are the UI message
 // stream of AI SDK 5, 6 and 7 instead, written as the SDK's server writes
 // it (package uistream): 200 with its headers (Content-Type

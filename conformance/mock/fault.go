@@ -22,7 +22,7 @@ type Fault struct {
 	Warns       []string // check IDs that must warn (and fail with -strict)
 	// Protocol is the protocol of the servers that take the fault:
 	// protocol.V4 or protocol.UI.
-	Protocol protocol.Protocol
+	Protocol Protocol
 }
 
 // faultRow is a fault of a table, before its protocol is set.
@@ -32,7 +32,7 @@ type faultRow struct {
 }
 
 // faultsOf returns the faults of a table, each of protocol p.
-func faultsOf(p protocol.Protocol, rows []faultRow) []Fault {
+func faultsOf(p Protocol, rows []faultRow) []Fault {
 	out := make([]Fault, len(rows))
 	for i, r := range rows {
 		out[i] = Fault{Name: r.name, Description: r.description, Fails: r.fails, Warns: r.warns, Protocol: p}
@@ -218,7 +218,7 @@ func followUpChecks() []string {
 
 // FaultsFor returns the faults of protocol p: [Faults] for protocol.V4 (and
 // protocol.Unknown, the default), [UIFaults] for protocol.UI.
-func FaultsFor(p protocol.Protocol) []Fault {
+func FaultsFor(p Protocol) []Fault {
 	if p == protocol.UI {
 		return UIFaults()
 	}
@@ -240,7 +240,7 @@ func LookupFault(name string) (Fault, error) {
 // LookupFaultFor returns the fault with the given name if it is one of
 // protocol p's (see [FaultsFor]); otherwise an error that says which
 // protocol the fault is for, or that it is unknown, and lists p's faults.
-func LookupFaultFor(p protocol.Protocol, name string) (Fault, error) {
+func LookupFaultFor(p Protocol, name string) (Fault, error) {
 	if p == protocol.Unknown {
 		p = protocol.V4
 	}

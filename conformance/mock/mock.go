@@ -37,15 +37,30 @@ const (
 // choiceNotInSpec is the value of [HeaderChoice].
 const choiceNotInSpec = "shape not in spec"
 
+// Protocol is a stream protocol the mock speaks (internal/protocol's type,
+// named here so that client test suites outside this module can set
+// [Options.Protocol]).
+type Protocol = protocol.Protocol
+
+// The protocols of [Options.Protocol].
+const (
+	// ProtocolV4 is the AI SDK v4 data stream, "<code>:<JSON>" lines: the
+	// spec's, and the default.
+	ProtocolV4 = protocol.V4
+	// ProtocolUI is the UI message stream of AI SDK 5, 6 and 7: Server-Sent
+	// Events, "data: <JSON chunk>", "data: [DONE]" last.
+	ProtocolUI = protocol.UI
+)
+
 // Options configure a [Server]. The zero value is a conformant mock that
 // streams at once, without pauses.
 type Options struct {
 	// Protocol is the stream protocol of POST /api/chat and its follow-ups:
-	// protocol.V4 (the AI SDK v4 data stream, the spec's; the default, also
-	// for protocol.Unknown) or protocol.UI (the UI message stream of AI
+	// [ProtocolV4] (the AI SDK v4 data stream, the spec's; the default, also
+	// for the zero value) or [ProtocolUI] (the UI message stream of AI
 	// SDK 5, 6 and 7, see the package doc). Faults and variants are each
 	// for one protocol ([FaultsFor], [VariantsFor]).
-	Protocol protocol.Protocol
+	Protocol Protocol
 	// Fault names one deliberate deviation from the spec (see [Faults]);
 	// empty for none.
 	Fault string

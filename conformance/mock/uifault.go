@@ -45,7 +45,7 @@ const (
 )
 
 // UIFaults returns every fault of the UI message stream mock
-// (Options.Protocol protocol.UI), the ones that make checks fail first,
+// (Options.Protocol [ProtocolUI]), the ones that make checks fail first,
 // then the ones that only make checks warn. Each changes the stream of
 // POST /api/chat in one way. "Every client" is every release of ai 5, 6
 // and 7; the default releases of a skew report are the oldest (strict)

@@ -23,7 +23,7 @@ import (
 type Variant struct {
 	Name        string
 	Description string
-	Protocol    protocol.Protocol // protocol.V4 or protocol.UI
+	Protocol    Protocol // ProtocolV4 or ProtocolUI
 }
 
 // The variant names. They are a stable interface, like fault names.
@@ -69,7 +69,7 @@ func Variants() []Variant {
 }
 
 // UIVariants returns every variant of the UI message stream mock
-// (Options.Protocol protocol.UI): the v4 ones whose meaning carries over,
+// (Options.Protocol [ProtocolUI]): the v4 ones whose meaning carries over,
 // and the SSE framing's own freedoms. Each call returns a fresh slice.
 func UIVariants() []Variant {
 	return variantsOf(protocol.UI, [][2]string{
@@ -87,7 +87,7 @@ func UIVariants() []Variant {
 }
 
 // variantsOf returns the variants of a table, each of protocol p.
-func variantsOf(p protocol.Protocol, rows [][2]string) []Variant {
+func variantsOf(p Protocol, rows [][2]string) []Variant {
 	out := make([]Variant, len(rows))
 	for i, r := range rows {
 		out[i] = Variant{Name: r[0], Description: r[1], Protocol: p}
@@ -98,7 +98,7 @@ func variantsOf(p protocol.Protocol, rows [][2]string) []Variant {
 // VariantsFor returns the variants of protocol p: [Variants] for
 // protocol.V4 (and protocol.Unknown, the default), [UIVariants] for
 // protocol.UI.
-func VariantsFor(p protocol.Protocol) []Variant {
+func VariantsFor(p Protocol) []Variant {
 	if p == protocol.UI {
 		return UIVariants()
 	}
@@ -108,7 +108,7 @@ func VariantsFor(p protocol.Protocol) []Variant {
 // LookupVariantFor returns the variant of protocol p with the given name,
 // or an error that says which protocol has it, or that none does, and
 // lists p's variants.
-func LookupVariantFor(p protocol.Protocol, name string) (Variant, error) {
+func LookupVariantFor(p Protocol, name string) (Variant, error) {
 	if p == protocol.Unknown {
 		p = protocol.V4
 	}
