@@ -124,6 +124,8 @@ func TestUIStream(t *testing.T) {
 		resp, body := send(t, ts, request{auth: bearer(KeyValid), body: uiStreamBody})
 		require.Equal(t, http.StatusOK, resp.StatusCode, body)
 		assert.Equal(t, "text/event-stream", resp.Header.Get("Content-Type"))
+		assert.Equal(t, "no-cache", resp.Header.Get("Cache-Control"), "the SDK server's headers")
+		assert.Equal(t, "no", resp.Header.Get("X-Accel-Buffering"))
 		assert.Equal(t, "v1", resp.Header.Get(protocol.HeaderUI))
 		assert.Empty(t, resp.Header.Get(protocol.HeaderV4))
 		assert.Equal(t, protocol.UI, protocol.FromHeader(resp.Header))

@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"net/http"
 
-	"github.com/chatwire/chatwire/linestream"
+	"github.com/chatwire/chatwire/internal/protocol"
 	"github.com/chatwire/chatwire/uistream"
 )
 
 // streamUI writes frames as a 200 UI message stream with the SDK server's
-// headers (uistream.Headers), one event per write, flushed, pausing Pace
+// headers (uistream.Headers: Cache-Control no-cache, not the v4 stream's
+// no-store), one event per write, flushed, pausing Pace
 // before every event after the first; the variants change the framing
 // (crlf, keepalive, data-no-space, slow-first-line, extra-fields). It
 // stops when the client goes away or the server shuts down. isCreate
@@ -17,13 +18,11 @@ import (
 // create only.
 func (s *Server) streamUI(w *response, r *http.Request, m *message, frames [][]byte, isCreate bool) {
 	h := w.Header()
+	uistream.Headers(h)
 	if isCreate && s.fault == faultUIContentType {
-		linestream.SetHeaders(h)
-		h.Del("X-Vercel-Ai-Data-Stream") // text/plain and nothing that names a protocol
-	} else {
-		uistream.Headers(h)
+		h.Set("Content-Type", "text/plain; charset=utf-8")
+		h.Del(protocol.HeaderUI)
 	}
-	h.Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)
 	ctx := r.Context()
 	uw := uistream.NewWriter(w)
