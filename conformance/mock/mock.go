@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/chatwire/chatwire/internal/protocol"
 )
 
 // Version is the version of the mock's behaviour, sent in every response
@@ -38,6 +40,12 @@ const choiceNotInSpec = "shape not in spec"
 // Options configure a [Server]. The zero value is a conformant mock that
 // streams at once, without pauses.
 type Options struct {
+	// Protocol is the stream protocol of POST /api/chat and its follow-ups:
+	// protocol.V4 (the AI SDK v4 data stream, the spec's; the default, also
+	// for protocol.Unknown) or protocol.UI (the UI message stream of AI
+	// SDK 5, 6 and 7, see the package doc). Faults and variants are each
+	// for one protocol ([FaultsFor], [VariantsFor]).
+	Protocol protocol.Protocol
 	// Fault names one deliberate deviation from the spec (see [Faults]);
 	// empty for none.
 	Fault string
@@ -96,6 +104,7 @@ type Entry struct {
 type Server struct {
 	opts  Options
 	fault string
+	ui    bool // Options.Protocol is protocol.UI
 
 	mu      sync.Mutex
 	reqIDs  *rand.Rand // request ids, apart so failed requests do not shift chat ids
@@ -109,16 +118,24 @@ type Server struct {
 }
 
 // New returns a mock server with the given options. It fails when the
-// fault is unknown or Lines is negative.
+// fault or a variant is unknown or not one of the protocol's, or Lines is
+// negative.
 func New(opts Options) (*Server, error) {
+	switch opts.Protocol {
+	case protocol.Unknown:
+		opts.Protocol = protocol.V4
+	case protocol.V4, protocol.UI:
+	default:
+		return nil, fmt.Errorf("unknown protocol %d", opts.Protocol)
+	}
 	if opts.Fault != "" {
-		if _, err := LookupFault(opts.Fault); err != nil {
+		if _, err := LookupFaultFor(opts.Protocol, opts.Fault); err != nil {
 			return nil, err
 		}
 	}
 	variant := map[string]bool{}
 	for _, v := range opts.Variants {
-		if _, err := LookupVariant(v); err != nil {
+		if _, err := LookupVariantFor(opts.Protocol, v); err != nil {
 			return nil, err
 		}
 		variant[v] = true
@@ -147,6 +164,7 @@ func New(opts Options) (*Server, error) {
 	return &Server{
 		opts:    opts,
 		fault:   opts.Fault,
+		ui:      opts.Protocol == protocol.UI,
 		reqIDs:  rand.New(rand.NewPCG(opts.Seed, 0x7265717565737473)),
 		chatIDs: rand.New(rand.NewPCG(opts.Seed, 0x6368617473636874)),
 		chats:   make(map[string]*chat),
