@@ -5,12 +5,13 @@ import (
 	"fmt"
 
 	"github.com/chatwire/chatwire/client/uimessage"
+	"github.com/chatwire/chatwire/uistream/sdk"
 )
 
 // Chunks of a UI message stream, assembled as ai 7's client assembles
 // them; the message after each is what readUIMessageStream last yielded.
 func ExampleAssembler() {
-	a := uimessage.NewAssembler(uimessage.Current)
+	a := uimessage.NewAssembler(sdk.Newest())
 	for _, c := range []string{
 		`{"type":"start","messageId":"msg-1"}`,
 		`{"type":"start-step"}`,
@@ -44,7 +45,7 @@ func ExampleAssembler() {
 // its own error.
 func ExampleAssemblyError() {
 	for _, v := range []string{"5.0.277", "6.0.0", "7"} {
-		r, _ := uimessage.ParseRelease(v)
+		r, _ := sdk.Parse(v)
 		a := uimessage.NewAssembler(r)
 		err := a.Add([]byte(`{"type":"text-delta","id":"t9","delta":"x"}`))
 		var ae *uimessage.AssemblyError
@@ -61,7 +62,7 @@ func ExampleAssemblyError() {
 // useChat continues the assistant message it holds after a client-side
 // tool result: the stream's output lands on the held tool part.
 func ExampleAssembler_Continue() {
-	a := uimessage.NewAssembler(uimessage.Newest6)
+	a := uimessage.NewAssembler(sdk.MustParse("6"))
 	held := `{"id":"msg-1","role":"assistant","parts":[{"type":"tool-ask","toolCallId":"c1","state":"input-available","input":{"q":"ok?"}}]}`
 	if err := a.Continue([]byte(held)); err != nil {
 		fmt.Println(err)
@@ -77,7 +78,7 @@ func ExampleAssembler_Continue() {
 
 // An error chunk is reported and the reading goes on.
 func ExampleWithOnError() {
-	a := uimessage.NewAssembler(uimessage.Current, uimessage.WithOnError(func(text string) {
+	a := uimessage.NewAssembler(sdk.Newest(), uimessage.WithOnError(func(text string) {
 		fmt.Println("onError:", text)
 	}))
 	fmt.Println(a.Add([]byte(`{"type":"error","errorText":"boom"}`)))
@@ -86,21 +87,9 @@ func ExampleWithOnError() {
 	// <nil>
 }
 
-func ExampleParseRelease() {
-	for _, s := range []string{"6", "5.0.0", "4.3.19", "7.0.x"} {
-		r, err := uimessage.ParseRelease(s)
-		fmt.Println(r, err)
-	}
-	// Output:
-	// 6.0.326 <nil>
-	// 5.0.0 <nil>
-	// 0.0.0 uimessage: release "4.3.19": only ai 5, 6 and 7 speak the UI message stream
-	// 0.0.0 uimessage: release "7.0.x": "x" is not a number
-}
-
 // The message as a view, part by part.
 func ExampleAssembler_Message() {
-	a := uimessage.NewAssembler(uimessage.Current)
+	a := uimessage.NewAssembler(sdk.Newest())
 	if _, ok := a.Message(); !ok {
 		fmt.Println("nothing yielded yet")
 	}
