@@ -29,6 +29,11 @@
 // from a message the client already holds, as useChat continues one after
 // a client-side tool result or an approval.
 //
+// [Skew] extends uistream/sdk's skew report (which releases read a stream,
+// where each other one throws) with the assembly's throws: a release that
+// takes every chunk may still throw at one it cannot assemble. It lives here,
+// not in uistream/sdk, because the assembly imports sdk, not the reverse.
+//
 // # Releases
 //
 // The releases differ in many small ways: which errors they throw and how,
@@ -63,4 +68,5 @@
 //	              JSON
 //	behaviour.go  the release differences: uistream/sdk's Features as switches
 //	error.go      AssemblyError and the errors the releases throw
+//	skew.go       Skew: uistream/sdk's skew report with the assembly's throws
 package uimessage
