@@ -3,6 +3,7 @@ package uimessage_test
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/chatwire/chatwire/client/uimessage"
 	"github.com/chatwire/chatwire/uistream/sdk"
@@ -118,4 +119,28 @@ func ExampleAssembler_Message() {
 	// step-start text="" state= input=
 	// reasoning text="Think." state=streaming input=
 	// tool-weather text="" state=input-streaming input={"city":"Par"}
+}
+
+// The skew report with the assembly: every release takes these chunks,
+// but a delta after finish-step for a part opened before it throws in the
+// assembly up to 7.0.78.
+func ExampleSkew() {
+	stream := [][]byte{
+		[]byte(`{"type":"start"}`),
+		[]byte(`{"type":"text-start","id":"t1"}`),
+		[]byte(`{"type":"finish-step"}`),
+		[]byte(`{"type":"text-delta","id":"t1","delta":"late"}`),
+	}
+	rep, err := uimessage.Skew(slices.Values(stream), sdk.NewestOfEach(), sdk.Options{}, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, g := range rep.Groups() {
+		fmt.Println(g)
+	}
+	// Output:
+	// 5.0.277 throw at event 4 (text-delta): TypeError: Cannot read properties of undefined (reading 'text')
+	// 6.0.326 throw at event 4 (text-delta): AI_UIMessageStreamError: Received text-delta for missing text part with ID "t1". Ensure a "text-start" chunk is sent before any "text-delta" chunks.
+	// 7.0.173 read the stream
 }
