@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/chatwire/chatwire/client/uimessage"
 	"github.com/chatwire/chatwire/conformance/transcript"
 	"github.com/chatwire/chatwire/internal/protocol"
 	"github.com/chatwire/chatwire/uistream"
@@ -315,27 +316,19 @@ func judgeUISkew(x *transcript.Exchange, ui UIOptions) verdict {
 }
 
 // uiSkew reads r with each release's schema and, up to its schema's throw,
-// its assembly.
+// its assembly (uimessage.Skew); an event no client can parse is where
+// every release throws, after the chunks before it.
 func uiSkew(r *uiRead, releases []sdk.Release) *sdk.Report {
-	rep := sdk.Skew(func(yield func([]byte) bool) {
+	rep, _ := uimessage.Skew(func(yield func([]byte) bool) {
 		for _, c := range r.chunks {
 			if !yield(c.Data) {
 				return
 			}
 		}
-	}, releases, sdk.Options{})
-	if r.bad != nil { // every client throws at it, after the chunks before
+	}, releases, sdk.Options{}, nil) // the error is only of a held message: none here
+	if r.bad != nil {
 		for _, rel := range releases {
 			rep.Add(rel, sdk.Throw{Event: len(r.chunks) + 1, Source: sdk.SourceSchema, Reason: r.bad.Msg, Err: r.bad})
-		}
-	}
-	for _, v := range slices.Clone(rep.Verdicts) {
-		limit := len(r.chunks)
-		if v.Throw != nil {
-			limit = min(v.Throw.Event-1, limit)
-		}
-		if i, ae := r.assemble(v.Release, limit); i >= 0 {
-			rep.Add(v.Release, sdk.Throw{Event: i + 1, Source: "assembly", Type: ae.Type, Reason: ae.Name + ": " + ae.Message, Err: ae})
 		}
 	}
 	return rep

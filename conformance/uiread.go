@@ -202,7 +202,7 @@ func (r *uiRead) schemaThrow(rel sdk.Release) (int, *sdk.ChunkError) {
 // assemble gives the chunks before limit to rel's assembly and returns the
 // index of the chunk it throws at and the error, or -1.
 func (r *uiRead) assemble(rel sdk.Release, limit int) (int, *uimessage.AssemblyError) {
-	a := uimessage.NewAssembler(uimessage.Release{Major: rel.Major, Minor: rel.Minor, Patch: rel.Patch})
+	a := uimessage.NewAssembler(rel)
 	for i, c := range r.chunks[:limit] {
 		if err := a.Add(c.Data); err != nil {
 			var ae *uimessage.AssemblyError
