@@ -117,15 +117,18 @@ type clientRequest struct {
 // stream whose messages TestToUICorpus compares), and the message the
 // client last yields equals the one client/message assembles from the v4
 // stream the service sent; (b) ai 4's callChatApi posts the spec's body
-// through the bridge to UI-stream services (a mock-like stream written
-// here with uistream's encoder, the mock of issue 24 being on its own
-// branch, and the streams the real ai 5, 6 and 7 servers wrote in
+// through the bridge to UI-stream services (the mock with Options.Protocol
+// ProtocolUI, as `chatwire serve -protocol ui` runs it; a stream written
+// here with uistream's encoder, with the sources, files and data the mock
+// does not send; and the streams the real ai 5, 6 and 7 servers wrote in
 // corpus/ui), and its message equals the one client/uimessage assembles
 // as ai 7 does. compare_test.go defines "equals".
 func TestRealClients(t *testing.T) {
 	node := needNode(t)
 
 	srv, err := mock.New(mock.Options{Seed: 24})
+	require.NoError(t, err)
+	uiSrv, err := mock.New(mock.Options{Seed: 24, Protocol: mock.ProtocolUI})
 	require.NoError(t, err)
 	var mu sync.Mutex
 	sent := map[string][]byte{} // upstream path → the bytes the service wrote
@@ -146,6 +149,10 @@ func TestRealClients(t *testing.T) {
 		case strings.HasPrefix(p, "/v4/"):
 			w.Header().Set("Content-Type", "text/plain; charset=utf-8") // no SDK header: the bridge sniffs
 			rec.Write(v4Streams[strings.TrimPrefix(p, "/v4/")])
+		case strings.HasPrefix(p, "/mockui/"):
+			r2 := r.Clone(r.Context())
+			r2.URL.Path = "/api/chat"
+			uiSrv.ServeHTTP(rec, r2)
 		case p == "/uimock/api/chat":
 			var body struct{ Content string }
 			_ = json.NewDecoder(r.Body).Decode(&body)
@@ -177,7 +184,7 @@ func TestRealClients(t *testing.T) {
 	}
 	uiWant := func(path string) func() (normMessage, error) {
 		return func() (normMessage, error) {
-			a := uimessage.NewAssembler(uimessage.Newest7)
+			a := uimessage.NewAssembler(sdk.Newest())
 			d := uistream.NewDecoder(bytes.NewReader(sent[path]))
 			for d.Next() {
 				if err := a.Add(d.Chunk().Data); err != nil {
@@ -216,7 +223,17 @@ func TestRealClients(t *testing.T) {
 			name: s.ID(), want: v4Want(path), errors: tr.Stats.Out > 0 && bytes.Contains(out, []byte(`"type":"error"`))})
 	}
 
-	// (b) ai 4 in front of UI-stream services.
+	// (b) ai 4 in front of UI-stream services: the mock speaking the UI
+	// stream (serve -protocol ui), ...
+	for i, body := range []map[string]any{
+		{"content": "Build a page for a bakery", "reasoningEffort": "high"},
+		{"content": "A landing page — “quotes”, \\backslashes\\ and émojis 🍞", "executionMode": "build"},
+	} {
+		path := "/mockui/" + strconv.Itoa(i) + "/api/chat"
+		reqs = append(reqs, &clientRequest{Client: "v4", API: bridge.URL + path, Body: body, name: "mock -protocol ui " + path, want: uiWant(path)})
+	}
+	// ... a stream written here with uistream's encoder, and the streams
+	// of the real ai 5, 6 and 7 servers.
 	reqs = append(reqs, &clientRequest{Client: "v4", API: bridge.URL + "/uimock/api/chat",
 		Body: map[string]any{"content": "Build a page for a bakery", "reasoningEffort": "high"}, name: "uimock", want: uiWant("/uimock/api/chat")})
 	paths, err := filepath.Glob("../../corpus/ui/streams/*/*.sse")
@@ -310,7 +327,7 @@ func orNull(b json.RawMessage) json.RawMessage {
 // end without throwing.
 func readsWhole(data []byte) bool {
 	d := uistream.NewDecoder(bytes.NewReader(data))
-	a := uimessage.NewAssembler(uimessage.Newest7)
+	a := uimessage.NewAssembler(sdk.Newest())
 	for d.Next() {
 		if sdk.Newest().CheckChunk(d.Chunk().Data) != nil || a.Add(d.Chunk().Data) != nil {
 			return false

@@ -94,7 +94,7 @@ func TestToUICorpus(t *testing.T) {
 		if aerr != nil || failed != nil || tr.Stats.Losses[LossContinued]+tr.Stats.Losses[LossRejected] > 0 || v4Quirks[s.ID()] != "" {
 			continue
 		}
-		a := uimessage.NewAssembler(uimessage.Newest7)
+		a := uimessage.NewAssembler(sdk.Newest())
 		for _, c := range chunks {
 			require.NoError(t, a.Add(c), "%s: ai 7 assembles %s", s.ID(), c)
 		}
@@ -165,7 +165,7 @@ func TestToV4Corpus(t *testing.T) {
 		d := uistream.NewDecoder(bytes.NewReader(data))
 		var out []byte
 		var failed error
-		a := uimessage.NewAssembler(uimessage.Newest7)
+		a := uimessage.NewAssembler(sdk.Newest())
 		uiOK := true
 		for d.Next() {
 			c := d.Chunk()

@@ -22,6 +22,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatwire/chatwire/client/uimessage"
+	"github.com/chatwire/chatwire/uistream/sdk"
 )
 
 // judged are the releases users are judged on: the first and newest of 5
@@ -82,7 +83,7 @@ func readLines(t *testing.T, path string) []line {
 // replay feeds a release the chunks of its reading of stream and returns
 // "" when every message and the throw match, else what differs first.
 func replay(t *testing.T, stream, release, file string) string {
-	r, err := uimessage.ParseRelease(release)
+	r, err := sdk.Parse(release)
 	require.NoError(t, err)
 	var errTexts []string
 	a := uimessage.NewAssembler(r, uimessage.WithOnError(func(s string) { errTexts = append(errTexts, s) }))
