@@ -61,6 +61,11 @@
 //	error                         3:errorText
 //	finish                        8:[messageMetadata] if any, d:{finishReason or "unknown"}
 //
+// Memory is bounded whatever the input: a line or event past
+// Options.MaxPartLength (16 MiB) ends the stream with an error, the
+// annotations kept are capped, and the proxy caps request bodies and times
+// out silent upstreams.
+//
 // A part the v4 client throws at (a shape its parser rejects) and a chunk
 // no maintained UI client takes stop the translation with an *InputError
 // (line, event, byte offset); V4ToUI and UIToV4 then write an error chunk

@@ -16,6 +16,8 @@ import (
 
 	"github.com/chatwire/chatwire/conformance/mock"
 	"github.com/chatwire/chatwire/internal/protocol"
+	"github.com/chatwire/chatwire/linestream"
+	"github.com/chatwire/chatwire/uistream"
 )
 
 // proxyFor starts a Proxy in front of h and returns its URL and the log.
@@ -193,4 +195,17 @@ func TestSniff(t *testing.T) {
 	p, pre, _ = sniff(bytes.NewReader(bytes.Repeat([]byte("x"), sniffMax+10)))
 	assert.Equal(t, protocol.Unknown, p)
 	assert.Len(t, pre, sniffMax)
+}
+
+// TestMaxPartLength: a line past Options.MaxPartLength ends the stream
+// with an error chunk; the decoder's buffer never grows past it.
+func TestMaxPartLength(t *testing.T) {
+	in := "2:[{\"chatId\":\"c\"}]\n0:\"" + strings.Repeat("x", 200) + "\"\n"
+	out, err := V4ToUIBytes([]byte(in), NewToUI(Options{MaxPartLength: 64}))
+	assert.ErrorIs(t, err, linestream.ErrLineTooLong)
+	chunks := checkUIOutput(t, "max part", out)
+	assert.Contains(t, string(chunks[len(chunks)-1]), `"type":"error"`)
+	ui := "data: {\"type\":\"text-delta\",\"id\":\"t\",\"delta\":\"" + strings.Repeat("x", 200) + "\"}\n\n"
+	_, err = UIToV4Bytes([]byte(ui), NewToV4(Options{MaxPartLength: 64}))
+	assert.ErrorIs(t, err, uistream.ErrEventTooLong)
 }

@@ -34,6 +34,7 @@ func V4ToUI(w io.Writer, r io.Reader, t *ToUI) (Stats, error) {
 		t = NewToUI(Options{})
 	}
 	d := linestream.NewDecoder(r)
+	d.SetMaxLineLength(t.o.MaxPartLength)
 	var buf []byte
 	for d.Next() {
 		var err error
@@ -59,6 +60,7 @@ func UIToV4(w io.Writer, r io.Reader, t *ToV4) (Stats, error) {
 		t = NewToV4(Options{})
 	}
 	d := uistream.NewDecoder(r)
+	d.SetMaxEventLength(t.o.MaxPartLength)
 	var buf []byte
 	for d.Next() {
 		var err error

@@ -9,8 +9,11 @@ import (
 	"github.com/chatwire/chatwire/uistream/sdk"
 )
 
-// DefaultAnnotationsCap is the default of Options.AnnotationsCap.
-const DefaultAnnotationsCap = 1 << 20
+// Defaults of Options.
+const (
+	DefaultAnnotationsCap = 1 << 20
+	DefaultMaxPartLength  = 16 << 20
+)
 
 // Options configures the translators. The zero Options is ready to use.
 type Options struct {
@@ -27,6 +30,10 @@ type Options struct {
 	// them whole in each message-metadata chunk. Default
 	// DefaultAnnotationsCap.
 	AnnotationsCap int
+	// MaxPartLength bounds a v4 line or a UI event that V4ToUI and UIToV4
+	// read (the decoders' buffers never grow past it; a longer one ends the
+	// stream with an error). Default DefaultMaxPartLength.
+	MaxPartLength int
 }
 
 func (o *Options) fill() {
@@ -38,6 +45,9 @@ func (o *Options) fill() {
 	}
 	if o.AnnotationsCap <= 0 {
 		o.AnnotationsCap = DefaultAnnotationsCap
+	}
+	if o.MaxPartLength <= 0 {
+		o.MaxPartLength = DefaultMaxPartLength
 	}
 }
 

@@ -28,6 +28,7 @@ func runBridge(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	to := fs.String("to", "auto", "answer clients in this protocol: ui, v4, or auto (a useChat body wants ui, the spec's body v4)")
 	dataName := fs.String("data-name", "v4", "v4 data values become UI parts of type data-`NAME`")
 	maxBody := fs.Int64("max-body", bridge.DefaultMaxBody, "largest request body in `bytes` (413 above)")
+	maxPart := fs.Int("max-part", bridge.DefaultMaxPartLength, "largest stream line or event in `bytes` the translation reads (a longer one ends the stream with an error)")
 	headerTimeout := fs.Duration("header-timeout", bridge.DefaultHeaderTimeout, "how long to wait for the upstream's response headers")
 	idle := fs.Duration("idle-timeout", bridge.DefaultIdleTimeout, "end a stream whose upstream sends nothing for this long")
 	timeout := fs.Duration("timeout", bridge.DefaultStreamTimeout, "longest exchange, stream included")
@@ -78,7 +79,7 @@ Flags:
 		if *upstream != "" {
 			return usageError("-translate and -upstream exclude each other")
 		}
-		return translateFile(*translate, want, *dataName, stdin, stdout, stderr)
+		return translateFile(*translate, want, bridge.Options{DataName: *dataName, MaxPartLength: *maxPart}, stdin, stdout, stderr)
 	}
 	if *upstream == "" {
 		return usageError("-upstream is required: the base URL of the service, such as http://127.0.0.1:8080")
@@ -97,6 +98,8 @@ Flags:
 	switch {
 	case *maxBody <= 0:
 		return usageError("-max-body must be positive, got %d", *maxBody)
+	case *maxPart <= 0:
+		return usageError("-max-part must be positive, got %d", *maxPart)
 	case *headerTimeout <= 0 || *idle <= 0 || *timeout <= 0:
 		return usageError("-header-timeout, -idle-timeout and -timeout must be positive")
 	case *dataName == "":
@@ -112,7 +115,7 @@ Flags:
 	p := &bridge.Proxy{
 		Upstream:      u,
 		To:            want,
-		Options:       bridge.Options{DataName: *dataName},
+		Options:       bridge.Options{DataName: *dataName, MaxPartLength: *maxPart},
 		MaxBody:       *maxBody,
 		HeaderTimeout: *headerTimeout,
 		IdleTimeout:   *idle,
@@ -153,7 +156,7 @@ Flags:
 // translateFile writes the translation of the stream in name ("-":
 // stdin) to stdout: to the protocol want, or the other one than the
 // stream's. Losses and errors go to stderr; bad input exits 1.
-func translateFile(name string, want protocol.Protocol, dataName string, stdin io.Reader, stdout, stderr io.Writer) int {
+func translateFile(name string, want protocol.Protocol, o bridge.Options, stdin io.Reader, stdout, stderr io.Writer) int {
 	var in io.Reader = stdin
 	if name != "-" {
 		f, err := os.Open(name)
@@ -182,7 +185,6 @@ func translateFile(name string, want protocol.Protocol, dataName string, stdin i
 	w := bufio.NewWriter(stdout)
 	var st bridge.Stats
 	var err error
-	o := bridge.Options{DataName: dataName}
 	switch {
 	case got == want:
 		_, err = io.Copy(w, br)
