@@ -51,6 +51,20 @@ func (o *Options) fill() {
 	}
 }
 
+// bySchema returns the releases of rs, one per distinct chunk schema:
+// releases that share a schema take the same chunks.
+func bySchema(rs []sdk.Release) []sdk.Release {
+	seen := map[*sdk.Schema]bool{}
+	var out []sdk.Release
+	for _, r := range rs {
+		if s := r.Schema(); !seen[s] {
+			seen[s] = true
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // An InputError is a part or chunk that the reading client of its own
 // protocol throws at (a shape the SDK's parser rejects): the translation
 // stops there, as the client would.
@@ -79,6 +93,7 @@ func (e *InputError) Unwrap() error { return e.Err }
 type ToUI struct {
 	o        Options
 	dataType string
+	checkers []sdk.Release // o.Releases, one per distinct schema
 	// Stats counts parts read, chunks written and losses.
 	Stats Stats
 	// OnLoss, when set, is called with each loss and the part's line.
@@ -97,12 +112,12 @@ type ToUI struct {
 func NewToUI(o Options) *ToUI {
 	o.fill()
 	q := linestream.AppendQuoted(nil, "data-"+o.DataName)
-	return &ToUI{o: o, dataType: string(q[1 : len(q)-1])}
+	return &ToUI{o: o, dataType: string(q[1 : len(q)-1]), checkers: bySchema(o.Releases)}
 }
 
 // Reset makes t ready for another stream, keeping its buffers.
 func (t *ToUI) Reset() {
-	*t = ToUI{o: t.o, dataType: t.dataType, OnLoss: t.OnLoss, annotations: t.annotations[:0], scratch: t.scratch[:0], stack: t.stack[:0], out: t.out[:0]}
+	*t = ToUI{o: t.o, dataType: t.dataType, checkers: t.checkers, OnLoss: t.OnLoss, annotations: t.annotations[:0], scratch: t.scratch[:0], stack: t.stack[:0], out: t.out[:0]}
 }
 
 func (t *ToUI) lose(l Loss, line int) {
@@ -117,7 +132,7 @@ func (t *ToUI) lose(l Loss, line int) {
 // (a value the v4 stream carries can hold what the UI clients reject, such
 // as a "__proto__" key, which their secure JSON parse throws at).
 func (t *ToUI) chunk(dst []byte, line int) []byte {
-	for _, r := range t.o.Releases {
+	for _, r := range t.checkers {
 		if r.CheckChunk(t.scratch) != nil {
 			t.lose(LossRejected, line)
 			return dst
@@ -404,7 +419,7 @@ func (t *ToUI) finish(dst, reason []byte, line int) []byte {
 			t.scratch = appendMember(t.scratch, "finishReason", r)
 		}
 		t.scratch = append(t.scratch, '}')
-		for _, rel := range t.o.Releases {
+		for _, rel := range t.checkers {
 			if rel.CheckChunk(t.scratch) != nil {
 				return false
 			}

@@ -17,7 +17,9 @@ import (
 	"time"
 
 	"github.com/chatwire/chatwire/client/bridge"
+	"github.com/chatwire/chatwire/conformance"
 	"github.com/chatwire/chatwire/internal/protocol"
+	"github.com/chatwire/chatwire/uistream/sdk"
 )
 
 func runBridge(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -28,6 +30,7 @@ func runBridge(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	to := fs.String("to", "auto", "answer clients in this protocol: ui, v4, or auto (a useChat body wants ui, the spec's body v4)")
 	dataName := fs.String("data-name", "v4", "v4 data values become UI parts of type data-`NAME`")
 	maxBody := fs.Int64("max-body", bridge.DefaultMaxBody, "largest request body in `bytes` (413 above)")
+	sdkRange := fs.String("sdk-range", "", "the AI SDK client `RELEASES` the UI stream must suit, such as \"5.0.0, 6, 7\" (a major alone is its newest;\nas check's -sdk-range); default the newest of each major: 5.0.277, 6.0.326, 7.0.173")
 	maxPart := fs.Int("max-part", bridge.DefaultMaxPartLength, "largest stream line or event in `bytes` the translation reads (a longer one ends the stream with an error)")
 	headerTimeout := fs.Duration("header-timeout", bridge.DefaultHeaderTimeout, "how long to wait for the upstream's response headers")
 	idle := fs.Duration("idle-timeout", bridge.DefaultIdleTimeout, "end a stream whose upstream sends nothing for this long")
@@ -71,6 +74,13 @@ Flags:
 	if fs.NArg() > 0 {
 		return usageError("unexpected argument %q", fs.Arg(0))
 	}
+	var releases []sdk.Release
+	if *sdkRange != "" {
+		var err error
+		if releases, err = conformance.ParseSDKRange(*sdkRange); err != nil {
+			return usageError("-sdk-range: %v", err)
+		}
+	}
 	if *translate != "" {
 		want, err := protocol.Parse(*to)
 		if err != nil {
@@ -79,7 +89,7 @@ Flags:
 		if *upstream != "" {
 			return usageError("-translate and -upstream exclude each other")
 		}
-		return translateFile(*translate, want, bridge.Options{DataName: *dataName, MaxPartLength: *maxPart}, stdin, stdout, stderr)
+		return translateFile(*translate, want, bridge.Options{DataName: *dataName, MaxPartLength: *maxPart, Releases: releases}, stdin, stdout, stderr)
 	}
 	if *upstream == "" {
 		return usageError("-upstream is required: the base URL of the service, such as http://127.0.0.1:8080")
@@ -115,7 +125,7 @@ Flags:
 	p := &bridge.Proxy{
 		Upstream:      u,
 		To:            want,
-		Options:       bridge.Options{DataName: *dataName, MaxPartLength: *maxPart},
+		Options:       bridge.Options{DataName: *dataName, MaxPartLength: *maxPart, Releases: releases},
 		MaxBody:       *maxBody,
 		HeaderTimeout: *headerTimeout,
 		IdleTimeout:   *idle,

@@ -89,6 +89,7 @@ func TestBridgeUsage(t *testing.T) {
 		{[]string{"-upstream", "http://x", "-to", "v9"}, "unknown protocol"},
 		{[]string{"-upstream", "http://x", "-max-body", "0"}, "-max-body must be positive"},
 		{[]string{"-upstream", "http://x", "extra"}, `unexpected argument "extra"`},
+		{[]string{"-upstream", "http://x", "-sdk-range", "4"}, "-sdk-range"},
 	} {
 		var out, errb strings.Builder
 		code := run(context.Background(), append([]string{"bridge"}, c.args...), strings.NewReader(""), &out, &errb)
