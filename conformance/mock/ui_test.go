@@ -77,7 +77,7 @@ func readUIStream(t *testing.T, body string) uiReading {
 		}
 	}
 	for _, rel := range sdk.DefaultReleases() {
-		a := uimessage.NewAssembler(uimessage.Release{Major: rel.Major, Minor: rel.Minor, Patch: rel.Patch})
+		a := uimessage.NewAssembler(rel)
 		threw := !rd.decodeOK
 		for _, c := range chunks {
 			if threw {
