@@ -1,6 +1,7 @@
 package live
 
 import (
+	"bytes"
 	"encoding/json"
 
 	"github.com/chatwire/chatwire/internal/jsonscan"
@@ -60,8 +61,11 @@ func chatID(start []byte, stack *[]byte) (string, bool) {
 	if len(v) < 3 || v[0] != '"' {
 		return "", false
 	}
+	if bytes.IndexByte(v, '\\') < 0 {
+		return string(v[1 : len(v)-1]), true // no escape: the bytes are the string
+	}
 	var id string
-	if json.Unmarshal(v, &id) != nil {
+	if json.Unmarshal(v, &id) != nil || id == "" {
 		return "", false
 	}
 	return id, true
