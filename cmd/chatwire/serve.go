@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/chatwire/chatwire/conformance/mock"
+	"github.com/chatwire/chatwire/internal/protocol"
 )
 
 // shutdownGrace is how long serve waits for open requests when it stops.
@@ -27,7 +28,8 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1", "address to listen on")
 	port := fs.Int("port", 0, "port to listen on; 0 picks a free port")
-	fault := fs.String("fault", "", "deviate from the spec in one way, `NAME`; -fault list lists them")
+	proto := fs.String("protocol", "v4", "stream `protocol` of POST /api/chat: v4 (the AI SDK 4 data stream, the spec's) or ui (the UI message stream of AI SDK 5, 6 and 7)")
+	fault := fs.String("fault", "", "deviate from the spec in one way, `NAME`; -fault list lists them (of -protocol's)")
 	pace := fs.Duration("pace", 150*time.Millisecond, "pause before each stream line after the first")
 	earlier := fs.Bool("accept-earlier-models", false, "accept the spec's earlier model values too")
 	lines := fs.Int("lines", mock.DefaultLines, "number of 0: progress lines per stream")
@@ -57,6 +59,8 @@ Keys (Authorization: Bearer KEY):
 	%s      500
 
 The header X-Mock-Scenario: 400|401|402|403|422|429|500 forces a status.
+With -protocol ui, streams are the UI message stream of AI SDK 5, 6 and 7,
+the chat id in the start chunk's messageMetadata.chatId.
 The package documentation of conformance/mock describes every behaviour:
 go doc github.com/chatwire/chatwire/conformance/mock
 
@@ -74,14 +78,21 @@ Flags:
 		fmt.Fprintf(stderr, "chatwire serve: "+format+"\n", a...)
 		return exitUsage
 	}
+	p, err := protocol.Parse(*proto)
+	switch {
+	case err != nil:
+		return usageError("-protocol: %v", err)
+	case p == protocol.Unknown:
+		return usageError("-protocol must be v4 or ui, got %q", *proto)
+	}
 	switch {
 	case fs.NArg() > 0:
 		return usageError("unexpected argument %q", fs.Arg(0))
 	case *fault == "list":
-		printFaults(stdout)
+		printFaults(stdout, p)
 		return exitOK
 	case slices.Contains(variants, "list"):
-		printVariants(stdout)
+		printVariants(stdout, p)
 		return exitOK
 	case *rateLimit < 0:
 		return usageError("-rate-limit must not be negative, got %d", *rateLimit)
@@ -111,6 +122,7 @@ Flags:
 		fmt.Fprintf(stderr, format, a...)
 	}
 	srv, err := mock.New(mock.Options{
+		Protocol:            p,
 		Fault:               *fault,
 		Pace:                *pace,
 		AcceptEarlierModels: *earlier,
@@ -142,12 +154,15 @@ Flags:
 		ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog:          log.New(writerFunc(func(b []byte) { logf("chatwire serve: %s", b) }), "", 0),
 	}
+	if p == protocol.UI {
+		logf("chatwire serve: protocol ui: the UI message stream of AI SDK 5, 6 and 7, the chat id in the start chunk's messageMetadata.chatId\n")
+	}
 	if *fault != "" {
 		f, _ := mock.LookupFault(*fault)
 		logf("chatwire serve: fault %s: %s\n", f.Name, f.Description)
 	}
 	for _, name := range splitList(variants) {
-		v, _ := mock.LookupVariant(name)
+		v, _ := mock.LookupVariantFor(p, name)
 		logf("chatwire serve: variant %s: %s\n", v.Name, v.Description)
 	}
 	fmt.Fprintf(stdout, "chatwire mock listening on http://%s\n", ln.Addr())
@@ -169,12 +184,12 @@ Flags:
 	return exitOK
 }
 
-// printFaults writes the mock's faults with the check IDs each must make
-// fail (or warn) and what it does.
-func printFaults(w io.Writer) {
+// printFaults writes the faults of the mock speaking protocol p with the
+// check IDs each must make fail (or warn) and what it does.
+func printFaults(w io.Writer, p protocol.Protocol) {
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "FAULT\tCHECKS IT MUST TRIP")
-	for _, f := range mock.Faults() {
+	for _, f := range mock.FaultsFor(p) {
 		checks := append([]string(nil), f.Fails...)
 		for _, id := range f.Warns {
 			checks = append(checks, id+" (warn; fail with -strict)")
@@ -185,12 +200,12 @@ func printFaults(w io.Writer) {
 	tw.Flush()
 }
 
-// printVariants writes the mock's variants: answers the spec allows that
-// the checker must pass.
-func printVariants(w io.Writer) {
+// printVariants writes the variants of the mock speaking protocol p:
+// answers the spec allows that the checker must pass.
+func printVariants(w io.Writer, p protocol.Protocol) {
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "VARIANT\tWHAT THE MOCK DOES (ALLOWED: CHECK MUST STILL PASS)")
-	for _, v := range mock.Variants() {
+	for _, v := range mock.VariantsFor(p) {
 		fmt.Fprintf(tw, "%s\t%s\n", v.Name, v.Description)
 	}
 	tw.Flush()

@@ -16,6 +16,7 @@ import (
 
 	"github.com/chatwire/chatwire/conformance/mock"
 	"github.com/chatwire/chatwire/linestream"
+	"github.com/chatwire/chatwire/uistream"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -145,6 +146,52 @@ func TestServe(t *testing.T) {
 	assert.NotContains(t, logged, mock.KeyPrefix, "stderr never holds a key")
 }
 
+func TestServeProtocolUI(t *testing.T) {
+	s := startServe(t, "-protocol", "ui", "-pace", "0s", "-lines", "2", "-variant", "keepalive")
+	resp, body := s.post(t, mock.KeyValid, `{"content":"a page"}`)
+	require.Equal(t, 200, resp.StatusCode, "status: %s", body)
+	assert.Equal(t, "text/event-stream", resp.Header.Get("Content-Type"))
+	assert.Equal(t, "v1", resp.Header.Get("X-Vercel-Ai-Ui-Message-Stream"))
+	d := uistream.NewDecoder(strings.NewReader(body))
+	d.SetStrict(true)
+	var types []string
+	for d.Next() {
+		types = append(types, string(d.Chunk().Type))
+	}
+	require.NoError(t, d.Err(), "the stream decodes strictly: %s", body)
+	assert.True(t, d.Done(), "data: [DONE] at the end")
+	assert.Equal(t, []string{"start", "start-step", "text-start", "text-delta", "text-end",
+		"tool-input-start", "tool-input-delta", "tool-input-delta", "tool-input-available", "tool-output-available",
+		"finish-step", "start-step", "text-start", "text-delta", "text-end", "finish-step", "finish"}, types, body)
+	assert.Contains(t, body, ": keep-alive\n\n", "the variant")
+	resp, body = s.post(t, mock.KeyValid, `{"content":"a page","stream":false}`)
+	require.Equal(t, 200, resp.StatusCode, "status: %s", body)
+	assert.Equal(t, "application/json", resp.Header.Get("Content-Type"))
+	require.Equal(t, exitOK, s.stop(t), "serve exits 0 when stopped; stderr: %s", s.stderr)
+	assert.Contains(t, s.stderr.String(), "chatwire serve: protocol ui: ")
+	assert.Contains(t, s.stderr.String(), "chatwire serve: variant keepalive: ")
+}
+
+func TestServeFaultListUI(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"serve", "-protocol", "ui", "-fault", "list"}, strings.NewReader(""), &stdout, &stderr)
+	require.Equal(t, exitOK, code, "serve -protocol ui -fault list; stderr: %s", stderr.String())
+	out := stdout.String()
+	for _, f := range mock.UIFaults() {
+		assert.Contains(t, out, f.Name+" ", "the list names fault %s", f.Name)
+		assert.Contains(t, out, f.Description, "the list describes fault %s", f.Name)
+	}
+	for _, f := range mock.Faults() {
+		assert.NotContains(t, out, "\n"+f.Name+" ", "the list has no v4 fault")
+	}
+	stdout.Reset()
+	code = run(context.Background(), []string{"serve", "-protocol", "ui", "-variant", "list"}, strings.NewReader(""), &stdout, &stderr)
+	require.Equal(t, exitOK, code, "serve -protocol ui -variant list; stderr: %s", stderr.String())
+	for _, v := range mock.UIVariants() {
+		assert.Contains(t, stdout.String(), v.Name+" ", "the list names variant %s", v.Name)
+	}
+}
+
 func TestServeStopsOpenStreams(t *testing.T) {
 	s := startServe(t, "-pace", "1h", "-fault", "bad-shape")
 	assert.Contains(t, s.stderr.String(), "fault bad-shape: ", "stderr names the fault")
@@ -202,6 +249,14 @@ func TestServeUsage(t *testing.T) {
 		{"bad pace", []string{"-pace", "fast"}, exitUsage, `invalid value "fast" for flag -pace`},
 		{"unknown variant", []string{"-variant", "gzip,nope"}, exitUsage, `unknown variant "nope"; valid variants: gzip,`},
 		{"rate limit", []string{"-rate-limit", "-1"}, exitUsage, "-rate-limit must not be negative"},
+		{"protocol", []string{"-protocol", "v9"}, exitUsage, `-protocol: unknown protocol "v9"`},
+		{"protocol auto", []string{"-protocol", "auto"}, exitUsage, `-protocol must be v4 or ui, got "auto"`},
+		{"v4 fault with ui", []string{"-protocol", "ui", "-fault", "malformed-line"}, exitUsage,
+			`fault "malformed-line" is a fault of the v4 protocol, not of ui (-protocol v4)`},
+		{"ui fault with v4", []string{"-fault", "ui-no-done"}, exitUsage,
+			`fault "ui-no-done" is a fault of the ui protocol, not of v4 (-protocol ui)`},
+		{"ui variant with v4", []string{"-variant", "keepalive"}, exitUsage,
+			`variant "keepalive" is a variant of the ui protocol, not of v4`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

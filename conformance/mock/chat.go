@@ -107,6 +107,7 @@ func (s *Server) newMessage(chatID string, req *chatRequest) *message {
 		req:           req,
 		lines:         s.opts.Lines,
 		specPartsOnly: s.opts.SpecPartsOnly,
+		ui:            s.ui,
 	})
 	return m
 }
@@ -119,10 +120,18 @@ func (s *Server) respond(w *response, r *http.Request, c *chat, m *message, req 
 	}
 	if req.Stream || isCreate && s.fault == faultStreamFalseIgnored {
 		lines := m.script.lines
-		if isCreate {
-			lines = s.faultLines(c, lines)
+		switch {
+		case m.script.ui:
+			if isCreate {
+				lines = s.uiFaultFrames(m, lines)
+			}
+			s.streamUI(w, r, m, lines, isCreate)
+		default:
+			if isCreate {
+				lines = s.faultLines(c, lines)
+			}
+			s.stream(w, r, m, lines)
 		}
-		s.stream(w, r, m, lines)
 		return
 	}
 	body := created{ChatID: c.id, URL: chatURL(r, c.id)}

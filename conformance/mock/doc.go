@@ -137,6 +137,60 @@
 // pauses [Options.Pace] before every line after the first and stops
 // writing when the client goes away.
 //
+// # The UI message stream
+//
+// With [Options.Protocol] [ProtocolUI] (`chatwire serve -protocol ui`), the
+// streams of POST /api/chat, subscribe and publish are the UI message
+// stream of AI SDK 5, 6 and 7 instead, written as the SDK's server writes
+// it (package uistream): 200 with its headers (Content-Type
+// text/event-stream, x-vercel-ai-ui-message-stream: v1, …), one
+// "data: {chunk}" event per chunk, and "data: [DONE]" last. Everything
+// else is the same: keys, statuses, errors, follow-ups, scenarios, pacing
+// (Pace before every event after the first), stream:false JSON.
+//
+// The chat id travels in the start chunk's messageMetadata, as chatId:
+// metadata is the SDK's own channel for facts of the server, and every
+// client keeps it as the message's metadata. The mock keeps to it; the
+// start chunk carries the message id too:
+//
+//	data: {"type":"start","messageMetadata":{"chatId":"chat_…"},"messageId":"msg_…"}
+//	data: {"type":"start-step"}
+//	data: {"type":"reasoning-start","id":"reasoning-1"}     (with reasoningEffort:
+//	data: {"type":"reasoning-delta","id":"reasoning-1","delta":"The user asks for …"}
+//	data: {"type":"reasoning-end","id":"reasoning-1"}        the v4 g: part)
+//	data: {"type":"text-start","id":"text-1"}
+//	data: {"type":"text-delta","id":"text-1","delta":"Reading your request: “…”\n"}
+//	…                                                        (a delta per progress line)
+//	data: {"type":"text-end","id":"text-1"}
+//	data: {"type":"tool-input-start","toolCallId":"call_…","toolName":"writeFile"}
+//	data: {"type":"tool-input-delta","toolCallId":"call_…","inputTextDelta":"{\"path\":\"index.html\","}
+//	data: {"type":"tool-input-delta","toolCallId":"call_…","inputTextDelta":"\"bytes\":…}"}
+//	data: {"type":"tool-input-available","toolCallId":"call_…","toolName":"writeFile","input":{…}}
+//	data: {"type":"tool-output-available","toolCallId":"call_…","output":{"ok":true}}
+//	data: {"type":"finish-step"}
+//	data: {"type":"start-step"}
+//	data: {"type":"text-start","id":"text-2"} …               (the rest of the progress)
+//	data: {"type":"finish-step"}
+//	data: {"type":"finish"}
+//	data: [DONE]
+//
+// (each event followed by a blank line). The finish chunk has no
+// finishReason: the strict clients 5.0.0–5.0.91 reject that key, and every
+// chunk of the stream is accepted, and the message assembled without a
+// throw, by each maintained major's oldest and newest release (5.0.0,
+// 5.0.277, 6.0.0, 6.0.326, 7.0.0, 7.0.173), which the tests check with
+// uistream/sdk and client/uimessage, and, under CI, with the real clients
+// (testdata/sdkclient). [Options.SpecPartsOnly] leaves the start chunk,
+// one text block, finish and [DONE].
+//
+// The request body stays the spec's ({"content": …}); an AI SDK frontend's
+// useChat posts {id, messages, trigger}, which the bridge translates.
+//
+// The UI stream has faults of its own ([UIFaults]; a server takes only
+// its protocol's faults and variants) and variants ([UIVariants]): crlf,
+// keepalive (": keep-alive" comments between events), data-no-space
+// ("data:{…}"), gzip, and the v4 ones whose meaning carries over.
+//
 // # Follow-up operations
 //
 // The spec names GET /api/chat/{chatId}/status, GET
@@ -203,6 +257,24 @@
 //	follow-up-auth-unchecked       status/subscribe/publish without a key
 //	content-type-ignored           no or text/plain Content-Type taken (warn)
 //
+// The UI message stream's faults (-protocol ui), with the default releases
+// of a skew report (5.0.0, 5.0.277, 6.0.0, 6.0.326, 7.0.0, 7.0.173) that
+// throw:
+//
+//	ui-unknown-chunk-type     {"type":"progress",…} after start-step: all throw
+//	ui-delta-not-started      a text-delta for an id never started: all throw
+//	ui-delta-after-end        a text-delta after its text-end: all throw
+//	ui-output-unknown-call    tool-output-available, unknown toolCallId: all throw
+//	ui-no-text-start          the first text block's text-start left out: all throw
+//	ui-finish-reason-unknown  finish with finishReason "unknown": all but 5.0.277
+//	ui-chunk-from-7           {"type":"custom",…}, known to 7 only: 5 and 6 throw
+//	ui-no-final-blank-line    finish without its blank line, no [DONE]: dropped
+//	ui-content-type           text/plain, no x-vercel-ai-ui-message-stream
+//	ui-json-split             a chunk's JSON split across two events: all throw
+//	ui-chat-id-missing        start without messageMetadata.chatId
+//	ui-strict-unknown-key     finish with finishReason "stop": 5.0.0 throws (warn)
+//	ui-no-done                no data: [DONE] (warn)
+//
 // # Rate limit
 //
 // [Options.RateLimit] (`chatwire serve -rate-limit N`) allows each
@@ -231,6 +303,9 @@
 //	request.go        the request body read and validated as the spec's tables say
 //	chat.go           POST /api/chat: a chat created, streamed or as JSON
 //	script.go         the stream a chat sends: its lines and their pacing
+//	uiscript.go       the same stream as UI message stream events
+//	uichat.go         a UI message stream written: headers, framing variants, pacing
+//	uifault.go        the UI message stream's faults, each with the checks it must fail
 //	followup.go       the follow-up operations and the chat page
 //	key.go            the test keys and the role each selects
 //	error.go          the JSON error bodies and their codes
@@ -240,4 +315,6 @@
 //	ratelimit.go      the opt-in rate limit
 //	model.go          the spec's current and earlier models
 //	hostile/          package hostile: the servers that misbehave on purpose
+//	testdata/sdkclient/  read.mjs: the real ai 5, 6 and 7 clients read the UI
+//	                  stream (npm ci there; TestUIRealClients, a step of .ci/run)
 package mock

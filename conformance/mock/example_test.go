@@ -114,3 +114,45 @@ func ExampleVariants() {
 	// crlf
 	// <nil>
 }
+
+// A test suite of an AI SDK 5, 6 or 7 frontend runs the mock speaking the
+// UI message stream: the chat id comes in the start chunk's
+// messageMetadata.chatId.
+func ExampleOptions_protocolUI() {
+	srv, err := mock.New(mock.Options{Protocol: mock.ProtocolUI, SpecPartsOnly: true, Lines: 2, Seed: 1})
+	if err != nil {
+		log.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+
+	post(ts.URL, mock.KeyValid, `{"content":"A page for my bakery"}`, nil)
+	// Output:
+	// 200 text/event-stream
+	// data: {"type":"start","messageMetadata":{"chatId":"chat_1877c5d011b23ec5"},"messageId":"msg_555c1f878e19e4b8"}
+	//
+	// data: {"type":"text-start","id":"text-1"}
+	//
+	// data: {"type":"text-delta","id":"text-1","delta":"Reading your request: “A page for my bakery”\n"}
+	//
+	// data: {"type":"text-delta","id":"text-1","delta":"Done: your page for “A page for my bakery” is ready 🎉\n"}
+	//
+	// data: {"type":"text-end","id":"text-1"}
+	//
+	// data: {"type":"finish"}
+	//
+	// data: [DONE]
+}
+
+// Each protocol has its own faults: a server takes only its protocol's.
+func ExampleUIFaults() {
+	for _, f := range mock.UIFaults()[:2] {
+		fmt.Println(f.Name, f.Fails)
+	}
+	_, err := mock.New(mock.Options{Protocol: mock.ProtocolUI, Fault: "malformed-line"})
+	fmt.Println(err != nil)
+	// Output:
+	// ui-unknown-chunk-type [chat/4.5/ui-chunk-schema chat/4.5/ui-skew]
+	// ui-delta-not-started [chat/4.5/ui-assembly chat/4.5/ui-skew]
+	// true
+}

@@ -3,6 +3,8 @@ package mock
 import (
 	"fmt"
 	"strings"
+
+	"github.com/chatwire/chatwire/internal/protocol"
 )
 
 // A Fault is one deliberate, realistic deviation from the spec that the
@@ -10,11 +12,32 @@ import (
 // Each fault changes exactly one behaviour; everything else stays
 // conformant. The checker's self-test runs the check catalogue against the
 // mock with each fault and wants exactly Fails to fail.
+//
+// Each fault is for one protocol: [Faults] are the v4 data stream's,
+// [UIFaults] the UI message stream's; a server takes only its protocol's.
 type Fault struct {
 	Name        string
 	Description string   // what the mock does wrong, in one line
 	Fails       []string // check IDs that must fail, in non-strict mode
 	Warns       []string // check IDs that must warn (and fail with -strict)
+	// Protocol is the protocol of the servers that take the fault:
+	// protocol.V4 or protocol.UI.
+	Protocol Protocol
+}
+
+// faultRow is a fault of a table, before its protocol is set.
+type faultRow struct {
+	name, description string
+	fails, warns      []string
+}
+
+// faultsOf returns the faults of a table, each of protocol p.
+func faultsOf(p Protocol, rows []faultRow) []Fault {
+	out := make([]Fault, len(rows))
+	for i, r := range rows {
+		out[i] = Fault{Name: r.name, Description: r.description, Fails: r.fails, Warns: r.warns, Protocol: p}
+	}
+	return out
 }
 
 // The fault names. They are a stable interface, like check IDs.
@@ -60,10 +83,12 @@ const (
 // refuses.
 const rejectedModel = "gamma-k3"
 
-// Faults returns every fault, the ones that make checks fail first, then
-// the ones that only make checks warn. Each call returns a fresh slice.
+// Faults returns every fault of the v4 data stream mock (the default
+// protocol), the ones that make checks fail first, then the ones that only
+// make checks warn. Each call returns a fresh slice. [UIFaults] are the UI
+// message stream's.
 func Faults() []Fault {
-	return []Fault{
+	return faultsOf(protocol.V4, []faultRow{
 		{faultFirstLineNot2, "the first progress line 0:\"…\" is written before the 2:[{\"chatId\":…}] line",
 			[]string{"chat/4.5/first-line-code-2"}, nil},
 		{faultChatIDMissing, "the first line names the field chat_id instead of chatId: 2:[{\"chat_id\":\"…\"}]",
@@ -141,7 +166,7 @@ func Faults() []Fault {
 			nil, []string{"chat/4.6/error-not-stream"}},
 		{faultUnknownCode, "the second stream line has a code the AI SDK does not know: x:1",
 			nil, []string{"chat/4.5/line-grammar"}},
-	}
+	})
 }
 
 // earlierModelChecks are the checks the earlier-model-500 fault fails.
@@ -191,16 +216,50 @@ func followUpChecks() []string {
 	return ids
 }
 
-// LookupFault returns the fault with the given name, or an error that lists
-// the valid names.
+// FaultsFor returns the faults of protocol p: [Faults] for protocol.V4 (and
+// protocol.Unknown, the default), [UIFaults] for protocol.UI.
+func FaultsFor(p Protocol) []Fault {
+	if p == protocol.UI {
+		return UIFaults()
+	}
+	return Faults()
+}
+
+// LookupFault returns the fault with the given name, of either protocol,
+// or an error that lists the valid names.
 func LookupFault(name string) (Fault, error) {
-	faults := Faults()
-	names := make([]string, len(faults))
-	for i, f := range faults {
+	for _, f := range append(Faults(), UIFaults()...) {
 		if f.Name == name {
 			return f, nil
 		}
+	}
+	return Fault{}, fmt.Errorf("unknown fault %q; valid faults: %s; of the ui protocol: %s", name,
+		faultNames(Faults()), faultNames(UIFaults()))
+}
+
+// LookupFaultFor returns the fault with the given name if it is one of
+// protocol p's (see [FaultsFor]); otherwise an error that says which
+// protocol the fault is for, or that it is unknown, and lists p's faults.
+func LookupFaultFor(p Protocol, name string) (Fault, error) {
+	if p == protocol.Unknown {
+		p = protocol.V4
+	}
+	f, err := LookupFault(name)
+	switch {
+	case err != nil:
+		return Fault{}, fmt.Errorf("unknown fault %q; valid faults: %s", name, faultNames(FaultsFor(p)))
+	case f.Protocol != p:
+		return Fault{}, fmt.Errorf("fault %q is a fault of the %s protocol, not of %s (-protocol %s); the %s faults: %s",
+			name, f.Protocol, p, f.Protocol, p, faultNames(FaultsFor(p)))
+	}
+	return f, nil
+}
+
+// faultNames returns the faults' names, comma-separated.
+func faultNames(faults []Fault) string {
+	names := make([]string, len(faults))
+	for i, f := range faults {
 		names[i] = f.Name
 	}
-	return Fault{}, fmt.Errorf("unknown fault %q; valid faults: %s", name, strings.Join(names, ", "))
+	return strings.Join(names, ", ")
 }

@@ -380,7 +380,7 @@ func TestFaultsLeaveFollowUpsAlone(t *testing.T) {
 func TestFaultsDocumented(t *testing.T) {
 	doc, err := os.ReadFile("doc.go")
 	require.NoError(t, err, "read the package doc")
-	for _, f := range Faults() {
+	for _, f := range append(Faults(), UIFaults()...) {
 		assert.Regexp(t, `(?m)^//\t`+regexp.QuoteMeta(f.Name)+` `, string(doc), "the package doc lists fault %s", f.Name)
 	}
 }

@@ -75,6 +75,10 @@ func (s *Server) subscribe(w *response, r *http.Request, id string) {
 		return
 	}
 	m := s.latest(c)
+	if m.script.ui {
+		s.streamUI(w, r, m, m.script.lines, false)
+		return
+	}
 	s.stream(w, r, m, m.script.lines)
 }
 

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/chatwire/chatwire/internal/protocol"
 )
 
 // Version is the version of the mock's behaviour, sent in every response
@@ -35,9 +37,30 @@ const (
 // choiceNotInSpec is the value of [HeaderChoice].
 const choiceNotInSpec = "shape not in spec"
 
+// Protocol is a stream protocol the mock speaks (internal/protocol's type,
+// named here so that client test suites outside this module can set
+// [Options.Protocol]).
+type Protocol = protocol.Protocol
+
+// The protocols of [Options.Protocol].
+const (
+	// ProtocolV4 is the AI SDK v4 data stream, "<code>:<JSON>" lines: the
+	// spec's, and the default.
+	ProtocolV4 = protocol.V4
+	// ProtocolUI is the UI message stream of AI SDK 5, 6 and 7: Server-Sent
+	// Events, "data: <JSON chunk>", "data: [DONE]" last.
+	ProtocolUI = protocol.UI
+)
+
 // Options configure a [Server]. The zero value is a conformant mock that
 // streams at once, without pauses.
 type Options struct {
+	// Protocol is the stream protocol of POST /api/chat and its follow-ups:
+	// [ProtocolV4] (the AI SDK v4 data stream, the spec's; the default, also
+	// for the zero value) or [ProtocolUI] (the UI message stream of AI
+	// SDK 5, 6 and 7, see the package doc). Faults and variants are each
+	// for one protocol ([FaultsFor], [VariantsFor]).
+	Protocol Protocol
 	// Fault names one deliberate deviation from the spec (see [Faults]);
 	// empty for none.
 	Fault string
@@ -96,6 +119,7 @@ type Entry struct {
 type Server struct {
 	opts  Options
 	fault string
+	ui    bool // Options.Protocol is protocol.UI
 
 	mu      sync.Mutex
 	reqIDs  *rand.Rand // request ids, apart so failed requests do not shift chat ids
@@ -109,16 +133,24 @@ type Server struct {
 }
 
 // New returns a mock server with the given options. It fails when the
-// fault is unknown or Lines is negative.
+// fault or a variant is unknown or not one of the protocol's, or Lines is
+// negative.
 func New(opts Options) (*Server, error) {
+	switch opts.Protocol {
+	case protocol.Unknown:
+		opts.Protocol = protocol.V4
+	case protocol.V4, protocol.UI:
+	default:
+		return nil, fmt.Errorf("unknown protocol %d", opts.Protocol)
+	}
 	if opts.Fault != "" {
-		if _, err := LookupFault(opts.Fault); err != nil {
+		if _, err := LookupFaultFor(opts.Protocol, opts.Fault); err != nil {
 			return nil, err
 		}
 	}
 	variant := map[string]bool{}
 	for _, v := range opts.Variants {
-		if _, err := LookupVariant(v); err != nil {
+		if _, err := LookupVariantFor(opts.Protocol, v); err != nil {
 			return nil, err
 		}
 		variant[v] = true
@@ -147,6 +179,7 @@ func New(opts Options) (*Server, error) {
 	return &Server{
 		opts:    opts,
 		fault:   opts.Fault,
+		ui:      opts.Protocol == protocol.UI,
 		reqIDs:  rand.New(rand.NewPCG(opts.Seed, 0x7265717565737473)),
 		chatIDs: rand.New(rand.NewPCG(opts.Seed, 0x6368617473636874)),
 		chats:   make(map[string]*chat),

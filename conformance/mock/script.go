@@ -14,11 +14,16 @@ import (
 // [Options.Lines] is zero.
 const DefaultLines = 6
 
-// script is the stream of one message: every part, one line each, as the
-// mock writes it without a fault.
+// script is the stream of one message: every part, one line each (v4), or
+// every event, one frame each (UI), as the mock writes it without a fault.
 type script struct {
-	lines    [][]byte // each a whole line with its "\n"
+	lines    [][]byte // each a whole line with its "\n", or a UI frame with its blank line
 	progress []progressLine
+	ui       bool // the lines are UI message stream frames
+	// messageID is the assistant message's id, and metadata the start
+	// chunk's messageMetadata, for the UI stream's extra-fields variant.
+	messageID string
+	metadata  []byte
 }
 
 // progressLine is the text of one 0: line and its index in script.lines.
@@ -33,6 +38,7 @@ type scriptInput struct {
 	req                           *chatRequest
 	lines                         int  // number of 0: progress lines, at least 1
 	specPartsOnly                 bool // only the 2 and 0 parts the spec shows
+	ui                            bool // the UI message stream (buildUIScript)
 }
 
 // buildScript writes the stream of a message: the 2:[{"chatId":…}] line,
@@ -42,6 +48,9 @@ type scriptInput struct {
 // tool call (9) and its result (a), a finish step (e), a second step with
 // the rest of the progress, and a finish message (d).
 func buildScript(in scriptInput) *script {
+	if in.ui {
+		return buildUIScript(in)
+	}
 	texts := progressTexts(in.req, in.lines)
 	s := &script{}
 	add := func(line []byte) { s.lines = append(s.lines, line) }
@@ -69,16 +78,13 @@ func buildScript(in scriptInput) *script {
 	half := (len(texts) + 1) / 2
 	add(linestream.AppendStartStepPart(nil, in.messageID))
 	if in.req.ReasoningEffort != "" {
-		add(linestream.AppendReasoningPart(nil, fmt.Sprintf(
-			"The user asks for “%s”. Reasoning effort %s: plan the sections first, then write the files.",
-			summarize(in.req.Content), in.req.ReasoningEffort)))
+		add(linestream.AppendReasoningPart(nil, reasoningText(in.req)))
 	}
 	for _, t := range texts[:half] {
 		addText(t)
 	}
-	args := append([]byte(`{"path":"index.html","bytes":`), strconv.Itoa(1024+37*len(in.req.Content))...)
-	add(linestream.AppendToolCallPart(nil, in.toolCallID, "writeFile", append(args, '}')))
-	add(linestream.AppendToolResultPart(nil, in.toolCallID, []byte(`{"ok":true}`)))
+	add(linestream.AppendToolCallPart(nil, in.toolCallID, toolName, toolArgs(in.req)))
+	add(linestream.AppendToolResultPart(nil, in.toolCallID, toolResult))
 	add(linestream.AppendFinishStepPart(nil, "tool-calls", usage(texts[:half]), false))
 	add(linestream.AppendStartStepPart(nil, in.messageID))
 	for _, t := range texts[half:] {
@@ -87,6 +93,25 @@ func buildScript(in scriptInput) *script {
 	add(linestream.AppendFinishStepPart(nil, "stop", usage(texts[half:]), false))
 	add(linestream.AppendFinishMessagePart(nil, "stop", usage(texts)))
 	return s
+}
+
+// toolName is the tool the agent of every script calls, and toolResult its
+// result.
+const toolName = "writeFile"
+
+var toolResult = []byte(`{"ok":true}`)
+
+// toolArgs returns the JSON arguments of the script's tool call.
+func toolArgs(req *chatRequest) []byte {
+	args := append([]byte(`{"path":"index.html","bytes":`), strconv.Itoa(1024+37*len(req.Content))...)
+	return append(args, '}')
+}
+
+// reasoningText returns the reasoning of a script whose request sets
+// reasoningEffort.
+func reasoningText(req *chatRequest) string {
+	return fmt.Sprintf("The user asks for “%s”. Reasoning effort %s: plan the sections first, then write the files.",
+		summarize(req.Content), req.ReasoningEffort)
 }
 
 // progressTexts returns n progress texts about the request: what it read,
