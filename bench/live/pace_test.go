@@ -42,14 +42,16 @@ func pacedUI(n int, pace time.Duration) http.Handler {
 }
 
 // TestKnownPace measures servers that pause 20 ms between lines (the v4
-// mock) or events (a UI server written with uistream's encoder) on
-// loopback, in real time: the median gap is within 10% of the pace, and
+// mock) or events (the UI mock, and a UI server written with uistream's
+// encoder) on loopback, in real time: the median gap is within 10% of the pace, and
 // each report names its unit.
 func TestKnownPace(t *testing.T) {
 	if testing.Short() {
-		t.Skip("real time: about 2 s")
+		t.Skip("real time: about 4 s")
 	}
 	v4, err := mock.New(mock.Options{Pace: knownPace, Lines: 12})
+	require.NoError(t, err)
+	ui, err := mock.New(mock.Options{Protocol: mock.ProtocolUI, Pace: knownPace, Lines: 12})
 	require.NoError(t, err)
 	for _, tt := range []struct {
 		name string
@@ -57,6 +59,7 @@ func TestKnownPace(t *testing.T) {
 		want protocol.Protocol
 	}{
 		{"v4 mock", v4, protocol.V4},
+		{"ui mock", ui, protocol.UI},
 		{"ui server", pacedUI(12, knownPace), protocol.UI},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

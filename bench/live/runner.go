@@ -167,12 +167,13 @@ func requestBody(prompt, model string) ([]byte, error) {
 
 // Progress is a snapshot of a running phase.
 type Progress struct {
-	Measuring bool          // false during the warmup
-	Total     int           // requests the phase sends at most
-	Done      int           // requests finished, failed ones included
-	Failed    int           // requests that failed
-	Lines     int64         // lines read so far in the phase
-	Elapsed   time.Duration // since the phase started
+	Measuring bool              // false during the warmup
+	Total     int               // requests the phase sends at most
+	Done      int               // requests finished, failed ones included
+	Failed    int               // requests that failed
+	Lines     int64             // lines (events) read so far in the phase
+	Elapsed   time.Duration     // since the phase started
+	Protocol  protocol.Protocol // the run's, once known: Config.Protocol or the first response's
 }
 
 // Progress returns the progress of the current phase. It is safe to call
@@ -185,6 +186,7 @@ func (r *Runner) Progress() Progress {
 		Failed:    int(r.failed.Load()),
 		Lines:     r.lines.Load(),
 		Elapsed:   r.clock.Now() - time.Duration(r.phaseAt.Load()),
+		Protocol:  protocol.Protocol(r.proto.Load()),
 	}
 }
 
