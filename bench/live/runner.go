@@ -366,6 +366,12 @@ func (r *Runner) do(ctx context.Context, s *Sample, m *Meter, open bool) {
 	if !open {
 		s.Intended = s.Sent
 	}
+	if !s.OK() {
+		// The aggregates take successful streams only: a failed one's gaps
+		// would only hold memory (up to MaxUnits of them for a flood of
+		// tiny events, in every failed sample of the run).
+		s.Gaps = nil
+	}
 }
 
 // fail classifies a request error (head false) or a read error: the run's
