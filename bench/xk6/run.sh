@@ -54,7 +54,9 @@ serve() {
 	"$work/chatwire" serve -pace "$pace" "$@" >"$work/$name.out" 2>"$work/$name.log" &
 	pids+=($!)
 	for _ in $(seq 50); do
-		url=$(sed -n 's/^chatwire mock listening on //p' "$work/$name.out")
+		# The server opens its output file itself: until it has, there is
+		# no file to read (and set -e must not end the script).
+		url=$(sed -n 's/^chatwire mock listening on //p' "$work/$name.out" 2>/dev/null || true)
 		[ -n "$url" ] && return 0
 		sleep 0.1
 	done

@@ -218,6 +218,7 @@ func TestCompareGap(t *testing.T) {
 		{"9% apart", `{"line_gap_ms":{"n":650,"p50":18.8}}`, ""},
 		{"11% apart", `{"line_gap_ms":{"n":650,"p50":18.4}}`, "line gap median: k6 20.456ms, chatwire bench 18.400ms: more than 10% apart"},
 		{"no gap", `{"line_gap_ms":{"n":0,"p50":0}}`, "the chatwire bench report has no line gap"},
+		{"a UI report compared as v4", `{"event_gap_ms":{"n":500,"p50":20.4}}`, "the chatwire bench report has no line gap"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			path := dir + "/" + strings.ReplaceAll(tt.name, " ", "-") + ".json"
@@ -231,7 +232,23 @@ func TestCompareGap(t *testing.T) {
 // TestCheckSummary holds the check to summaries of real runs, recorded in
 // testdata by the commands in bench/xk6/README.md (chatwire serve -pace
 // 20ms, examples/chat.js at 5/s for 5s, and the same for 2s against -fault
-// malformed-line), and to broken copies of them.
+// malformed-line; the UI ones by run.sh with KEEP_SUMMARIES, against
+// serve -protocol ui and its -fault ui-unknown-chunk-type), and to broken
+// copies of them.
+func TestCompareEventGap(t *testing.T) {
+	s, err := readSummary("testdata/summary-ui-mock.json")
+	require.NoError(t, err)
+	path := t.TempDir() + "/bench-ui.json"
+	require.NoError(t, os.WriteFile(path, []byte(`{"event_gap_ms":{"n":500,"p50":20.428}}`), 0o644))
+	k6, bench, problem := compareGap(s, path, true)
+	assert.Empty(t, problem)
+	assert.InDelta(t, 20.484, k6, 1e-3, "chatwire_event_gap med")
+	assert.InDelta(t, 20.428, bench, 1e-9, "event_gap_ms.p50")
+	require.NoError(t, os.WriteFile(path, []byte(`{"event_gap_ms":{"n":500,"p50":18.0}}`), 0o644))
+	_, _, problem = compareGap(s, path, true)
+	assert.Equal(t, "event gap median: k6 20.484ms, chatwire bench 18.000ms: more than 10% apart", problem)
+}
+
 func TestCheckSummary(t *testing.T) {
 	load := func(t *testing.T, name string) *summary {
 		s, err := readSummary("testdata/" + name)
@@ -242,10 +259,31 @@ func TestCheckSummary(t *testing.T) {
 		name   string
 		file   string
 		faulty bool
+		ui     bool
 		pace   time.Duration
 		breaks func(*summary)
 		want   []string
 	}{
+		{name: "a clean UI run", file: "summary-ui-mock.json", ui: true, pace: 20 * time.Millisecond},
+		{name: "a UI run against the faulty mock", file: "summary-ui-unknown-chunk-type.json", faulty: true, ui: true, pace: 20 * time.Millisecond},
+		{
+			name: "a UI run judged as a v4 run", file: "summary-ui-mock.json", pace: 20 * time.Millisecond,
+			want: []string{"chatwire_lines has no count"},
+		},
+		{
+			name: "a faulty UI run judged as clean", file: "summary-ui-unknown-chunk-type.json", ui: true, pace: 20 * time.Millisecond,
+			want: []string{
+				"26 bad events, failed rate 1: want none",
+				"chatwire_ttfb has no min, med, avg, p(90), p(95), p(99), max",
+				"chatwire_ttfe has no min, med, avg, p(90), p(95), p(99), max",
+				"chatwire_e2e has no min, med, avg, p(90), p(95), p(99), max",
+				"chatwire_event_gap has no min, med, avg, p(90), p(95), p(99), max",
+			},
+		},
+		{
+			name: "a UI run at another pace", file: "summary-ui-mock.json", ui: true, pace: 23 * time.Millisecond,
+			want: []string{"chatwire_event_gap med = 20.484ms: want within 10% of the mock's pace 23ms"},
+		},
 		{name: "a clean run", file: "summary-mock.json", pace: 20 * time.Millisecond},
 		{name: "a run against the faulty mock", file: "summary-malformed-line.json", faulty: true, pace: 20 * time.Millisecond},
 		{
@@ -293,7 +331,7 @@ func TestCheckSummary(t *testing.T) {
 			if tt.breaks != nil {
 				tt.breaks(s)
 			}
-			assert.Equal(t, tt.want, checkSummary(s, tt.pace, tt.faulty, false), "problems found in %s", tt.file)
+			assert.Equal(t, tt.want, checkSummary(s, tt.pace, tt.faulty, tt.ui), "problems found in %s", tt.file)
 		})
 	}
 }
