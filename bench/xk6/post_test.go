@@ -91,11 +91,11 @@ type result struct {
 	EventGapMean *float64 `json:"event_gap_mean_ms"`
 	Canceled     bool     `json:"canceled"`
 	TTFB         *float64 `json:"ttfb_ms"`
-	TTFL        *float64 `json:"ttfl_ms"`
-	TTFT        *float64 `json:"ttft_ms"`
-	E2E         float64  `json:"e2e_ms"`
-	LineGapP50  *float64 `json:"line_gap_p50_ms"`
-	LineGapMean *float64 `json:"line_gap_mean_ms"`
+	TTFL         *float64 `json:"ttfl_ms"`
+	TTFT         *float64 `json:"ttft_ms"`
+	E2E          float64  `json:"e2e_ms"`
+	LineGapP50   *float64 `json:"line_gap_p50_ms"`
+	LineGapMean  *float64 `json:"line_gap_mean_ms"`
 }
 
 // post runs `chatwire.post(<args>)` in the VU and returns its result.
