@@ -77,7 +77,9 @@ func TestReadJSONRoundTripUI(t *testing.T) {
 	good := sse(`{"type":"start","messageMetadata":{"chatId":"c1"}}`, `{"type":"text-delta","id":"t","delta":"caf`+"\xe9"+`"}`) + "data: [DONE]\n\n"
 	bad := sse(`{"type":"start"}`, `{"type":"nope"}`)
 	rep := runPaced(t, &streamHandler{body: func(i int) string { return []string{good, bad, good}[i] }, header: uiHeader()}, 3,
-		func(int) pacing { return pacing{headers: msec, lines: []time.Duration{msec, 2 * msec, 3 * msec, 4 * msec}} })
+		func(int) pacing {
+			return pacing{headers: msec, lines: []time.Duration{msec, 2 * msec, 3 * msec, 4 * msec}}
+		})
 	require.Equal(t, map[string]int{ErrBadEventType: 1}, rep.Errors)
 	var b bytes.Buffer
 	require.NoError(t, WriteJSON(&b, rep))
