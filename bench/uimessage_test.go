@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatwire/chatwire/client/uimessage"
+	"github.com/chatwire/chatwire/uistream/sdk"
 )
 
 // uiChunks is the number of chunks of the UI assembly input.
@@ -61,13 +62,13 @@ func BenchmarkUIAssemble(b *testing.B) {
 	}
 	impls := []struct {
 		name string
-		rel  uimessage.Release
+		rel  sdk.Release
 		view bool
 	}{
-		{"assemble-5", uimessage.Newest5, false},
-		{"assemble-6", uimessage.Newest6, false},
-		{"assemble-7", uimessage.Newest7, false},
-		{"assemble-view-7", uimessage.Newest7, true},
+		{"assemble-5", sdk.MustParse("5"), false},
+		{"assemble-6", sdk.MustParse("6"), false},
+		{"assemble-7", sdk.MustParse("7"), false},
+		{"assemble-view-7", sdk.MustParse("7"), true},
 	}
 	for _, impl := range impls {
 		b.Run("input=ui-long-run-20k/impl="+impl.name, func(b *testing.B) {
@@ -101,7 +102,7 @@ func BenchmarkUIAssemble(b *testing.B) {
 func TestUIAssembleInput(t *testing.T) {
 	chunks := uiAssembleChunks(t)
 	require.Len(t, chunks, uiChunks)
-	for _, rel := range []uimessage.Release{uimessage.Newest5, uimessage.Newest6, uimessage.Newest7} {
+	for _, rel := range []sdk.Release{sdk.MustParse("5"), sdk.MustParse("6"), sdk.MustParse("7")} {
 		var want []byte
 		a := uimessage.NewAssembler(rel)
 		for round := range 2 {

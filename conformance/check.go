@@ -82,7 +82,8 @@ type verdict struct {
 type observed struct {
 	probe   *Probe
 	x       *transcript.Exchange
-	attempt int // 1-based
+	attempt int       // 1-based
+	ui      UIOptions // how the run reads a UI message stream
 }
 
 // violated returns the outcome of a requirement of level l that is not met:
@@ -196,6 +197,7 @@ func Catalogue() []Check {
 			Level: Should, Kind: KindInvariant, Requirement: reqTextStream,
 			Expected: []string{"Content-Type text/*"}, Probes: streamProbe, judge: judge{each: judgeStreamContentType}},
 	)
+	cs = append(cs, uiChecks()...)
 
 	statuses := make([]string, len(documentedStatuses))
 	for i, s := range documentedStatuses {

@@ -3,6 +3,8 @@ package conformance
 import (
 	"bytes"
 	"github.com/chatwire/chatwire/conformance/spectable"
+	"github.com/chatwire/chatwire/internal/protocol"
+	"github.com/chatwire/chatwire/uistream"
 	"net/http"
 	"strconv"
 	"strings"
@@ -84,6 +86,40 @@ func stream(lines ...string) func(w http.ResponseWriter, q *request) {
 	return func(w http.ResponseWriter, q *request) { writeStream(w, "text/plain; charset=utf-8", lines...) }
 }
 
+// uiStream answers with a UI message stream: the SDK server's headers, then
+// contentType when it is not "", and the body as it is.
+func uiStream(contentType, body string) func(w http.ResponseWriter, q *request) {
+	return func(w http.ResponseWriter, q *request) {
+		uistream.Headers(w.Header())
+		if contentType != "" {
+			w.Header().Set("Content-Type", contentType)
+			w.Header().Del(protocol.HeaderUI)
+		}
+		w.WriteHeader(200)
+		w.Write([]byte(body))
+	}
+}
+
+// uiBody is a conformant UI message stream with replace applied to its
+// events (a chunk's JSON each, [DONE] last).
+func uiBody(replace func(events []string) []string) string {
+	events := []string{`{"type":"start","messageMetadata":{"chatId":"chat_1"}}`, `{"type":"text-start","id":"t"}`,
+		`{"type":"text-delta","id":"t","delta":"hi"}`, `{"type":"text-end","id":"t"}`, `{"type":"finish"}`, `[DONE]`}
+	if replace != nil {
+		events = replace(events)
+	}
+	var b strings.Builder
+	for _, e := range events {
+		b.WriteString("data: " + e + "\n\n")
+	}
+	return b.String()
+}
+
+// uiEvent replaces event i of a UI stream with e.
+func uiEvent(i int, e string) func([]string) []string {
+	return func(events []string) []string { events[i] = e; return events }
+}
+
 func jsonBody(body string) func(w http.ResponseWriter, q *request) {
 	return func(w http.ResponseWriter, q *request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -97,6 +133,9 @@ func jsonBody(body string) func(w http.ResponseWriter, q *request) {
 func TestConformantServicePasses(t *testing.T) {
 	rep := testRun{}.run(t, service{})
 	want := map[string]Outcome{"chat/7.3/validation-status-split": Info, "chat/8.2/rate-limit-429": Skip}
+	for _, c := range uiChecks() {
+		want[c.ID] = Skip // a v4 service: no UI message stream
+	}
 	for _, m := range EarlierModels() {
 		want["chat/9.2/model-earlier["+m+"]"] = Info
 	}
@@ -196,6 +235,20 @@ func violations(t *testing.T) []violation {
 		{name: "both strings", check: "chat/4.4/json-workflow-fields", override: whenJSON(jsonBody(`{"chatId":"c","url":"https://x.example/c","streamId":"s","assistantMessageId":"m"}`)), want: Pass, reason: "both"},
 		{name: "a stream", check: "chat/4.4/json-workflow-fields", override: whenJSON(accept), want: Skip, reason: "not judged"},
 		{name: "JSON", check: "chat/4.5/stream-default", override: whenBody(probeBody(t, "stream-default"), jsonBody(`{"chatId":"c","url":"https://x.example/c"}`)), want: Fail},
+		{name: "text/plain", check: "chat/4.5/ui-content-type", override: whenStream(uiStream("text/plain", uiBody(nil))), want: Warn, reason: "want text/event-stream"},
+		{name: "no header", check: "chat/4.5/ui-content-type", override: whenStream(uiStream("text/event-stream", uiBody(nil))), want: Info, reason: "no X-Vercel-Ai-Ui-Message-Stream header"},
+		{name: "a v4 stream", check: "chat/4.5/ui-content-type", want: Skip, reason: "no UI message stream in the run"},
+		{name: "no final blank line", check: "chat/4.5/ui-framing", override: whenStream(uiStream("", strings.TrimSuffix(uiBody(nil), "\n"))), want: Fail, reason: "the SDK's parser drops it"},
+		{name: "no [DONE]", check: "chat/4.5/ui-framing", override: whenStream(uiStream("", strings.TrimSuffix(uiBody(nil), "data: [DONE]\n\n"))), want: Warn, reason: "without data: [DONE]"},
+		{name: "unknown type", check: "chat/4.5/ui-chunk-schema", override: whenStream(uiStream("", uiBody(uiEvent(2, `{"type":"text-sparkle","id":"t"}`)))), want: Fail, reason: `unknown chunk type "text-sparkle"`},
+		{name: "not JSON", check: "chat/4.5/ui-chunk-schema", override: whenStream(uiStream("", uiBody(uiEvent(2, `{"type":"text-delta",`)))), want: Fail, reason: "every client throws"},
+		{name: "delta for no part", check: "chat/4.5/ui-assembly", override: whenStream(uiStream("", uiBody(uiEvent(2, `{"type":"text-delta","id":"x","delta":"hi"}`)))), want: Fail, reason: "assembly throws"},
+		{name: "error chunk", check: "chat/4.5/ui-assembly", override: whenStream(uiStream("", uiBody(uiEvent(3, `{"type":"error","errorText":"overloaded"}`)))), want: Info, reason: "error chunk: overloaded"},
+		{name: "no chatId", check: "chat/4.5/ui-chat-id", override: whenStream(uiStream("", uiBody(uiEvent(0, `{"type":"start"}`)))), want: Warn, reason: "no messageMetadata.chatId"},
+		{name: "chatId number", check: "chat/4.5/ui-chat-id", override: whenStream(uiStream("", uiBody(uiEvent(0, `{"type":"start","messageMetadata":{"chatId":7}}`)))), want: Fail, reason: "not a string"},
+		{name: "start not first", check: "chat/4.5/ui-chat-id", override: whenStream(uiStream("", uiBody(func(e []string) []string { e[0], e[1] = e[1], e[0]; return e }))), want: Warn, reason: "not start"},
+		{name: "finishReason for 5.0.0", check: "chat/4.5/ui-skew", override: whenStream(uiStream("", uiBody(uiEvent(4, `{"type":"finish","finishReason":"stop"}`)))), want: Warn, reason: "5.0.0 → 5.0.277"},
+		{name: "a 7 chunk", check: "chat/4.5/ui-skew", override: whenStream(uiStream("", uiBody(uiEvent(3, `{"type":"reset-step"}`)))), want: Fail, reason: "their users break today"},
 		{name: "text first", check: "chat/4.5/first-line-code-2", override: whenStream(stream(`0:"hi"`, `2:[{"chatId":"c"}]`)), want: Fail, reason: `code "0"`},
 		{name: "chat_id", check: "chat/4.5/first-line-code-2", override: whenStream(stream(`2:[{"chat_id":"c"}]`)), want: Fail, reason: "string chatId"},
 		{name: "number", check: "chat/4.5/first-line-code-2", override: whenStream(stream(`2:[{"chatId":5}]`)), want: Fail},

@@ -48,6 +48,10 @@
 //	rolekey.go        the companion probes of the role-key checks
 //	check.go          the checks: ID, requirement, level, probes, judge
 //	judge.go, invariant.go  the judges: exchanges in, verdicts out (no network)
+//	uicheck.go        the chat/4.5/ui-* checks of the UI message stream (AI SDK 5, 6, 7) and
+//	                  their judges: framing, chunk schema, assembly, chat id, release skew
+//	uiread.go         UIOptions; the protocol of each stream told apart (internal/protocol);
+//	                  a UI message stream read as the SDK's clients read it
 //	exchanges.go      JudgeExchanges: the invariants judged on exchanges recorded elsewhere
 //	evidence.go       bounded evidence: what a live run judged of a body longer than the
 //	                  excerpt it keeps
@@ -66,6 +70,21 @@
 // and judges the checks. [Live] is the HTTP exchanger; a replayer of
 // transcripts is another, so a recorded run is judged exactly as the live
 // one was. [Observer] lets a recorder see each exchange as it happens.
+//
+// # The UI message stream
+//
+// The spec shows only the v4 data stream. A service whose stream is the UI
+// message stream of AI SDK 5, 6 and 7 (Server-Sent Events, one JSON chunk
+// per event) is told apart per response, by its headers and then its first
+// bytes ([UIOptions.Protocol] forces either). For such a stream the v4-only
+// checks (chat/4.5/first-line-code-2, prefix-shortcut, line-grammar) report
+// info, never a failure, saying that the spec does not cover it and which
+// checks take their place: chat/4.5/ui-content-type, ui-framing,
+// ui-chunk-schema, ui-assembly, ui-chat-id and ui-skew, which judge what the
+// SDK's clients (package uistream/sdk, client/uimessage) do with the stream:
+// what makes a client throw is a failure. Against a v4 stream the UI checks
+// are skipped. A stream read only to its first line (the model probes) is
+// read, when it is a UI stream, to the end of its first event.
 //
 // # Bounded evidence
 //

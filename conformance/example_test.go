@@ -56,7 +56,7 @@ func ExampleRun() {
 }
 
 func ExampleSelect() {
-	checks, err := conformance.Select(conformance.Catalogue(), []string{"chat/*/missing-*,chat/4.5"}, []string{"chat/4.5/stream-*"})
+	checks, err := conformance.Select(conformance.Catalogue(), []string{"chat/*/missing-*,chat/4.5"}, []string{"chat/4.5/stream-*", "chat/4.5/ui-*"})
 	if err != nil {
 		panic(err)
 	}

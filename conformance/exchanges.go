@@ -33,7 +33,7 @@ func JudgeExchanges(cfg Config, names []string, xs []*transcript.Exchange) *Repo
 	rep := &Report{Tool: cfg.Tool, Version: cfg.Version, Spec: SpecName, Target: cfg.Target, Strict: cfg.Strict, StartedAt: cfg.Now()}
 	all := make([]observed, len(xs))
 	for i, x := range xs {
-		all[i] = observed{probe: exchangeProbe(names[i], x), x: x, attempt: 1}
+		all[i] = observed{probe: exchangeProbe(names[i], x), x: x, attempt: 1, ui: cfg.UI}
 		if x.Response != nil && x.Response.Status == http.StatusOK && x.Request.Method == http.MethodPost {
 			rep.ChatsCreated++
 		}

@@ -101,6 +101,9 @@ func judgeFirstLine(o observed) (verdict, bool) {
 	if !isStream(o.x) {
 		return verdict{}, false
 	}
+	if isUIStream(o) {
+		return uiInfo(o, "it has no 2: first line; chat/4.5/ui-chat-id judges the chat id in the start chunk's messageMetadata.chatId, chatwire's convention"), true
+	}
 	line, _, err := checkFirstLine(o.x)
 	if err != nil {
 		actual := "no first line"
@@ -115,6 +118,9 @@ func judgeFirstLine(o observed) (verdict, bool) {
 func judgePrefixShortcut(o observed) (verdict, bool) {
 	if !isStream(o.x) {
 		return verdict{}, false
+	}
+	if isUIStream(o) {
+		return uiInfo(o, "the prefix shortcut reads a v4 first line and finds nothing in a UI stream; chat/4.5/ui-chat-id reads the start chunk as JSON"), true
 	}
 	line, id, err := checkFirstLine(o.x)
 	if err != nil {
@@ -142,6 +148,9 @@ func judgePrefixShortcut(o observed) (verdict, bool) {
 func judgeLineGrammar(o observed) (verdict, bool) {
 	if !isStream(o.x) {
 		return verdict{}, false
+	}
+	if isUIStream(o) {
+		return uiInfo(o, "its lines are SSE, not <code>:<JSON>; chat/4.5/ui-framing, ui-chunk-schema, ui-assembly and ui-skew judge it as the AI SDK 5, 6 and 7 clients read it"), true
 	}
 	if facts, ok := judged(o.x); ok {
 		return verdict{outcome: Outcome(facts[factGrammar]), reason: facts[factGrammarReason], actual: facts[factGrammarActual]}, true

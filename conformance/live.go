@@ -21,6 +21,7 @@ import (
 
 	"github.com/chatwire/chatwire/client/httpfail"
 	"github.com/chatwire/chatwire/conformance/transcript"
+	"github.com/chatwire/chatwire/internal/protocol"
 )
 
 // Defaults of [LiveOptions].
@@ -69,6 +70,11 @@ type LiveOptions struct {
 	// Random is the source of the unknown key's opaque part; nil means
 	// crypto/rand.
 	Random io.Reader
+	// UI tells the protocol of a stream (a ReadFirstLine probe's UI message
+	// stream is read to the end of its first event, not its first line) and
+	// judges the whole of a UI message stream longer than the excerpt; set
+	// it as the run's [Config.UI].
+	UI UIOptions
 }
 
 // Live is the [Exchanger] that sends probes over HTTP: paced to
@@ -286,6 +292,10 @@ type exchangeRun struct {
 func (r *exchangeRun) read(resp *http.Response) {
 	o := &r.l.o
 	stopAfterFirst := r.p.Read == ReadFirstLine && resp.StatusCode == 200 && !isJSONMediaType(mediaType(resp.Header))
+	first := firstReading{proto: o.UI.Protocol}
+	if first.proto == protocol.Unknown {
+		first.proto = protocol.FromHeader(resp.Header)
+	}
 	br := bufio.NewReaderSize(resp.Body, 64<<10)
 	var buf []byte
 	for {
@@ -302,7 +312,7 @@ func (r *exchangeRun) read(resp *http.Response) {
 			}
 			r.line(transcript.Line{Text: text, At: time.Since(r.start), NL: true})
 			switch {
-			case stopAfterFirst && r.firstLine:
+			case stopAfterFirst && first.read(text):
 				r.finish(transcript.EndCap, "", "")
 				return
 			case len(r.x.Lines) >= o.MaxLines:
@@ -327,6 +337,37 @@ func (r *exchangeRun) read(resp *http.Response) {
 		r.end(err)
 		return
 	}
+}
+
+// firstReading tells when a ReadFirstLine probe has read its stream's
+// first line: for the v4 data stream, its first non-blank line; for the UI
+// message stream, its first event, to the blank line that ends the event's
+// data (so that the first chunk is read whole, as the SDK's parser reads
+// it).
+type firstReading struct {
+	proto    protocol.Protocol // Unknown until the headers or the first non-blank line tell
+	nonBlank bool              // a non-blank line has arrived
+	data     bool              // a UI event's data line has arrived
+}
+
+// read takes the next line of the body and reports whether the first line
+// (or event) is now read.
+func (f *firstReading) read(line []byte) bool {
+	t := bytes.TrimSuffix(line, []byte("\r"))
+	blank := len(bytes.TrimSpace(t)) == 0
+	if !blank && !f.nonBlank {
+		f.nonBlank = true
+		if f.proto == protocol.Unknown {
+			f.proto = protocol.Sniff(append(bytes.Clone(t), '\n'))
+		}
+	}
+	if f.proto != protocol.UI {
+		return f.nonBlank
+	}
+	if bytes.HasPrefix(t, []byte("data")) && (len(t) == 4 || t[4] == ':') {
+		f.data = true
+	}
+	return f.data && len(t) == 0
 }
 
 // grow returns buf with room for n more bytes. A line's buffer doubles, but
@@ -435,7 +476,7 @@ func (r *exchangeRun) finish(reason string, kind httpfail.Kind, msg string) {
 				sum.Write([]byte{'\n'})
 			}
 		}
-		r.x.End.Truncated = &transcript.Truncation{Kept: r.kept, SHA256: hex.EncodeToString(sum.Sum(nil)), Judged: judgeWhole(r.x)}
+		r.x.End.Truncated = &transcript.Truncation{Kept: r.kept, SHA256: hex.EncodeToString(sum.Sum(nil)), Judged: judgeWhole(r.x, r.l.o.UI)}
 		r.x.Lines = r.keptLines
 	}
 	if f := r.l.o.Observer.OnEnd; f != nil {

@@ -75,6 +75,9 @@ type Config struct {
 	Logf func(format string, args ...any)
 	// Now is the clock of StartedAt and Duration; nil means time.Now.
 	Now func() time.Time
+	// UI says how the protocol of each stream is told and which AI SDK
+	// clients judge a UI message stream (the chat/4.5/ui-* checks).
+	UI UIOptions
 }
 
 // ChatsNeeded returns how many chats the checks' probes may create on a
@@ -313,7 +316,7 @@ func (r *runner) runProbe(ctx context.Context, p *Probe) *probeRun {
 			}
 			break
 		}
-		pr.obs = append(pr.obs, observed{probe: p, x: x, attempt: len(pr.obs) + 1})
+		pr.obs = append(pr.obs, observed{probe: p, x: x, attempt: len(pr.obs) + 1, ui: r.cfg.UI})
 		r.note(p, x)
 		if x.Response == nil {
 			r.noAnswer(ctx, pr, x)

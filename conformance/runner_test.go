@@ -305,6 +305,8 @@ func TestCatalogueShape(t *testing.T) {
 		"chat/4.2/invalid-rejected[content-missing]": Must, "chat/4.2/invalid-rejected[reasoningEffort-unknown]": Must,
 		"chat/4.3/model-current-accepted[zeta-5-3-flash]": Must, "chat/9.2/model-earlier[epsilon-4-6]": Must,
 		"chat/4.2/null-optional[attachment-name]": Must, "chat/5.3/follow-up-missing-key-401[status]": Must,
+		"chat/4.5/ui-content-type": Should, "chat/4.5/ui-framing": Must, "chat/4.5/ui-chunk-schema": Must,
+		"chat/4.5/ui-assembly": Must, "chat/4.5/ui-chat-id": Should, "chat/4.5/ui-skew": Must,
 	}
 	byID := map[string]Check{}
 	for _, c := range Catalogue() {
@@ -317,8 +319,8 @@ func TestCatalogueShape(t *testing.T) {
 		}
 	}
 	// One per generated body (spectable.Cases), 2 Content-Types, the split, 9+4 models,
-	// 5 JSON, 5 stream, 2 status, 4+1 auth, 6 follow-ups, 2 body, credits, rate limit.
-	assert.Equal(t, len(spectable.Cases())+2+1+9+4+5+5+2+4+1+6+2+1+1, len(byID), "checks in the catalogue")
+	// 5 JSON, 5 stream, 6 UI stream, 2 status, 4+1 auth, 6 follow-ups, 2 body, credits, rate limit.
+	assert.Equal(t, len(spectable.Cases())+2+1+9+4+5+5+6+2+4+1+6+2+1+1, len(byID), "checks in the catalogue")
 }
 
 // TestFollowUpsAddressTheRunsChat checks that the follow-up probes go to

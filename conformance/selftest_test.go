@@ -4,11 +4,13 @@ import (
 	"context"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/chatwire/chatwire/conformance"
 	"github.com/chatwire/chatwire/conformance/mock"
+	"github.com/chatwire/chatwire/internal/protocol"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -44,7 +46,7 @@ func checkMockWith(t *testing.T, opts mock.Options, strict bool) map[string]conf
 	live, err := conformance.NewLive(conformance.LiveOptions{BaseURL: ts.URL, Keys: mockKeys,
 		FirstLineTimeout: 5 * time.Second, Timeout: 10 * time.Second})
 	require.NoError(t, err, "NewLive")
-	rep, err := conformance.Run(context.Background(), conformance.Config{Target: "mock -fault " + fault, BaseURL: ts.URL,
+	rep, err := conformance.Run(context.Background(), conformance.Config{Target: "mock -fault " + fault, BaseURL: ts.URL, UI: conformance.UIOptions{Protocol: uiForced},
 		Strict: strict, Roles: mockKeys.Roles(), MaxChats: conformance.NoChatLimit, RateLimitBurst: SelfTestBurst}, live)
 	require.NoError(t, err, "Run against the mock with fault %q", fault)
 	require.False(t, rep.Interrupted, "run against the mock with fault %q", fault)
@@ -54,6 +56,10 @@ func checkMockWith(t *testing.T, opts mock.Options, strict bool) map[string]conf
 	}
 	return out
 }
+
+// uiForced is the -protocol of the self-test's runs: unknown, so that the
+// checker tells each stream's protocol itself.
+const uiForced = protocol.Unknown
 
 // byOutcome returns the IDs of the results with outcome o, sorted.
 func byOutcome(results map[string]conformance.Result, o conformance.Outcome) []string {
@@ -85,7 +91,29 @@ func TestMockIsConformant(t *testing.T) {
 	}
 	slices.Sort(want)
 	assert.Equal(t, want, byOutcome(results, conformance.Info), "info results: what the spec leaves open")
-	assert.Empty(t, byOutcome(results, conformance.Skip), "skipped checks")
+	assertUISkipped(t, results)
+}
+
+// uiCheckIDs are the IDs of the checks of the UI message stream, sorted.
+func uiCheckIDs() []string {
+	var ids []string
+	for _, c := range conformance.Catalogue() {
+		if strings.HasPrefix(c.ID, "chat/4.5/ui-") {
+			ids = append(ids, c.ID)
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// assertUISkipped checks that the skipped checks of a run against the v4
+// mock are the UI checks, which a v4 stream does not concern.
+func assertUISkipped(t *testing.T, results map[string]conformance.Result) {
+	t.Helper()
+	assert.Equal(t, uiCheckIDs(), byOutcome(results, conformance.Skip), "skipped checks: only the UI checks, against a v4 mock")
+	for _, id := range uiCheckIDs() {
+		assert.Contains(t, results[id].Reason, "no UI message stream in the run", id)
+	}
 }
 
 // TestMockVariants is the checker's false-alarm test: every variant of the
@@ -98,9 +126,10 @@ func TestMockVariants(t *testing.T) {
 		t.Run(v.Name, func(t *testing.T) {
 			results := checkMockWith(t, mock.Options{Variants: []string{v.Name}}, true)
 			require.Len(t, results, len(conformance.Catalogue()), "a result per check")
-			for _, o := range []conformance.Outcome{conformance.Fail, conformance.Warn, conformance.Inconclusive, conformance.Error, conformance.Skip} {
+			for _, o := range []conformance.Outcome{conformance.Fail, conformance.Warn, conformance.Inconclusive, conformance.Error} {
 				assert.Empty(t, byOutcome(results, o), "checks with outcome %s against the mock with variant %s (%s)", o, v.Name, v.Description)
 			}
+			assertUISkipped(t, results)
 		})
 	}
 }
@@ -144,4 +173,77 @@ func orEmpty(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// uiInfo are the checks that report info against the conformant UI mock:
+// what the spec leaves open, and the v4-only stream checks, which a UI
+// message stream does not concern.
+func uiInfo() []string {
+	want := []string{"chat/7.3/validation-status-split", "chat/4.5/first-line-code-2", "chat/4.5/prefix-shortcut", "chat/4.5/line-grammar"}
+	for _, f := range []string{"stream", "backend", "executionMode", "model", "reasoningEffort", "attachments", "attachment-name", "attachment-contentType"} {
+		want = append(want, "chat/4.2/null-optional["+f+"]")
+	}
+	for _, m := range conformance.EarlierModels() {
+		want = append(want, "chat/9.2/model-earlier["+m+"]")
+	}
+	slices.Sort(want)
+	return want
+}
+
+// TestUIMockIsConformant is the self-test of the UI message stream: the
+// whole catalogue against the mock speaking it (strict) has no fail, warn,
+// skip or error; the v4-only stream checks are info, saying what takes
+// their place.
+func TestUIMockIsConformant(t *testing.T) {
+	results := checkMockWith(t, mock.Options{Protocol: protocol.UI}, true)
+	require.Len(t, results, len(conformance.Catalogue()), "a result per check")
+	for _, o := range []conformance.Outcome{conformance.Fail, conformance.Warn, conformance.Inconclusive, conformance.Error, conformance.Skip} {
+		assert.Empty(t, byOutcome(results, o), "checks with outcome %s against the conformant UI mock (strict)", o)
+	}
+	assert.Equal(t, uiInfo(), byOutcome(results, conformance.Info), "info results")
+	for _, id := range uiCheckIDs() {
+		assert.Equal(t, conformance.Pass, results[id].Outcome, "%s: %s", id, results[id].Reason)
+	}
+	assert.Contains(t, results["chat/4.5/line-grammar"].Reason, "chat/4.5/ui-framing, ui-chunk-schema, ui-assembly and ui-skew")
+}
+
+// TestUIMockVariants: every variant of the UI mock (CRLF, keep-alive
+// comments, data: without the space, gzip, and the v4 ones that carry over)
+// passes the whole catalogue with -strict.
+func TestUIMockVariants(t *testing.T) {
+	for _, v := range mock.UIVariants() {
+		t.Run(v.Name, func(t *testing.T) {
+			results := checkMockWith(t, mock.Options{Protocol: protocol.UI, Variants: []string{v.Name}}, true)
+			for _, o := range []conformance.Outcome{conformance.Fail, conformance.Warn, conformance.Inconclusive, conformance.Error, conformance.Skip} {
+				assert.Empty(t, byOutcome(results, o), "checks with outcome %s against the UI mock with variant %s (%s)", o, v.Name, v.Description)
+			}
+			for _, id := range uiCheckIDs() {
+				assert.Equal(t, conformance.Pass, results[id].Outcome, "%s with variant %s: %s", id, v.Name, results[id].Reason)
+			}
+		})
+	}
+}
+
+// TestUIMockFaults: each fault of the UI mock fails exactly the checks its
+// Fails list, warns exactly its Warns (failing them with -strict), and
+// nothing else goes wrong.
+func TestUIMockFaults(t *testing.T) {
+	for _, f := range mock.UIFaults() {
+		t.Run(f.Name, func(t *testing.T) {
+			wantFails, wantWarns := orEmpty(slices.Sorted(slices.Values(f.Fails))), orEmpty(slices.Sorted(slices.Values(f.Warns)))
+			results := checkMockWith(t, mock.Options{Protocol: protocol.UI, Fault: f.Name}, false)
+			assert.Equal(t, wantFails, orEmpty(byOutcome(results, conformance.Fail)), "checks failed by UI fault %s (%s)", f.Name, f.Description)
+			assert.Equal(t, wantWarns, orEmpty(byOutcome(results, conformance.Warn)), "checks warned by UI fault %s", f.Name)
+			for _, o := range []conformance.Outcome{conformance.Inconclusive, conformance.Error, conformance.Skip} {
+				assert.Empty(t, byOutcome(results, o), "checks with outcome %s, UI fault %s", o, f.Name)
+			}
+			for _, id := range append(slices.Clone(f.Fails), f.Warns...) {
+				assert.NotEmpty(t, results[id].Actual, "check %s says what it saw", id)
+				assert.NotEmpty(t, results[id].Curl, "check %s has a curl line", id)
+			}
+			strict := checkMockWith(t, mock.Options{Protocol: protocol.UI, Fault: f.Name}, true)
+			all := slices.Sorted(slices.Values(append(slices.Clone(f.Fails), f.Warns...)))
+			assert.Equal(t, orEmpty(slices.Compact(all)), orEmpty(byOutcome(strict, conformance.Fail)), "checks failed by UI fault %s with -strict", f.Name)
+		})
+	}
 }

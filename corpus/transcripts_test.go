@@ -20,7 +20,7 @@ func TestScenarios(t *testing.T) {
 	assert.Contains(t, names, "rate-limited", "scenarios")
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
-			assert.True(t, name == "conformant" || name == "rate-limited" || strings.HasPrefix(name, "fault-"), "scenario name %q", name)
+			assert.True(t, name == "conformant" || name == "ui-conformant" || name == "rate-limited" || strings.HasPrefix(name, "fault-"), "scenario name %q", name)
 			entries, err := fs.ReadDir(FS(), ScenarioDir(name))
 			require.NoError(t, err)
 			transcripts, expected := 0, 0

@@ -7,13 +7,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatwire/chatwire/client/uimessage"
+	"github.com/chatwire/chatwire/uistream/sdk"
 )
 
 // TestAllocsTextDelta wants no allocation for a text or reasoning delta in
 // steady state, nor for writing the message into a buffer that has room,
 // in every major.
 func TestAllocsTextDelta(t *testing.T) {
-	for _, rel := range []uimessage.Release{uimessage.Newest5, uimessage.Newest6, uimessage.Newest7} {
+	for _, rel := range []sdk.Release{sdk.MustParse("5"), sdk.MustParse("6"), sdk.MustParse("7")} {
 		a := uimessage.NewAssembler(rel)
 		for _, c := range []string{
 			`{"type":"start","messageId":"m1"}`, `{"type":"start-step"}`,
@@ -45,7 +46,7 @@ func TestAllocsTextDelta(t *testing.T) {
 // BenchmarkAddTextDelta times one text-delta chunk in steady state (the
 // part's text grows by each).
 func BenchmarkAddTextDelta(b *testing.B) {
-	a := uimessage.NewAssembler(uimessage.Current)
+	a := uimessage.NewAssembler(sdk.Newest())
 	for _, c := range []string{`{"type":"start","messageId":"m1"}`, `{"type":"start-step"}`, `{"type":"text-start","id":"t1"}`} {
 		if err := a.Add([]byte(c)); err != nil {
 			b.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/chatwire/chatwire/internal/jsvalue"
+	"github.com/chatwire/chatwire/uistream/sdk"
 )
 
 // An Assembler builds the assistant message as one release of the SDK's
@@ -83,7 +84,7 @@ type Option func(*Assembler)
 func WithOnError(fn func(text string)) Option { return func(a *Assembler) { a.onError = fn } }
 
 // NewAssembler returns an Assembler that plays release r's client.
-func NewAssembler(r Release, opts ...Option) *Assembler {
+func NewAssembler(r sdk.Release, opts ...Option) *Assembler {
 	a := &Assembler{b: behaviourOf(r)}
 	for _, o := range opts {
 		o(a)
@@ -93,7 +94,7 @@ func NewAssembler(r Release, opts ...Option) *Assembler {
 }
 
 // Release returns the release the Assembler plays.
-func (a *Assembler) Release() Release { return a.b.release }
+func (a *Assembler) Release() sdk.Release { return a.b.release }
 
 // Reset starts a new message, as readUIMessageStream without a message
 // does: id "", no parts, nothing yielded.

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatwire/chatwire/client/uimessage"
+	"github.com/chatwire/chatwire/uistream/sdk"
 )
 
 func addAll(t *testing.T, a *uimessage.Assembler, chunks ...string) {
@@ -20,7 +21,7 @@ func addAll(t *testing.T, a *uimessage.Assembler, chunks ...string) {
 // TestAddBadChunk wants an error naming the chunk for input that is not a
 // chunk, and the reading to go on.
 func TestAddBadChunk(t *testing.T) {
-	a := uimessage.NewAssembler(uimessage.Current)
+	a := uimessage.NewAssembler(sdk.Newest())
 	addAll(t, a, `{"type":"start","messageId":"m"}`)
 	for _, bad := range []string{``, `[]`, `{"type":1}`, `{"id":"x"}`, `"text-start"`} {
 		err := a.Add([]byte(bad))
@@ -34,7 +35,7 @@ func TestAddBadChunk(t *testing.T) {
 // TestThrowEndsReading wants the error a release throws returned by every
 // later Add, the message as it was last yielded.
 func TestThrowEndsReading(t *testing.T) {
-	a := uimessage.NewAssembler(uimessage.Current)
+	a := uimessage.NewAssembler(sdk.Newest())
 	addAll(t, a, `{"type":"start","messageId":"m"}`, `{"type":"start-step"}`)
 	err := a.Add([]byte(`{"type":"reasoning-delta","id":"r","delta":"x"}`))
 	var ae *uimessage.AssemblyError
@@ -57,7 +58,7 @@ func TestResetReuses(t *testing.T) {
 		`{"type":"data-n","id":"d","data":1}`, `{"type":"data-n","id":"d","data":2}`,
 		`{"type":"finish","finishReason":"stop"}`,
 	}
-	a := uimessage.NewAssembler(uimessage.Newest6)
+	a := uimessage.NewAssembler(sdk.MustParse("6"))
 	addAll(t, a, chunks...)
 	first := string(a.AppendJSON(nil))
 	a.Reset()
@@ -71,7 +72,7 @@ func TestResetReuses(t *testing.T) {
 // TestContinue checks the held message: an assistant's is extended, a
 // user's lends its id only, and bad ones are refused.
 func TestContinue(t *testing.T) {
-	a := uimessage.NewAssembler(uimessage.Current)
+	a := uimessage.NewAssembler(sdk.Newest())
 	require.NoError(t, a.Continue([]byte(`{"id":"u1","role":"user","parts":[{"type":"text","text":"q"}]}`)))
 	addAll(t, a, `{"type":"text-start","id":"t"}`)
 	assert.Equal(t, `{"id":"u1","role":"assistant","parts":[{"type":"text","text":"","state":"streaming"}]}`, string(a.AppendJSON(nil)))
@@ -85,7 +86,7 @@ func TestContinue(t *testing.T) {
 // no longer replaced by id: the next chunk with its id makes a new part
 // (ai 7.0.173's reading, taken from the real client).
 func TestResetStepDataParts(t *testing.T) {
-	a := uimessage.NewAssembler(uimessage.Newest7)
+	a := uimessage.NewAssembler(sdk.MustParse("7"))
 	addAll(t, a, `{"type":"start","messageId":"m"}`, `{"type":"start-step"}`, `{"type":"data-x","id":"d1","data":1}`)
 	assert.Equal(t, `{"id":"m","role":"assistant","parts":[{"type":"step-start"},{"type":"data-x","id":"d1","data":1}]}`, string(a.AppendJSON(nil)))
 	addAll(t, a, `{"type":"reset-step"}`)
@@ -99,10 +100,10 @@ func TestResetStepDataParts(t *testing.T) {
 // keys first), whatever their order on the wire (ai 7.0.173's and 5.0.0's
 // readings, taken from the real clients).
 func TestDataPartKeyOrder(t *testing.T) {
-	a := uimessage.NewAssembler(uimessage.Newest7)
+	a := uimessage.NewAssembler(sdk.MustParse("7"))
 	addAll(t, a, `{"data":1,"zz":2,"id":"d1","type":"data-x","3":"n","transient":false}`)
 	assert.Equal(t, `{"id":"","role":"assistant","parts":[{"3":"n","type":"data-x","id":"d1","data":1,"transient":false,"zz":2}]}`, string(a.AppendJSON(nil)))
-	a = uimessage.NewAssembler(uimessage.Release{Major: 5})
+	a = uimessage.NewAssembler(sdk.MustParse("5.0.0"))
 	addAll(t, a, `{"data":1,"id":"d1","type":"data-x"}`)
 	assert.Equal(t, `{"id":"","role":"assistant","parts":[{"type":"data-x","id":"d1","data":1}]}`, string(a.AppendJSON(nil)))
 }

@@ -1,42 +1,12 @@
 package uimessage
 
-// The behaviour of each client release, as data: every switch below names
-// the first and the last release it holds for, and where it was read.
-// Where uistream/sdk (its Feature table, from every release's source)
-// pins a first release between two installed ones, its release is taken.
-// The SDK's source is read at the tags of github.com/vercel/ai (ai@X.Y.Z,
-// packages/ai/src/ui/process-ui-message-stream.ts and
-// packages/ai/src/ui-message-stream/read-ui-message-stream.ts); the
-// releases after the last tag there (5.0.244, 6.0.264, 7.0.77) from the
-// npm packages' dist/index.mjs (and src/ where the package ships it). The
-// boundaries are the installed releases of corpus/ui that first differ;
-// where the true first release lies between two installed ones, the
-// comment says so.
+import "github.com/chatwire/chatwire/uistream/sdk"
 
-// span is a range of releases, both ends included.
-type span struct{ first, last Release }
-
-func (s span) holds(r Release) bool { return !r.Less(s.first) && !s.last.Less(r) }
-
-func rel(major, minor, patch int) Release { return Release{major, minor, patch} }
-
-var (
-	all5 = span{rel(5, 0, 0), rel(5, 999, 999)}
-	all6 = span{rel(6, 0, 0), rel(6, 999, 999)}
-	all7 = span{rel(7, 0, 0), rel(7, 999, 999)}
-)
-
-// switchTable is one switch: on for the releases of any of its spans.
-type switchTable []span
-
-func (t switchTable) on(r Release) bool {
-	for _, s := range t {
-		if s.holds(r) {
-			return true
-		}
-	}
-	return false
-}
+// The behaviour of each client release, as data: every switch below is
+// one of uistream/sdk's Features (its table names the releases and the
+// source each was read from), looked up once per Assembler so that the
+// assembly reads plain booleans. The assembly reads the switches, never
+// the release number.
 
 // errors names how the release throws at a chunk the assembly cannot
 // take.
@@ -45,20 +15,22 @@ type errorStyle uint8
 const (
 	// errorsUnchecked: the part looked up is used unchecked, so V8 throws a
 	// TypeError; an output for an unknown call throws Error("tool-output-error
-	// must be preceded by a tool-input-available"). 5.x (dist: no
-	// UIMessageStreamError in processUIMessageStream).
+	// must be preceded by a tool-input-available"). 5.x
+	// (sdk.FeatureMissingToolErrorV5).
 	errorsUnchecked errorStyle = iota
 	// errorsNoToolInvocation: as errorsUnchecked, but an unknown call throws
-	// Error("no tool invocation found for tool call ID"). 6.0.0–6.0.34.
+	// Error("no tool invocation found for tool call ID"). 6.0.0–6.0.34
+	// (sdk.FeatureMissingToolErrorLower).
 	errorsNoToolInvocation
 	// errorsStream: UIMessageStreamError with a message naming the chunk and
-	// its id. 6.0.35 and later, 7 (ai@6.0.35: error/ui-message-stream-error.ts).
+	// its id. 6.0.35 and later, 7 (sdk.FeatureStreamErrorMessages,
+	// sdk.FeatureMissingToolErrorStream).
 	errorsStream
 )
 
 // behaviour holds the switches of one release.
 type behaviour struct {
-	release Release
+	release sdk.Release
 
 	errors errorStyle
 
@@ -77,10 +49,14 @@ type behaviour struct {
 	// consistent with the installed releases' dist).
 	stepTools bool
 
-	// toolLayout6: tool parts carry title, and an output or error chunk
-	// goes by the part's type rather than the chunk's dynamic flag. 6, 7
-	// (ai@6.0.0).
-	toolLayout6 bool
+	// toolTitle: tool parts carry title. 6, 7 (ToolTitle).
+	toolTitle bool
+
+	// outputByPart: an output or error chunk finds its part by toolCallId
+	// whatever its type, goes by the part's type rather than the chunk's
+	// dynamic flag, and passes its providerMetadata on. 6, 7
+	// (OutputPathByExistingPart).
+	outputByPart bool
 
 	// toolMetadata: tool parts carry toolMetadata. 6.0.176, 7.
 	toolMetadata bool
@@ -140,7 +116,8 @@ type behaviour struct {
 
 	// rawInputParts: tool parts carry rawInput (tool-input-error's input
 	// of a static tool); a dynamic tool part keeps its rawInput when an
-	// update brings none, until streamingRawInput. 5.0.7, 6, 7.
+	// update brings none, until streamingRawInput. 5.0.7, 6, 7 (uistream/sdk:
+	// ToolPartRawInput).
 	rawInputParts bool
 
 	// preliminaryParts: tool parts carry preliminary. 5.0.11, 6, 7.
@@ -181,7 +158,7 @@ type behaviour struct {
 
 	// inputErrorByPart: tool-input-error updates an existing part of the
 	// call by its type, dynamic or static. 6.0.101, 7 (uistream/sdk:
-	// InputAvailableHonoursExistingType).
+	// InputErrorHonoursExistingType).
 	inputErrorByPart bool
 
 	// staticRetyped: an update of a static tool part sets its type from the
@@ -204,88 +181,51 @@ type behaviour struct {
 	reasoningPartID bool
 }
 
-var (
-	tNullProtoIDs        = switchTable{{rel(5, 0, 198), all5.last}, {rel(6, 0, 200), all6.last}, all7}
-	tStepTools           = switchTable{{rel(5, 0, 219), all5.last}, {rel(6, 0, 233), all6.last}, {rel(7, 0, 33), all7.last}}
-	tToolLayout6         = switchTable{all6, all7}
-	tToolMetadata        = switchTable{{rel(6, 0, 176), all6.last}, all7}
-	tStreamingRawInput   = switchTable{{rel(5, 0, 270), all5.last}, {rel(6, 0, 297), all6.last}, {rel(7, 0, 122), all7.last}}
-	tInputEncoding       = switchTable{{rel(6, 0, 308), all6.last}, {rel(7, 0, 142), all7.last}}
-	tResetOnNewID        = switchTable{{rel(5, 0, 274), all5.last}, {rel(6, 0, 303), all6.last}, {rel(7, 0, 137), all7.last}}
-	tFinishStepKeeps     = switchTable{{rel(7, 0, 79), all7.last}}
-	tCutEscape           = switchTable{{rel(6, 0, 208), all6.last}, all7}
-	tResetStep           = switchTable{{rel(7, 0, 70), all7.last}}
-	tResultMetadata      = switchTable{{rel(6, 0, 120), all6.last}, all7}
-	tFileMetadata        = switchTable{{rel(6, 0, 114), all6.last}, all7}
-	tReasoningPartID     = switchTable{{rel(5, 0, 234), all5.last}, {rel(6, 0, 253), all6.last}, {rel(7, 0, 63), all7.last}}
-	tOutputErrorExecuted = switchTable{{rel(5, 0, 86), all5.last}, all6, all7}
-	tOutputToolMetadata  = switchTable{{rel(6, 0, 296), all6.last}, {rel(7, 0, 120), all7.last}}
-	tRawInputParts       = switchTable{{rel(5, 0, 7), all5.last}, all6, all7}
-	tPreliminaryParts    = switchTable{{rel(5, 0, 11), all5.last}, all6, all7}
-	tDynamicExecuted     = switchTable{{rel(5, 0, 86), all5.last}, all6, all7}
-	tApprovalSignature   = switchTable{{rel(6, 0, 202), all6.last}, all7}
-	tApprovalDescriptor  = switchTable{{rel(6, 0, 274), all6.last}, {rel(7, 0, 87), all7.last}}
-	tApprovalAutomatic   = switchTable{all7}
-	tApprovalReason      = switchTable{{rel(7, 0, 82), all7.last}}
-	tApprovalRespSig     = switchTable{{rel(7, 0, 19), all7.last}}
-	tApprovalSpread      = switchTable{{rel(7, 0, 87), all7.last}}
-	tInputErrorAsInput   = switchTable{{rel(7, 0, 119), all7.last}}
-	tCutArrayStart       = switchTable{{rel(7, 0, 158), all7.last}}
-	tMergeSkipsProto     = switchTable{{rel(5, 0, 181), all5.last}, {rel(6, 0, 171), all6.last}, all7}
-	tCallMetadataAny     = switchTable{{rel(6, 0, 39), all6.last}, all7}
-	tInputErrorByPart    = switchTable{{rel(6, 0, 101), all6.last}, all7}
-	tStaticRetyped       = switchTable{{rel(6, 0, 313), all6.last}, {rel(7, 0, 147), all7.last}}
-	tApprovalInputSchema = switchTable{{rel(6, 0, 290), all6.last}, {rel(7, 0, 113), all7.last}}
-	tTextCitations       = switchTable{{rel(7, 0, 138), all7.last}}
-	tSteeringMessage     = switchTable{{rel(7, 0, 163), all7.last}}
-	tErrorsStream        = switchTable{{rel(6, 0, 35), all6.last}, all7}
-	tErrorsNoInvocation6 = switchTable{{rel(6, 0, 0), rel(6, 0, 34)}}
-)
-
 // behaviourOf returns the switches of release r.
-func behaviourOf(r Release) behaviour {
+func behaviourOf(r sdk.Release) behaviour {
 	b := behaviour{
 		release:              r,
-		nullProtoIDs:         tNullProtoIDs.on(r),
-		stepTools:            tStepTools.on(r),
-		toolLayout6:          tToolLayout6.on(r),
-		toolMetadata:         tToolMetadata.on(r),
-		streamingRawInput:    tStreamingRawInput.on(r),
-		inputEncoding:        tInputEncoding.on(r),
-		resetOnNewID:         tResetOnNewID.on(r),
-		finishStepKeepsParts: tFinishStepKeeps.on(r),
-		cutEscape:            tCutEscape.on(r),
-		resetStep:            tResetStep.on(r),
-		reasoningPartID:      tReasoningPartID.on(r),
-		resultMetadata:       tResultMetadata.on(r),
-		fileMetadata:         tFileMetadata.on(r),
-		outputErrorExecuted:  tOutputErrorExecuted.on(r),
-		inputErrorAsInput:    tInputErrorAsInput.on(r),
-		outputToolMetadata:   tOutputToolMetadata.on(r),
-		rawInputParts:        tRawInputParts.on(r),
-		preliminaryParts:     tPreliminaryParts.on(r),
-		dynamicExecuted:      tDynamicExecuted.on(r),
+		nullProtoIDs:         r.Has(sdk.FeatureNullPrototypeIDMaps),
+		stepTools:            r.Has(sdk.FeatureToolLookupCurrentStepFirst),
+		toolTitle:            r.Has(sdk.FeatureToolTitle),
+		outputByPart:         r.Has(sdk.FeatureOutputPathByExistingPart),
+		toolMetadata:         r.Has(sdk.FeatureToolMetadata),
+		streamingRawInput:    r.Has(sdk.FeatureContinuedPartialToolCalls),
+		inputEncoding:        r.Has(sdk.FeatureInputEncodingText),
+		resetOnNewID:         r.Has(sdk.FeatureReadResetsOnMessageIDChange),
+		finishStepKeepsParts: !r.Has(sdk.FeatureFinishStepClearsActiveParts),
+		cutEscape:            r.Has(sdk.FeaturePartialJSONUnicodeEscape),
+		resetStep:            r.Has(sdk.FeatureResetStep),
+		reasoningPartID:      r.Has(sdk.FeatureReasoningPartID),
+		resultMetadata:       r.Has(sdk.FeatureResultProviderMetadata),
+		fileMetadata:         r.Has(sdk.FeatureFilePartProviderMetadata),
+		outputErrorExecuted:  r.Has(sdk.FeatureOutputErrorProviderExecuted),
+		inputErrorAsInput:    r.Has(sdk.FeatureToolInputError) && !r.Has(sdk.FeatureStaticToolInputErrorRawInput),
+		outputToolMetadata:   r.Has(sdk.FeatureOutputToolMetadataFromChunk),
+		rawInputParts:        r.Has(sdk.FeatureToolPartRawInput),
+		preliminaryParts:     r.Has(sdk.FeaturePreliminary),
+		dynamicExecuted:      r.Has(sdk.FeatureDynamicToolProviderExecuted),
 
-		approvalSignature:         tApprovalSignature.on(r),
-		approvalDescriptor:        tApprovalDescriptor.on(r),
-		approvalAutomatic:         tApprovalAutomatic.on(r),
-		approvalRequestReason:     tApprovalReason.on(r),
-		approvalResponseSignature: tApprovalRespSig.on(r),
-		approvalSpread:            tApprovalSpread.on(r),
+		approvalSignature:         r.Has(sdk.FeatureApprovalSignature),
+		approvalDescriptor:        r.Has(sdk.FeatureApprovalDescriptor),
+		approvalAutomatic:         r.Has(sdk.FeatureApprovalAutomatic),
+		approvalRequestReason:     r.Has(sdk.FeatureApprovalRequestReason),
+		approvalResponseSignature: r.Has(sdk.FeatureApprovalResponseKeepsSignature),
+		approvalSpread:            r.Has(sdk.FeatureApprovalResponseKeepsRequest),
 
-		cutArrayStart:        tCutArrayStart.on(r),
-		mergeSkipsProtoKeys:  tMergeSkipsProto.on(r),
-		callMetadataAnyState: tCallMetadataAny.on(r),
-		inputErrorByPart:     tInputErrorByPart.on(r),
-		staticRetyped:        tStaticRetyped.on(r),
-		approvalInputSchema:  tApprovalInputSchema.on(r),
-		textCitations:        tTextCitations.on(r),
-		steeringMessage:      tSteeringMessage.on(r),
+		cutArrayStart:        !r.Has(sdk.FeaturePartialJSONArrayMinus),
+		mergeSkipsProtoKeys:  r.Has(sdk.FeatureMergeSkipsPrototypeKeys),
+		callMetadataAnyState: !r.Has(sdk.FeatureCallProviderMetadataInputAvailableOnly),
+		inputErrorByPart:     r.Has(sdk.FeatureInputErrorHonoursExistingType),
+		staticRetyped:        r.Has(sdk.FeatureStaticPartRetyped),
+		approvalInputSchema:  r.Has(sdk.FeatureApprovalInputSchemaInput),
+		textCitations:        r.Has(sdk.FeatureTextCitations),
+		steeringMessage:      r.Has(sdk.FeatureSteeringMessage),
 	}
 	switch {
-	case tErrorsStream.on(r):
+	case r.Has(sdk.FeatureMissingToolErrorStream):
 		b.errors = errorsStream
-	case tErrorsNoInvocation6.on(r):
+	case r.Has(sdk.FeatureMissingToolErrorLower):
 		b.errors = errorsNoToolInvocation
 	}
 	return b

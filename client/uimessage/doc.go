@@ -9,8 +9,9 @@
 //
 // # Chunks in, message out
 //
-// [NewAssembler] takes the [Release] whose client to play ([Current] by
-// default in callers; [ParseRelease] reads "6.0.0" or a major). [Assembler.Add]
+// [NewAssembler] takes the [sdk.Release] whose client to play
+// ([sdk.Newest] by default in callers; [sdk.Parse] reads "6.0.0" or a
+// major). [Assembler.Add]
 // takes one chunk's raw JSON, as the decoder (uistream) hands it out after
 // the release's schema accepted it; a chunk the schema rejects never
 // reaches the assembly, the transport throws at it. Add returns the
@@ -28,15 +29,21 @@
 // from a message the client already holds, as useChat continues one after
 // a client-side tool result or an approval.
 //
+// [Skew] extends uistream/sdk's skew report (which releases read a stream,
+// where each other one throws) with the assembly's throws: a release that
+// takes every chunk may still throw at one it cannot assemble. It lives here,
+// not in uistream/sdk, because the assembly imports sdk, not the reverse.
+//
 // # Releases
 //
 // The releases differ in many small ways: which errors they throw and how,
 // whether a start chunk with another message id starts a new message,
 // whether a delta after finish-step still finds its part, how a cut \u
 // escape in streamed tool input is repaired, which fields a tool part
-// carries. Each difference is a switch in behaviour.go, with the first and
-// last release it holds for and the source it was read from; the assembly
-// reads the switches, never the release number.
+// carries. Each difference is one of uistream/sdk's [sdk.Feature]s, whose
+// table holds the releases it holds for and the source it was read from;
+// behaviour.go looks them up once per Assembler, and the assembly reads the
+// switches, never the release number.
 //
 // # Cost
 //
@@ -59,7 +66,7 @@
 //	merge.go      the SDK's mergeObjects of message metadata
 //	object.go     JavaScript objects whose properties keep their order, and their
 //	              JSON
-//	behaviour.go  the release differences as data: switches by release ranges
-//	release.go    Release and ParseRelease (the seam to uistream/sdk)
+//	behaviour.go  the release differences: uistream/sdk's Features as switches
 //	error.go      AssemblyError and the errors the releases throw
+//	skew.go       Skew: uistream/sdk's skew report with the assembly's throws
 package uimessage

@@ -3,14 +3,16 @@ package uimessage_test
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/chatwire/chatwire/client/uimessage"
+	"github.com/chatwire/chatwire/uistream/sdk"
 )
 
 // Chunks of a UI message stream, assembled as ai 7's client assembles
 // them; the message after each is what readUIMessageStream last yielded.
 func ExampleAssembler() {
-	a := uimessage.NewAssembler(uimessage.Current)
+	a := uimessage.NewAssembler(sdk.Newest())
 	for _, c := range []string{
 		`{"type":"start","messageId":"msg-1"}`,
 		`{"type":"start-step"}`,
@@ -44,7 +46,7 @@ func ExampleAssembler() {
 // its own error.
 func ExampleAssemblyError() {
 	for _, v := range []string{"5.0.277", "6.0.0", "7"} {
-		r, _ := uimessage.ParseRelease(v)
+		r, _ := sdk.Parse(v)
 		a := uimessage.NewAssembler(r)
 		err := a.Add([]byte(`{"type":"text-delta","id":"t9","delta":"x"}`))
 		var ae *uimessage.AssemblyError
@@ -61,7 +63,7 @@ func ExampleAssemblyError() {
 // useChat continues the assistant message it holds after a client-side
 // tool result: the stream's output lands on the held tool part.
 func ExampleAssembler_Continue() {
-	a := uimessage.NewAssembler(uimessage.Newest6)
+	a := uimessage.NewAssembler(sdk.MustParse("6"))
 	held := `{"id":"msg-1","role":"assistant","parts":[{"type":"tool-ask","toolCallId":"c1","state":"input-available","input":{"q":"ok?"}}]}`
 	if err := a.Continue([]byte(held)); err != nil {
 		fmt.Println(err)
@@ -77,7 +79,7 @@ func ExampleAssembler_Continue() {
 
 // An error chunk is reported and the reading goes on.
 func ExampleWithOnError() {
-	a := uimessage.NewAssembler(uimessage.Current, uimessage.WithOnError(func(text string) {
+	a := uimessage.NewAssembler(sdk.Newest(), uimessage.WithOnError(func(text string) {
 		fmt.Println("onError:", text)
 	}))
 	fmt.Println(a.Add([]byte(`{"type":"error","errorText":"boom"}`)))
@@ -86,21 +88,9 @@ func ExampleWithOnError() {
 	// <nil>
 }
 
-func ExampleParseRelease() {
-	for _, s := range []string{"6", "5.0.0", "4.3.19", "7.0.x"} {
-		r, err := uimessage.ParseRelease(s)
-		fmt.Println(r, err)
-	}
-	// Output:
-	// 6.0.326 <nil>
-	// 5.0.0 <nil>
-	// 0.0.0 uimessage: release "4.3.19": only ai 5, 6 and 7 speak the UI message stream
-	// 0.0.0 uimessage: release "7.0.x": "x" is not a number
-}
-
 // The message as a view, part by part.
 func ExampleAssembler_Message() {
-	a := uimessage.NewAssembler(uimessage.Current)
+	a := uimessage.NewAssembler(sdk.Newest())
 	if _, ok := a.Message(); !ok {
 		fmt.Println("nothing yielded yet")
 	}
@@ -129,4 +119,28 @@ func ExampleAssembler_Message() {
 	// step-start text="" state= input=
 	// reasoning text="Think." state=streaming input=
 	// tool-weather text="" state=input-streaming input={"city":"Par"}
+}
+
+// The skew report with the assembly: every release takes these chunks,
+// but a delta after finish-step for a part opened before it throws in the
+// assembly up to 7.0.78.
+func ExampleSkew() {
+	stream := [][]byte{
+		[]byte(`{"type":"start"}`),
+		[]byte(`{"type":"text-start","id":"t1"}`),
+		[]byte(`{"type":"finish-step"}`),
+		[]byte(`{"type":"text-delta","id":"t1","delta":"late"}`),
+	}
+	rep, err := uimessage.Skew(slices.Values(stream), sdk.NewestOfEach(), sdk.Options{}, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, g := range rep.Groups() {
+		fmt.Println(g)
+	}
+	// Output:
+	// 5.0.277 throw at event 4 (text-delta): TypeError: Cannot read properties of undefined (reading 'text')
+	// 6.0.326 throw at event 4 (text-delta): AI_UIMessageStreamError: Received text-delta for missing text part with ID "t1". Ensure a "text-start" chunk is sent before any "text-delta" chunks.
+	// 7.0.173 read the stream
 }

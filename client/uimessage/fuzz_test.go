@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/chatwire/chatwire/client/uimessage"
+	"github.com/chatwire/chatwire/uistream/sdk"
 )
 
 // FuzzAssembler feeds lines of JSON as chunks (and a first line as a held
@@ -32,7 +33,7 @@ func FuzzAssembler(f *testing.F) {
 	f.Add([]byte("{\"id\":\"m\",\"role\":\"assistant\",\"parts\":[{\"type\":\"tool-w\",\"toolCallId\":\"c\",\"state\":\"input-streaming\",\"rawInput\":\"{\\\"a\"}]}\n" +
 		`{"type":"tool-input-delta","toolCallId":"c","inputTextDelta":"\":1}"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, rel := range []uimessage.Release{{5, 0, 0}, uimessage.Newest5, {6, 0, 0}, uimessage.Newest6, uimessage.Newest7} {
+		for _, rel := range []sdk.Release{{Major: 5}, sdk.MustParse("5"), {Major: 6}, sdk.MustParse("6"), sdk.MustParse("7")} {
 			a := uimessage.NewAssembler(rel)
 			lines := bytes.Split(data, []byte("\n"))
 			if len(lines) > 0 && json.Valid(lines[0]) && bytes.Contains(lines[0], []byte(`"parts"`)) {

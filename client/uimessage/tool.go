@@ -110,7 +110,7 @@ func (a *Assembler) updateTool(o *toolOpts, existing *part, dynamic bool) *part 
 		if b.preliminaryParts {
 			p.set("preliminary", o.preliminary)
 		}
-		if b.toolLayout6 && o.title.k != kUndef {
+		if b.toolTitle && o.title.k != kUndef {
 			p.set("title", o.title)
 		}
 		if b.toolMetadata && o.toolMetadata.k != kUndef {
@@ -152,7 +152,7 @@ func (a *Assembler) updateTool(o *toolOpts, existing *part, dynamic bool) *part 
 		if b.dynamicExecuted {
 			p.set("providerExecuted", o.providerExecuted)
 		}
-		if b.toolLayout6 {
+		if b.toolTitle {
 			p.set("title", o.title)
 		}
 		if b.toolMetadata && o.toolMetadata.k != kUndef {
@@ -163,7 +163,7 @@ func (a *Assembler) updateTool(o *toolOpts, existing *part, dynamic bool) *part 
 		p.set("type", quote(p.typ))
 		p.set("toolCallId", o.callIDRaw)
 		p.set("state", a.constant(o.state))
-		if b.toolLayout6 {
+		if b.toolTitle {
 			p.set("title", o.title)
 		}
 		if b.toolMetadata && o.toolMetadata.k != kUndef {
@@ -214,7 +214,7 @@ func (a *Assembler) toolInputStart(c []byte) *jsError {
 		}
 	}
 	o.providerExecuted = a.val(jsvalue.Lookup(c, "providerExecuted"))
-	if b.toolLayout6 {
+	if b.toolTitle {
 		o.title = a.val(jsvalue.Lookup(c, "title"))
 		call.title = o.title
 		if b.toolMetadata {
@@ -265,7 +265,7 @@ func (a *Assembler) toolInputDelta(c []byte) *jsError {
 	if a.b.streamingRawInput {
 		o.rawInput = value{k: kText, text: &call.text}
 	}
-	if a.b.toolLayout6 {
+	if a.b.toolTitle {
 		o.title = call.title
 		o.toolMetadata = call.toolMeta
 	}
@@ -318,7 +318,7 @@ func (a *Assembler) toolInputAvailable(c []byte) *jsError {
 	o.input = a.val(jsvalue.Lookup(c, "input"))
 	o.providerExecuted = a.val(jsvalue.Lookup(c, "providerExecuted"))
 	o.providerMetadata = a.val(jsvalue.Lookup(c, "providerMetadata"))
-	if a.b.toolLayout6 {
+	if a.b.toolTitle {
 		o.title = a.val(jsvalue.Lookup(c, "title"))
 		if a.b.toolMetadata {
 			o.toolMetadata = a.val(jsvalue.Lookup(c, "toolMetadata"))
@@ -366,7 +366,7 @@ func (a *Assembler) toolInvocation(c []byte, dynamic bool) (*part, *jsError) {
 		if p.callID != id {
 			return false
 		}
-		if a.b.toolLayout6 {
+		if a.b.outputByPart {
 			return isAnyTool(p.typ)
 		}
 		if dynamic {
@@ -429,7 +429,7 @@ func (a *Assembler) toolOutput(c []byte, isError bool) *jsError {
 		o.output = a.val(jsvalue.Lookup(c, "output"))
 		o.preliminary = a.val(jsvalue.Lookup(c, "preliminary"))
 	}
-	if a.b.toolLayout6 {
+	if a.b.outputByPart {
 		o.providerMetadata = a.val(jsvalue.Lookup(c, "providerMetadata"))
 		o.title = p.get("title")
 		o.toolMetadata = p.get("toolMetadata")

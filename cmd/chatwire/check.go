@@ -14,6 +14,8 @@ import (
 	"github.com/chatwire/chatwire/conformance"
 	"github.com/chatwire/chatwire/conformance/mock"
 	"github.com/chatwire/chatwire/conformance/report"
+	"github.com/chatwire/chatwire/internal/protocol"
+	"github.com/chatwire/chatwire/uistream/sdk"
 )
 
 // defaultLiveRate is the request rate against a -base-url target: low, so
@@ -43,7 +45,45 @@ type checkFlags struct {
 	junitFile        string
 	mdFile           string
 	verbose          bool
+	ui               uiFlags
 	set              map[string]bool // flags given on the command line
+}
+
+// uiFlags are the flags that say how a UI message stream is told and
+// judged (check, record and replay).
+type uiFlags struct {
+	protocol string
+	sdk      string
+	sdkRange string
+}
+
+// register defines the flags on fs; mock says what -protocol does without
+// -base-url ("" when the command starts no mock).
+func (u *uiFlags) register(fs *flag.FlagSet, mock string) {
+	fs.StringVar(&u.protocol, "protocol", "auto", "read every stream as `P`: v4 (the AI SDK 4 data stream, the spec's), ui (the UI message stream of\nAI SDK 5, 6 and 7) or auto (tell each response by its headers, then its first bytes)"+mock)
+	fs.StringVar(&u.sdk, "sdk", "", "the AI SDK client `VERSION` whose chunk schema and assembly judge a UI stream (chat/4.5/ui-chunk-schema,\nui-assembly): 7.0.173, or a major for its newest (default "+sdk.Newest().String()+")")
+	fs.StringVar(&u.sdkRange, "sdk-range", "", "the client `RELEASES` chat/4.5/ui-skew reads a UI stream with, such as \"5.0.0-5, 6, 7\" (a major\nalone is its newest); default the oldest and newest of each major: 5.0.0, 5.0.277, 6.0.0, 6.0.326, 7.0.0, 7.0.173")
+}
+
+// options returns the conformance.UIOptions of the flags.
+func (u *uiFlags) options() (conformance.UIOptions, error) {
+	var o conformance.UIOptions
+	p, err := protocol.Parse(u.protocol)
+	if err != nil {
+		return o, fmt.Errorf("-protocol: %w", err)
+	}
+	o.Protocol = p
+	if u.sdk != "" {
+		if o.SDK, err = sdk.Parse(u.sdk); err != nil {
+			return o, fmt.Errorf("-sdk: %w", err)
+		}
+	}
+	if u.sdkRange != "" {
+		if o.Releases, err = conformance.ParseSDKRange(u.sdkRange); err != nil {
+			return o, err
+		}
+	}
+	return o, nil
 }
 
 // registerCheckFlags defines the flags of the commands that run the checks
@@ -65,6 +105,7 @@ func registerCheckFlags(fs *flag.FlagSet, f *checkFlags, verb string) {
 	fs.StringVar(&f.junitFile, "junit", "", "write a JUnit XML report to `FILE`")
 	fs.StringVar(&f.mdFile, "md", "", "write a Markdown report to `FILE`")
 	fs.BoolVar(&f.verbose, "v", false, "log every exchange, retry and skip to standard error, and show details of every check")
+	f.ui.register(fs, ";\nwithout -base-url, -protocol ui starts the built-in mock speaking the UI message stream")
 }
 
 func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/chatwire/chatwire/conformance"
 	"github.com/chatwire/chatwire/conformance/mock"
+	"github.com/chatwire/chatwire/internal/protocol"
 )
 
 // checkRun is a run of the checks as check and record both set it up.
@@ -61,6 +62,10 @@ func (f *checkFlags) plan(cmd string, stderr io.Writer) (*checkRun, error) {
 		}
 		forbidden = h
 	}
+	ui, err := f.ui.options()
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
 	checks, err := conformance.Select(conformance.Catalogue(), f.run, f.skip)
 	if err != nil {
 		return nil, usagef("%v", err)
@@ -70,7 +75,7 @@ func (f *checkFlags) plan(cmd string, stderr io.Writer) (*checkRun, error) {
 	}
 	r := &checkRun{checks: checks, plan: conformance.PlanOf(checks), needed: conformance.ChatsNeeded(checks), stop: func() {}}
 	r.cfg = conformance.Config{Checks: checks, Tool: "chatwire", Version: version, Strict: f.strict,
-		ForbiddenHeader: forbidden, RateLimitBurst: f.burst}
+		ForbiddenHeader: forbidden, RateLimitBurst: f.burst, UI: ui}
 	return r, nil
 }
 
@@ -84,7 +89,11 @@ func (f *checkFlags) setUp(r *checkRun, verb string, stderr io.Writer) error {
 	}
 	target, baseURL, rate := f.baseURL, f.baseURL, f.rate
 	if f.baseURL == "" {
-		url, stop, err := startMock(mock.Options{RateLimit: builtInRateLimit})
+		mockProto := r.cfg.UI.Protocol
+		if mockProto == protocol.Unknown {
+			mockProto = protocol.V4
+		}
+		url, stop, err := startMock(mock.Options{RateLimit: builtInRateLimit, Protocol: mockProto})
 		if err != nil {
 			return fmt.Errorf("start the built-in mock: %w", err)
 		}
@@ -94,7 +103,11 @@ func (f *checkFlags) setUp(r *checkRun, verb string, stderr io.Writer) error {
 		if !f.set["rate"] {
 			rate = 0
 		}
-		fmt.Fprintf(stderr, "chatwire: %s the built-in mock at %s with its test keys (%s); no rate limit unless -rate\n", verb, url, mock.KeyValid)
+		speaking := ""
+		if mockProto == protocol.UI {
+			speaking = " speaking the UI message stream"
+		}
+		fmt.Fprintf(stderr, "chatwire: %s the built-in mock%s at %s with its test keys (%s); no rate limit unless -rate\n", verb, speaking, url, mock.KeyValid)
 		if f.burst > 0 {
 			fmt.Fprintf(stderr, "chatwire: the built-in mock allows each key %d requests a minute; a run uses about half, so -rate-limit-burst %d or more meets its limit\n",
 				builtInRateLimit, builtInRateLimit)
@@ -106,7 +119,7 @@ func (f *checkFlags) setUp(r *checkRun, verb string, stderr io.Writer) error {
 	}
 	r.keys = keys
 	r.live = conformance.LiveOptions{BaseURL: baseURL, Keys: keys, Rate: rate,
-		Timeout: f.timeout, FirstLineTimeout: f.firstLineTimeout, MaxBytes: f.maxBody, UserAgent: "chatwire/" + version}
+		Timeout: f.timeout, FirstLineTimeout: f.firstLineTimeout, MaxBytes: f.maxBody, UserAgent: "chatwire/" + version, UI: r.cfg.UI}
 	r.cfg.Target, r.cfg.BaseURL, r.cfg.Roles, r.cfg.MaxChats = target, baseURL, keys.Roles(), maxChats
 	if f.verbose {
 		r.cfg.Logf = func(format string, args ...any) { fmt.Fprintf(stderr, "chatwire: "+format+"\n", args...) }

@@ -15,7 +15,8 @@
 //	record.go         chatwire record: transcripts of a live run
 //	replay.go         chatwire replay: transcripts judged again, and HAR files
 //	serve.go          chatwire serve: the mock on a port
-//	decode.go         chatwire decode: the parts of a stream, or its message (-message)
+//	decode.go         chatwire decode: flags, the protocol and client told apart, the v4 data stream
+//	decodeui.go       chatwire decode of the UI message stream: chunks, -message, -continue, -skew
 //	bench.go          chatwire bench: the live stream meter
 //	version.go        chatwire version: how the binary was built
 package main

@@ -32,6 +32,7 @@ type replayFlags struct {
 	lint      bool
 	scenario  string // -corpus
 	har       string
+	ui        uiFlags
 	set       map[string]bool
 }
 
@@ -48,6 +49,7 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	fs.BoolVar(&f.verbose, "v", false, "log every replayed exchange and show details of every check")
 	fs.BoolVar(&f.lint, "lint", false, "instead of judging, look for secrets in the files (the embedded corpus without arguments); exit 1 when one is found")
 	fs.StringVar(&f.har, "har", "", "judge the POST /api/chat calls in the HAR `FILE` a browser or proxy exported, with the checks that apply to any exchange")
+	f.ui.register(fs, "")
 	fs.StringVar(&f.scenario, "corpus", "", "replay the embedded corpus scenario `NAME` (conformant, rate-limited, fault-…; 'list' lists them)")
 	fs.Usage = func() { replayUsage(fs) }
 	if err := fs.Parse(args); err != nil {
@@ -95,7 +97,11 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		return usageErr("%v", err)
 	}
 	defer out.close()
-	cfg := conformance.Config{Checks: checks, Tool: "chatwire", Version: version, Strict: f.strict}
+	ui, err := f.ui.options()
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	cfg := conformance.Config{Checks: checks, Tool: "chatwire", Version: version, Strict: f.strict, UI: ui}
 	if f.har != "" {
 		if !f.set["run"] && !f.set["skip"] {
 			// Only the invariants can judge calls no probe made.

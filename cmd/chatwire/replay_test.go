@@ -24,7 +24,7 @@ func TestReplayCorpus(t *testing.T) {
 	assert.Contains(t, stdout, "ok   fault-malformed-line ")
 	assert.Regexp(t, `(?m)^ok +fault-malformed-line .*1 fail.*\(exit 1\)$`, stdout, "a fault scenario's exit status")
 	assert.Regexp(t, `(?m)^ok +rate-limited .*inconclusive \(exit 3\)$`, stdout)
-	assert.Contains(t, stdout, "All 37 scenarios of the embedded corpus reach their expected outcomes.")
+	assert.Contains(t, stdout, "All 42 scenarios of the embedded corpus reach their expected outcomes.")
 }
 
 func TestReplayCorpusScenario(t *testing.T) {

@@ -269,9 +269,9 @@
 //	ui-finish-reason-unknown  finish with finishReason "unknown": all but 5.0.277
 //	ui-chunk-from-7           {"type":"custom",…}, known to 7 only: 5 and 6 throw
 //	ui-no-final-blank-line    finish without its blank line, no [DONE]: dropped
-//	ui-content-type           text/plain, no x-vercel-ai-ui-message-stream
+//	ui-content-type           text/plain, no x-vercel-ai-ui-message-stream (warn)
 //	ui-json-split             a chunk's JSON split across two events: all throw
-//	ui-chat-id-missing        start without messageMetadata.chatId
+//	ui-chat-id-missing        start without messageMetadata.chatId (warn)
 //	ui-strict-unknown-key     finish with finishReason "stop": 5.0.0 throws (warn)
 //	ui-no-done                no data: [DONE] (warn)
 //

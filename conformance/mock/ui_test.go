@@ -1,13 +1,17 @@
 package mock
 
 import (
+	"bufio"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/chatwire/chatwire/client/uimessage"
 	"github.com/chatwire/chatwire/internal/protocol"
@@ -310,5 +314,63 @@ func TestUIVariants(t *testing.T) {
 				assert.Equal(t, LongStreamLines, strings.Count(body, `"type":"text-delta"`))
 			}
 		})
+	}
+}
+
+func TestUIPacingAndStatus(t *testing.T) {
+	var mu sync.Mutex
+	var slept []time.Duration
+	c := &clock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	ts := uiMock(t, Options{Pace: time.Second, Now: c.Now, Variants: []string{variantKeepAlive},
+		Sleep: func(ctx context.Context, d time.Duration) error {
+			mu.Lock()
+			defer mu.Unlock()
+			slept = append(slept, d)
+			return ctx.Err()
+		}})
+	_, body := send(t, ts, request{auth: bearer(KeyValid), body: `{"content":"x","stream":false}`})
+	var cr created
+	require.NoError(t, json.Unmarshal([]byte(body), &cr), body)
+	// stream:false wrote nothing: the chat runs for its events' time at Pace.
+	_, st := send(t, ts, request{method: "GET", path: "/api/chat/" + cr.ChatID + "/status", auth: bearer(KeyValid)})
+	assert.JSONEq(t, `{"chatId":"`+cr.ChatID+`","status":"running"}`, st)
+	c.Add(time.Hour)
+	_, st = send(t, ts, request{method: "GET", path: "/api/chat/" + cr.ChatID + "/status", auth: bearer(KeyValid)})
+	assert.JSONEq(t, `{"chatId":"`+cr.ChatID+`","status":"done"}`, st)
+	_, page := send(t, ts, request{method: "GET", path: "/chat/" + cr.ChatID})
+	assert.Contains(t, page, "<li>Done: your page for “x” is ready 🎉</li>", "the page shows the text-deltas as progress")
+
+	mu.Lock()
+	slept = nil
+	mu.Unlock()
+	_, body = send(t, ts, request{auth: bearer(KeyValid), body: `{"content":"x"}`})
+	events := strings.Count(body, "\ndata: ") + 1
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Len(t, slept, events-1, "a pause before every event after the first: %s", body)
+	assert.Equal(t, events-1, strings.Count(body, ": keep-alive\n\n"), "a keep-alive before each of them")
+}
+
+func TestUIStreamStopsWhenClientGoesAway(t *testing.T) {
+	done := make(chan Entry, 1)
+	_, ts := newMock(t, Options{Protocol: ProtocolUI, Pace: time.Hour, Log: func(e Entry) { done <- e }})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r, err := http.NewRequestWithContext(ctx, "POST", ts.URL+"/api/chat", strings.NewReader(`{"content":"x"}`))
+	require.NoError(t, err)
+	r.Header.Set("Authorization", bearer(KeyValid))
+	r.Header.Set("Content-Type", "application/json")
+	resp, err := ts.Client().Do(r)
+	require.NoError(t, err)
+	line, err := bufio.NewReader(resp.Body).ReadString('\n')
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(line, `data: {"type":"start","messageMetadata":{"chatId":"chat_`), "the first event arrives at once: %q", line)
+	cancel()
+	resp.Body.Close()
+	select {
+	case e := <-done:
+		assert.Equal(t, 200, e.Status)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the handler still writes 10s after the client went away")
 	}
 }

@@ -71,12 +71,18 @@ func UIFaults() []Fault {
 			[]string{checkUISkew}, nil},
 		{faultUINoFinalBlankLine, "the last event, finish, ends with one line end, not a blank line, and no data: [DONE] follows: the client drops the event",
 			[]string{checkUIFraming}, nil},
-		{faultUIContentType, "the stream is sent as Content-Type: text/plain; charset=utf-8 without x-vercel-ai-ui-message-stream: v1, instead of text/event-stream",
-			[]string{checkUIContentType}, nil},
 		{faultUIJSONSplit, "the first text-delta's JSON is split across two events, cut before its \"delta\" member: every client throws (AI_JSONParseError)",
 			parse, nil},
+		// A warning, not a failure: no SDK client reads either header (the
+		// checker's ui-content-type documents why text/event-stream is
+		// still a SHOULD).
+		{faultUIContentType, "the stream is sent as Content-Type: text/plain; charset=utf-8 without x-vercel-ai-ui-message-stream: v1, instead of text/event-stream",
+			nil, []string{checkUIContentType}},
+		// A warning, not a failure: start.messageMetadata.chatId is
+		// chatwire's convention, the spec shows the chat id only in the v4
+		// first line (the checker's ui-chat-id says why).
 		{faultUIChatIDMissing, "the start chunk has no messageMetadata, so no chatId: the stream never says which chat it belongs to",
-			[]string{checkUIChatID}, nil},
+			nil, []string{checkUIChatID}},
 		{faultUIStrictUnknownKey, "finish carries finishReason \"stop\" (as ai 6 servers write, vercel/ai#11269): only the strict releases 5.0.0–5.0.91, which do not know the key, throw; the newest of every major read it",
 			nil, []string{checkUISkew}},
 		{faultUINoDone, "no data: [DONE] after finish (the client does not need it; the SDK's servers always send it)",

@@ -40,7 +40,7 @@ const (
 	FeatureApprovalResponse
 	FeatureCallProviderMetadataInputAvailableOnly
 	FeatureResultProviderMetadata
-	FeatureInputAvailableHonoursExistingType
+	FeatureInputErrorHonoursExistingType
 	FeatureToolMetadata
 	FeatureOutputToolMetadataFromChunk
 	FeatureContinuedPartialToolCalls
@@ -68,6 +68,8 @@ const (
 	FeaturePartialJSONUnicodeEscape
 	FeaturePartialJSONArrayMinus
 	FeatureMergeSkipsPrototypeKeys
+	FeatureToolPartRawInput
+	FeatureOutputErrorProviderExecuted
 )
 
 type featureRow struct {
@@ -95,7 +97,7 @@ var featureRows = []featureRow{
 	{FeatureApprovalResponse, "ApprovalResponse", "7.0.0-", "git ai@7.0.0: ui/process-ui-message-stream.ts", `tool-approval-response finds the part by approval id and sets state approval-responded, approval {id, approved, reason?, isAutomatic?}`},
 	{FeatureCallProviderMetadataInputAvailableOnly, "CallProviderMetadataInputAvailableOnly", "5.0.0-5, 6.0.0-6.0.38", "git ai@5.0.0, git ai@6.0.0, git ai@6.0.39 (gone): ui/process-ui-message-stream.ts", `a tool chunk's providerMetadata becomes callProviderMetadata only when the part is input-available (later: in any state)`},
 	{FeatureResultProviderMetadata, "ResultProviderMetadata", "6.0.120-6, 7.0.0-", "git ai@6.0.120, git ai@7.0.0: ui/process-ui-message-stream.ts", `providerMetadata of tool-output-available and tool-output-error goes into resultProviderMetadata, not callProviderMetadata`},
-	{FeatureInputAvailableHonoursExistingType, "InputAvailableHonoursExistingType", "6.0.101-6, 7.0.0-", "git ai@6.0.101, git ai@7.0.0: ui/process-ui-message-stream.ts", `tool-input-available updates an existing part of either type in place, choosing dynamic or static by the part, not the chunk's dynamic flag`},
+	{FeatureInputErrorHonoursExistingType, "InputErrorHonoursExistingType", "6.0.101-6, 7.0.0-", "git ai@6.0.101, git ai@7.0.0: ui/process-ui-message-stream.ts", `tool-input-error updates an existing tool part of the call in place, choosing dynamic or static by the part's type, not the chunk's dynamic flag`},
 	{FeatureToolMetadata, "ToolMetadata", "6.0.176-6, 7.0.0-", "git ai@6.0.176, git ai@7.0.0: ui/process-ui-message-stream.ts", `tool parts carry toolMetadata from the chunks`},
 	{FeatureOutputToolMetadataFromChunk, "OutputToolMetadataFromChunk", "6.0.296-6, 7.0.120-", "npm 6.0.296, npm 7.0.120: ui/process-ui-message-stream.ts", `tool output chunks' toolMetadata replaces the part's (before: the part's kept)`},
 	{FeatureContinuedPartialToolCalls, "ContinuedPartialToolCalls", "5.0.270-5, 6.0.297-6, 7.0.122-", "npm 5.0.270, npm 6.0.297, npm 7.0.122: ui/process-ui-message-stream.ts", `a continued message's input-streaming tool parts (after the last step-start) resume their partial input from rawInput; tool-input-delta keeps the text so far in rawInput`},
@@ -123,6 +125,8 @@ var featureRows = []featureRow{
 	{FeaturePartialJSONUnicodeEscape, "PartialJSONUnicodeEscape", "6.0.208-6, 7.0.0-", "git ai@6.0.208, git ai@7.0.0: util/fix-json.ts", `parsePartialJson (fixJson) cuts a partial \uXXXX escape at the end of a string`},
 	{FeaturePartialJSONArrayMinus, "PartialJSONArrayMinus", "5.0.0-5, 6.0.0-6, 7.0.0-7.0.157", "git ai@5.0.0, git ai@6.0.0, git ai@7.0.0, npm 7.0.158 (gone): util/fix-json.ts", `fixJson marks an array element's first character as valid, so a lone '-' after '[' is kept (and the parse fails); later it is cut`},
 	{FeatureMergeSkipsPrototypeKeys, "MergeSkipsPrototypeKeys", "5.0.181-5, 6.0.171-6, 7.0.0-", "git ai@5.0.181, git ai@6.0.171, git ai@7.0.0: util/merge-objects.ts", `mergeObjects (message metadata) skips the keys __proto__, constructor and prototype`},
+	{FeatureToolPartRawInput, "ToolPartRawInput", "5.0.7-5, 6.0.0-6, 7.0.0-", "git ai@5.0.7, git ai@6.0.0, git ai@7.0.0: ui/process-ui-message-stream.ts", `tool parts carry rawInput (tool-input-error's input of a static tool), and a dynamic tool part keeps its rawInput when an update brings none`},
+	{FeatureOutputErrorProviderExecuted, "OutputErrorProviderExecuted", "5.0.86-5, 6.0.0-6, 7.0.0-", "git ai@5.0.86, git ai@6.0.0, git ai@7.0.0: ui/process-ui-message-stream.ts", `tool-output-error passes the chunk's providerExecuted on to the tool part`},
 }
 
 // featureRanges holds each feature's releases, indexed by Feature; built

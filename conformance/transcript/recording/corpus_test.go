@@ -18,11 +18,17 @@ import (
 	"github.com/chatwire/chatwire/conformance/mock"
 	"github.com/chatwire/chatwire/conformance/transcript"
 	"github.com/chatwire/chatwire/conformance/transcript/recording"
+	"github.com/chatwire/chatwire/internal/protocol"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-var update = flag.Bool("update", false, "record corpus/transcripts from the mock again (then review the diff)")
+var (
+	update         = flag.Bool("update", false, "record corpus/transcripts from the mock again (then review the diff)")
+	updateOnly     = flag.String("update-only", "", "with -update, record only the scenarios whose directory name starts with this `prefix`")
+	updateExpected = flag.Bool("update-expected", false, "rewrite each expected.json from a replay of the transcripts as they are, "+
+		"when the checks changed but the exchanges did not (then review the diff)")
+)
 
 // corpusDir is the corpus's transcripts directory, read from disk so that
 // an -update run judges what it just wrote.
@@ -30,10 +36,17 @@ const corpusDir = "../../../corpus/transcripts"
 
 // The scenarios besides one per mock fault.
 const (
-	modeConformant  = "conformant"
-	modeRateLimited = "rate-limited"
-	faultPrefix     = "fault-"
+	modeConformant   = "conformant"
+	modeRateLimited  = "rate-limited"
+	modeUIConformant = "ui-conformant" // the mock speaking the UI message stream
+	faultPrefix      = "fault-"
 )
+
+// corpusUIFaults are the UI faults whose runs the corpus keeps: one the
+// framing check fails (its bytes end without the blank line), one whose
+// JSON is split across events, one of the assembly, and one that only
+// warns. TestUIRecordReplay records and replays every UI fault.
+var corpusUIFaults = []string{"ui-no-final-blank-line", "ui-json-split", "ui-delta-not-started", "ui-strict-unknown-key"}
 
 // recordBurst is the -rate-limit-burst of the recorded scenarios. Each is
 // recorded against a mock whose rate limit is 2 more than the requests of
@@ -51,6 +64,7 @@ const mockHost = "mock.chatwire.test"
 type scenario struct {
 	mode  string // the directory name
 	fault string // the mock's fault, "" for none
+	proto protocol.Protocol
 	keys  conformance.Keys
 	burst int
 }
@@ -66,13 +80,19 @@ func scenarios() []scenario {
 	for _, f := range mock.Faults() {
 		out = append(out, scenario{mode: faultPrefix + f.Name, fault: f.Name, keys: valid, burst: recordBurst})
 	}
+	out = append(out, scenario{mode: modeUIConformant, proto: protocol.UI, keys: valid, burst: recordBurst})
+	for _, name := range corpusUIFaults {
+		out = append(out, scenario{mode: faultPrefix + name, fault: name, proto: protocol.UI, keys: valid, burst: recordBurst})
+	}
 	return out
 }
 
 func TestCorpus(t *testing.T) {
 	if *update {
 		for _, s := range scenarios() {
-			recordScenario(t, s)
+			if strings.HasPrefix(s.mode, *updateOnly) {
+				recordScenario(t, s, filepath.Join(corpusDir, s.mode))
+			}
 		}
 	}
 	entries, err := os.ReadDir(corpusDir)
@@ -104,6 +124,13 @@ func TestCorpus(t *testing.T) {
 
 			rep, ex, err := recording.Replay(context.Background(), conformance.Config{Strict: exp.Strict}, ts, dir)
 			require.NoError(t, err)
+			if *updateExpected {
+				f, err := os.Create(filepath.Join(dir, recording.ExpectedFile))
+				require.NoError(t, err)
+				require.NoError(t, recording.ExpectedOf(rep, s.mode).Write(f))
+				require.NoError(t, f.Close())
+				exp = recording.ExpectedOf(rep, s.mode)
+			}
 			assert.Empty(t, exp.Diff(rep), "replayed outcomes against %s/expected.json; when the checks changed on purpose, record the corpus again "+
 				"(go test ./conformance/transcript/recording -run TestCorpus -update) and review the diff", dir)
 			assert.Empty(t, ex.Unused(), "every recorded exchange is judged")
@@ -144,15 +171,22 @@ func checkAgainstMock(t *testing.T, s scenario, rep *conformance.Report, strict 
 		mode = "strict"
 	}
 	switch s.mode {
-	case modeConformant:
+	case modeUIConformant:
 		for _, o := range []conformance.Outcome{conformance.Fail, conformance.Warn, conformance.Inconclusive, conformance.Error, conformance.Skip} {
+			assert.Empty(t, by(o), "%s replay of the conformant UI mock: checks with outcome %s", mode, o)
+		}
+	case modeConformant:
+		for _, o := range []conformance.Outcome{conformance.Fail, conformance.Warn, conformance.Inconclusive, conformance.Error} {
 			assert.Empty(t, by(o), "%s replay of the conformant mock: checks with outcome %s", mode, o)
+		}
+		for _, id := range by(conformance.Skip) {
+			assert.True(t, strings.HasPrefix(id, "chat/4.5/ui-"), "%s replay of the conformant (v4) mock: only the UI checks skip, not %s", mode, id)
 		}
 	case modeRateLimited:
 		assert.Empty(t, by(conformance.Fail), "%s replay of a rate-limited key: a 429 never fails a check", mode)
 		assert.NotEmpty(t, by(conformance.Inconclusive), "%s replay of a rate-limited key: inconclusive checks", mode)
 	default:
-		f, err := mock.LookupFault(s.fault)
+		f, err := mock.LookupFaultFor(orV4(s.proto), s.fault)
 		require.NoError(t, err)
 		if strict {
 			assert.Equal(t, sorted(f.Fails, f.Warns), by(conformance.Fail), "strict replay of fault %s: the fails and warns of the fault table fail", f.Name)
@@ -165,17 +199,26 @@ func checkAgainstMock(t *testing.T, s scenario, rep *conformance.Report, strict 
 	}
 }
 
+// orV4 is p, or the v4 protocol for Unknown.
+func orV4(p protocol.Protocol) protocol.Protocol {
+	if p == protocol.Unknown {
+		return protocol.V4
+	}
+	return p
+}
+
 // recordScenario runs the catalogue against the mock as the scenario says,
-// recording its transcripts and expected.json into corpusDir/<mode>.
-func recordScenario(t *testing.T, s scenario) {
+// recording its transcripts and expected.json into dir, and returns the
+// live run's report.
+func recordScenario(t *testing.T, s scenario, dir string) *conformance.Report {
 	t.Helper()
-	dir := filepath.Join(corpusDir, s.mode)
 	require.NoError(t, os.RemoveAll(dir))
+	require.NoError(t, os.MkdirAll(dir, 0o755))
 	limit := 0
 	if s.burst > 0 {
 		limit = validRequests(t, s) + 2
 	}
-	srv, err := mock.New(mock.Options{Fault: s.fault, Seed: 1, RateLimit: limit})
+	srv, err := mock.New(mock.Options{Fault: s.fault, Seed: 1, RateLimit: limit, Protocol: orV4(s.proto)})
 	require.NoError(t, err)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
@@ -215,6 +258,7 @@ func recordScenario(t *testing.T, s scenario) {
 	require.NoError(t, recording.ExpectedOf(rep, s.mode).Write(f))
 	require.NoError(t, f.Close())
 	t.Logf("recorded %s: %d transcripts, %+v", s.mode, len(rec.Paths()), rep.Summary)
+	return rep
 }
 
 // validRequests runs the scenario without its burst against a mock without
@@ -222,7 +266,7 @@ func recordScenario(t *testing.T, s scenario) {
 func validRequests(t *testing.T, s scenario) int {
 	t.Helper()
 	n := 0
-	srv, err := mock.New(mock.Options{Fault: s.fault, Seed: 1})
+	srv, err := mock.New(mock.Options{Fault: s.fault, Seed: 1, Protocol: orV4(s.proto)})
 	require.NoError(t, err)
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Authorization") == "Bearer "+s.keys.Valid {
@@ -248,5 +292,36 @@ func TestCorpusFileNames(t *testing.T) {
 			assert.Equal(t, transcript.FileName(tr.Header.Probe), path.Base(filepath.ToSlash(tr.Path)), "file name of probe %s", tr.Header.Probe)
 			assert.True(t, strings.HasPrefix(tr.Header.Target, "mock"), "target of %s", tr.Path)
 		}
+	}
+}
+
+// TestUIRecordReplay records the UI mock with every UI fault, and without,
+// replays the transcripts and wants the live run's outcomes, check by
+// check: the transcripts keep each SSE line's bytes ('\r' and a missing
+// final line end included) and its time.
+func TestUIRecordReplay(t *testing.T) {
+	valid := conformance.Keys{Valid: mock.KeyValid, NoCredits: mock.KeyNoCredits, OtherTeam: mock.KeyOtherTeam}
+	ss := []scenario{{mode: modeUIConformant, proto: protocol.UI, keys: valid, burst: recordBurst}}
+	for _, f := range mock.UIFaults() {
+		ss = append(ss, scenario{mode: faultPrefix + f.Name, fault: f.Name, proto: protocol.UI, keys: valid, burst: recordBurst})
+	}
+	for _, s := range ss {
+		t.Run(s.mode, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), s.mode)
+			live := recordScenario(t, s, dir)
+			ts, err := recording.ReadPaths([]string{dir})
+			require.NoError(t, err)
+			rep, ex, err := recording.Replay(context.Background(), conformance.Config{}, ts, dir)
+			require.NoError(t, err)
+			assert.Empty(t, ex.Unused(), "every recorded exchange is judged")
+			replayed := map[string]conformance.Result{}
+			for _, r := range rep.Results {
+				replayed[r.ID] = r
+			}
+			for _, r := range live.Results {
+				assert.Equal(t, r.Outcome, replayed[r.ID].Outcome, "%s: live %q, replayed %q", r.ID, r.Reason, replayed[r.ID].Reason)
+			}
+			checkAgainstMock(t, s, rep, false)
+		})
 	}
 }
