@@ -31,6 +31,8 @@
 // # Files
 //
 //	corpus.go         Stream, the classes, Streams, AllStreams, Load, the expected readings
+//	ui.go             UIManifest and UIReadingLine: the UI corpus's manifest and each
+//	                  release's reading, read from the directory (ui/ is not embedded)
 //	assembly.go       AssemblyStep and PartialJSONCase: the SDK client's message at every
 //	                  line, its parsePartialJson
 //	transcripts.go    the recorded scenarios: Scenarios, ScenarioDir

@@ -1,56 +1,17 @@
 package corpus
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"io/fs"
 	"os"
-	"path"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// uiManifest is ui/MANIFEST.json, as TestUICorpusComplete checks it.
-type uiManifest struct {
-	Releases []struct {
-		Version string `json:"version"`
-	} `json:"releases"`
-	Streams map[string]struct {
-		Description string            `json:"description"`
-		ProducedBy  string            `json:"produced_by"`
-		Bytes       int               `json:"bytes"`
-		SHA256      string            `json:"sha256"`
-		Events      int               `json:"events"`
-		Message     *string           `json:"message"`
-		Readings    map[string]string `json:"readings"`
-		Outcomes    map[string]struct {
-			Result string `json:"result"`
-			Event  *int   `json:"event"`
-			Error  string `json:"error"`
-		} `json:"outcomes"`
-	} `json:"streams"`
-}
-
-// uiLine is one line of an expected reading: a parsed event, or the last
-// line with the outcome.
-type uiLine struct {
-	Event         *int            `json:"event"`
-	End           int             `json:"end"`
-	Chunk         json.RawMessage `json:"chunk"`
-	ParseError    json.RawMessage `json:"parse_error"`
-	Message       json.RawMessage `json:"message"`
-	MessageSHA256 string          `json:"message_sha256"`
-	Throws        json.RawMessage `json:"throws"`
-	Outcome       string          `json:"outcome"`
-	Error         string          `json:"error"`
-	Events        int             `json:"events"`
-	Chunks        int             `json:"chunks"`
-}
 
 // TestUICorpusComplete checks that every stream of corpus/ui is listed in
 // its manifest with its size and hash, that every installed release has a
@@ -59,10 +20,8 @@ type uiLine struct {
 // from the directory.
 func TestUICorpusComplete(t *testing.T) {
 	ui := os.DirFS("ui")
-	b, err := fs.ReadFile(ui, "MANIFEST.json")
-	require.NoError(t, err, "read ui/MANIFEST.json")
-	var m uiManifest
-	require.NoError(t, json.Unmarshal(b, &m), "parse ui/MANIFEST.json")
+	m, err := ReadUIManifest(ui)
+	require.NoError(t, err)
 	require.NotEmpty(t, m.Releases, "ui/MANIFEST.json lists no release")
 
 	named := map[string]bool{"MANIFEST.json": true, "OUTCOMES.md": true, "README.md": true}
@@ -92,11 +51,10 @@ func TestUICorpusComplete(t *testing.T) {
 				assert.NoError(t, err, "the message ui/%s continues", p)
 			}
 			for _, r := range m.Releases {
-				file, ok := s.Readings[r.Version]
+				rp, ok := s.ReadingPath(p, r.Version)
 				if !assert.True(t, ok, "ui/%s has no reading by %s", p, r.Version) {
 					continue
 				}
-				rp := path.Join("expected", base, file+".jsonl")
 				named[rp] = true
 				checkUIReading(t, ui, rp, s.Events, r.Version, s.Outcomes[r.Version].Result, s.Outcomes[r.Version].Event)
 			}
@@ -116,14 +74,9 @@ func TestUICorpusComplete(t *testing.T) {
 // outcome is the manifest's.
 func checkUIReading(t *testing.T, ui fs.FS, p string, events int, release, result string, event *int) {
 	t.Helper()
-	b, err := fs.ReadFile(ui, p)
-	if !assert.NoError(t, err, "the reading of %s", release) {
+	lines, err := ReadUIReading(ui, p)
+	if !assert.NoError(t, err, "the reading of %s", release) || !assert.NotEmpty(t, lines, "ui/%s", p) {
 		return
-	}
-	raw := bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n"))
-	lines := make([]uiLine, len(raw))
-	for i, l := range raw {
-		require.NoError(t, json.Unmarshal(l, &lines[i]), "ui/%s:%d", p, i+1)
 	}
 	last := lines[len(lines)-1]
 	body := lines[:len(lines)-1]
@@ -139,7 +92,7 @@ func checkUIReading(t *testing.T, ui fs.FS, p string, events int, release, resul
 		prev = *l.Event
 		assert.True(t, (l.Chunk != nil) != (l.ParseError != nil), "ui/%s:%d holds a chunk or a parse error", p, i+1)
 		assert.True(t, (l.Message != nil) != (l.MessageSHA256 != ""), "ui/%s:%d holds a message or its hash", p, i+1)
-		stops := l.ParseError != nil || l.Throws != nil
+		stops := l.Stops()
 		assert.Equal(t, i == len(body)-1 && result == "throws", stops, "ui/%s:%d: only the last line of a reading that throws stops it", p, i+1)
 	}
 	if result == "throws" && assert.NotNil(t, event, "ui/%s: the manifest has no event for the throw", p) && len(body) > 0 {

@@ -1,13 +1,12 @@
 package uistream_test
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/chatwire/chatwire/corpus"
 	"github.com/chatwire/chatwire/uistream"
 )
 
@@ -30,24 +30,21 @@ import (
 // event as a warning. The client stops at its first throw; so does the
 // comparison.
 func TestUICorpus(t *testing.T) {
-	dir := filepath.Join("..", "corpus", "ui")
-	raw, err := os.ReadFile(filepath.Join(dir, "MANIFEST.json"))
+	ui := os.DirFS(filepath.Join("..", "corpus", "ui"))
+	manifest, err := corpus.ReadUIManifest(ui)
 	require.NoError(t, err)
-	var manifest struct {
-		Streams map[string]struct {
-			Readings map[string]string `json:"readings"`
-		} `json:"streams"`
-	}
-	require.NoError(t, json.Unmarshal(raw, &manifest))
 	require.NotEmpty(t, manifest.Streams)
 	const release = "7.0.173"
 	d := uistream.NewDecoder(nil)
 	for name, s := range manifest.Streams {
 		t.Run(strings.TrimSuffix(name, ".sse"), func(t *testing.T) {
-			body, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
+			body, err := fs.ReadFile(ui, name)
 			require.NoError(t, err)
-			reading := path.Join("expected", strings.TrimSuffix(name, ".sse"), s.Readings[release]+".jsonl")
-			lines := readJSONL(t, filepath.Join(dir, filepath.FromSlash(reading)))
+			reading, ok := s.ReadingPath(name, release)
+			require.True(t, ok, "%s has no reading for %s", name, release)
+			lines, err := corpus.ReadUIReading(ui, reading)
+			require.NoError(t, err)
+			require.NotEmpty(t, lines)
 			for _, r := range []io.Reader{bytes.NewReader(body), iotest.OneByteReader(bytes.NewReader(body))} {
 				compareWithClient(t, d, r, lines, name)
 			}
@@ -55,38 +52,7 @@ func TestUICorpus(t *testing.T) {
 	}
 }
 
-// clientLine is one line of an expected reading.
-type clientLine struct {
-	Event      *int            `json:"event"`
-	Chunk      json.RawMessage `json:"chunk"`
-	ParseError *struct {
-		Name string `json:"name"`
-	} `json:"parse_error"`
-	Throws       json.RawMessage `json:"throws"`
-	Outcome      string          `json:"outcome"`
-	Events       int             `json:"events"`
-	Unterminated *string         `json:"unterminated"`
-}
-
-func readJSONL(t *testing.T, file string) []clientLine {
-	t.Helper()
-	f, err := os.Open(file)
-	require.NoError(t, err)
-	defer f.Close()
-	var lines []clientLine
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
-		var l clientLine
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &l), "%s", file)
-		lines = append(lines, l)
-	}
-	require.NoError(t, sc.Err())
-	require.NotEmpty(t, lines, "%s", file)
-	return lines
-}
-
-func compareWithClient(t *testing.T, d *uistream.Decoder, r io.Reader, lines []clientLine, name string) {
+func compareWithClient(t *testing.T, d *uistream.Decoder, r io.Reader, lines []corpus.UIReadingLine, name string) {
 	t.Helper()
 	d.Reset(r)
 	outcome := lines[len(lines)-1]

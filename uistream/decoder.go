@@ -50,6 +50,7 @@ type Decoder struct {
 	events   int  // events dispatched, [DONE] ones included
 	slow     int  // chunks the general path delivered, for the tests
 	done     bool // a [DONE] event was read
+	replaced int  // events whose data held invalid UTF-8, replaced
 	lastKind ChunkType
 
 	chunk    Chunk
@@ -148,6 +149,11 @@ func (d *Decoder) Done() bool { return d.done }
 // Events returns the number of events read so far: those with data,
 // "[DONE]" ones included (the Event of a chunk counts them too).
 func (d *Decoder) Events() int { return d.events }
+
+// Replaced returns the number of events read so far whose data held
+// invalid UTF-8, which the decoder replaced with U+FFFD as the SDK's
+// TextDecoder does (no error: the client reads them so).
+func (d *Decoder) Replaced() int { return d.replaced }
 
 // Line returns the number of physical lines read so far, blank ones
 // included.

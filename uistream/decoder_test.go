@@ -383,3 +383,17 @@ func TestEncodeDecode(t *testing.T) {
 	b = uistream.AppendDone(b)
 	assert.Equal(t, string(in), string(b), "%d chunks decoded and written again", n)
 }
+
+func TestDecoderReplaced(t *testing.T) {
+	stream := "data: {\"type\":\"text-delta\",\"id\":\"t\",\"delta\":\"ok\"}\n\n" +
+		"data: {\"type\":\"text-delta\",\"id\":\"t\",\"delta\":\"a\xffb\"}\n\n" +
+		"data: {\"type\":\"text-delta\",\"id\":\"t\",\"delta\":\"\xc3\"}\n\n"
+	d := uistream.NewDecoder(nil)
+	chunks, err := decode(t, d, strings.NewReader(stream))
+	require.NoError(t, err, "invalid UTF-8 in a string is read as U+FFFD, no error")
+	require.Len(t, chunks, 3)
+	assert.Equal(t, `{"type":"text-delta","id":"t","delta":"a`+"\uFFFD"+`b"}`, chunks[1].Data, "the byte replaced")
+	assert.Equal(t, 2, d.Replaced(), "two events held invalid UTF-8")
+	d.Reset(strings.NewReader(stream[:50]))
+	assert.Zero(t, d.Replaced(), "Reset starts the count again")
+}

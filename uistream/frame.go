@@ -309,6 +309,7 @@ func (d *Decoder) dispatch() bool {
 	}
 	fixed := d.lastEnd > d.u8end
 	if fixed {
+		d.replaced++
 		d.fixed = appendReplaced(d.fixed[:0], data)
 		data = d.fixed
 	}

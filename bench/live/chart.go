@@ -175,6 +175,7 @@ const timelineRows = 300
 // the headers, for the first line, for the first text, then streaming to
 // the end; a failed request is a red bar ending in a cross.
 func timelineChart(b *strings.Builder, id string, r *Report) {
+	u := r.Unit()
 	samples := r.Samples
 	if len(samples) > timelineRows {
 		samples = samples[:timelineRows]
@@ -217,11 +218,11 @@ func timelineChart(b *strings.Builder, id string, r *Report) {
 				text = s.Sent + s.TTFT
 			}
 			bar("headers", s.Sent, s.Sent+s.TTFB, y, req+"headers after "+fmtDur(s.TTFB))
-			bar("line", s.Sent+s.TTFB, first, y, req+"first line after "+fmtDur(s.TTFL))
+			bar("line", s.Sent+s.TTFB, first, y, req+"first "+u.One+" after "+fmtDur(s.TTFL))
 			if text > first {
 				bar("text", first, text, y, req+"first text after "+fmtDur(s.TTFT))
 			}
-			bar("stream", text, end, y, fmt.Sprintf("%sended after %s, %d lines", req, fmtDur(s.E2E), s.Lines))
+			bar("stream", text, end, y, fmt.Sprintf("%sended after %s, %d %s", req, fmtDur(s.E2E), s.Lines, u.Many))
 		}
 		b.WriteString("\n")
 	}
@@ -276,7 +277,7 @@ func rateBins(arrivals []time.Duration, w, end time.Duration) []float64 {
 	return bins
 }
 
-// throughputChart draws lines per second over the run, in about 60 bins,
+// throughputChart draws lines (events) per second over the run, in about 60 bins,
 // for cur and base (nil for none), each from its own start.
 func throughputChart(b *strings.Builder, id string, cur, base *Report) {
 	type side struct {
@@ -310,7 +311,8 @@ func throughputChart(b *strings.Builder, id string, cur, base *Report) {
 		p.y1 = 1
 	}
 	p.y1 *= 1.05
-	p.open(b, id, "lines per second over the run, bins of "+fmtDur(width))
+	u := cur.Unit()
+	p.open(b, id, u.Many+" per second over the run, bins of "+fmtDur(width))
 	p.yAxis(b, 4, func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) })
 	p.xAxis(b, 10, durLabel, "time since the first request was due · bins of "+fmtDur(width))
 	for _, s := range sides {
@@ -320,8 +322,8 @@ func throughputChart(b *strings.Builder, id string, cur, base *Report) {
 			fmt.Fprintf(&d, "V%sH%s", num(p.py(v)), num(p.px(ms(time.Duration(i+1)*width))))
 		}
 		fmt.Fprintf(&d, "V%s", num(p.py(0)))
-		fmt.Fprintf(b, `<path class="mark rate %s" d="%s"><title>%s: lines/s in bins of %s</title></path>`+"\n",
-			s.r.class, d.String(), esc(s.r.name), fmtDur(width))
+		fmt.Fprintf(b, `<path class="mark rate %s" d="%s"><title>%s: %s in bins of %s</title></path>`+"\n",
+			s.r.class, d.String(), esc(s.r.name), u.PerSecond(), fmtDur(width))
 	}
 	b.WriteString("</svg>\n")
 }

@@ -1,7 +1,9 @@
 // Package live measures how fast a POST /api/chat endpoint streams: it
-// sends requests, reads every response stream with a strict
-// linestream.Decoder (so every line is also validated), and reports
-// latency and throughput aggregates. It is the engine of `chatwire bench`.
+// sends requests, reads every response stream with a strict decoder of its
+// protocol (linestream.Decoder for the v4 data stream, uistream.Decoder
+// for the UI message stream of AI SDK 5, 6 and 7, so every line or event is
+// also validated), and reports latency and throughput aggregates. It is the
+// engine of `chatwire bench`.
 //
 //	r, err := live.NewRunner(live.Config{BaseURL: url, Key: key, Requests: 10, Concurrency: 1})
 //	...
@@ -11,6 +13,20 @@
 // A load generator that sends its own requests (the k6 extension in
 // bench/xk6) measures each response body with a [Meter], the runner's own
 // measuring half, so its figures follow the same definitions.
+//
+// # Protocols
+//
+// Config.Protocol (Meter.SetProtocol) reads every response as one protocol;
+// by default each response's protocol is told from its headers
+// (protocol.FromHeader: the SDK's own header, or text/event-stream), else
+// from its first bytes (protocol.Sniff, at most 512 of them, which are
+// then read as the stream), else the stream is read as v4, whose strict
+// decoder names its first bad line. A runner's first response sets the
+// run's protocol; a later response in the other fails with
+// ErrProtocolMismatch. The unit of a v4 stream is a line, that of a UI
+// stream an event with a chunk (the client skips "data: [DONE]", and so
+// does the meter); every output names them so ([Unit]): TTFL and the line
+// gap for v4, TTFE and the event gap for ui, lines/s or events/s.
 //
 // # Metrics
 //
@@ -25,9 +41,12 @@
 //     read (http.Client.Do returned).
 //   - TTFL, time to first line: t0 until the first complete non-blank
 //     line arrived. This is what vLLM calls TTFT (the first chunk, whatever
-//     it holds); here it is usually the `2:[{"chatId":…}]` line.
-//   - TTFT, time to first text: t0 until the first `0:` line whose text is
-//     not empty, the first thing a user sees. Like GenAI-Perf and llmperf,
+//     it holds); here it is usually the `2:[{"chatId":…}]` line. For a UI
+//     stream, TTFE, time to first event: until the first event with a
+//     chunk was complete (its blank line read), usually the start chunk.
+//   - TTFT, time to first text: t0 until the first `0:` line (UI: the
+//     first text-delta chunk) whose text is not empty, the first thing a
+//     user sees. Like GenAI-Perf and llmperf,
 //     which skip empty first responses. A stream without such a line has no
 //     TTFT and is left out of that aggregate.
 //   - Line gap: the time between the arrivals of two consecutive lines of
@@ -50,13 +69,24 @@
 // decoder reads only when it holds no complete line, so the meter stamps
 // reads, not lines, and costs one clock reading per read.
 //
-// Aggregates are over successful requests: status 200, at least one line,
-// every line valid, the body read to its end. A failed request counts once
+// Aggregates are over successful requests: status 200, at least one line
+// (event), every one valid, the body read to its end. A failed request counts once
 // in the errors by kind: "http_<status>" (any status but 200),
 // "transport" (no response, or the body broke off), "timeout" (past
 // Config.Timeout), "bad_line" (the decoder rejected a line; its position is
 // kept and shown; the decoder stops at the first bad line, so a stream
-// contributes at most one) and "empty_stream" (200 without a line).
+// contributes at most one) and "empty_stream" (200 without a line). A UI
+// stream's bad event is named by the way the SDK's client throws:
+// "bad_event_json", "bad_event_not_chunk", "bad_event_unknown_type", and
+// "event_cap" for an event past Config.MaxLine; a stream of more lines or
+// events than Config.MaxUnits fails with "too_many_lines" or
+// "too_many_events", and a timeout before any line or event with
+// "timeout_no_line" or "timeout_no_event" (a service that sends only
+// keep-alives). A stream read to its end is counted by how it ended in
+// [Report.Ends] ("done": the UI stream's [DONE]; "finish": a finish part
+// or chunk; "abort"; "no_finish"), and a UI stream that held what the
+// client ignores without an error (a dropped last event, unknown fields,
+// invalid UTF-8 read as U+FFFD, …) in [Report.Notes]; neither fails it.
 // Requests cut off by a cancellation (Ctrl-C) are neither: they are
 // counted as canceled and the report is marked interrupted.
 //
@@ -90,7 +120,9 @@
 // # Files
 //
 //	runner.go         Config and Run: the requests sent and measured
-//	meter.go          Sample: one request measured, its error kinds
+//	meter.go          Sample and Meter: one request measured, both protocols read, the error kinds
+//	unit.go           Unit: the names of a protocol's units (lines, events) in every output
+//	uichunk.go        the members of a UI chunk the meter reads: the text of a delta, the chat id
 //	arrivals.go       the open-loop send schedule (Poisson)
 //	clock.go          Clock: monotonic time and waits
 //	stats.go          Summary: percentiles, mean, spread

@@ -111,6 +111,7 @@ func (b *pacedBody) Close() error { return b.body.Close() }
 type streamHandler struct {
 	status func(request int) int
 	body   func(request int) string
+	header http.Header // response headers; nil: Content-Type text/plain, which tells no protocol
 
 	mu      sync.Mutex
 	n       int
@@ -135,6 +136,9 @@ func (h *streamHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		status = h.status(i)
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	for k, v := range h.header {
+		w.Header()[k] = v
+	}
 	w.WriteHeader(status)
 	for line := range strings.SplitAfterSeq(h.body(i), "\n") {
 		io.WriteString(w, line)

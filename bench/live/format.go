@@ -5,12 +5,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"golang.org/x/perf/benchfmt"
+
+	"github.com/chatwire/chatwire/internal/protocol"
 )
 
 // WriteJSON writes r as indented JSON (see [Report.MarshalJSON]).
@@ -24,10 +28,14 @@ func WriteJSON(w io.Writer, r *Report) error {
 }
 
 // WriteText writes r for people: the run, a table of the latency
-// aggregates, the throughput, the errors and the bad lines.
+// aggregates, the throughput, the errors, the bad lines (events), and for
+// a UI run how the streams ended and what they held that the client
+// ignores. Every figure of the stream's units is named after them: lines
+// for the v4 data stream, events for the UI message stream.
 func WriteText(w io.Writer, r *Report) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "chatwire bench: %s, %s", r.Target, r.Mode())
+	u := r.Unit()
+	fmt.Fprintf(bw, "chatwire bench: %s, %s, %s", r.Target, protocolName(r.Protocol), r.Mode())
 	if r.Config.OpenLoop() {
 		fmt.Fprintf(bw, " at %g requests/s (Poisson, seed %d)", r.Config.Rate, r.Config.Seed)
 		if r.Config.Concurrency > 0 {
@@ -43,26 +51,27 @@ func WriteText(w io.Writer, r *Report) error {
 	if r.Canceled > 0 {
 		fmt.Fprintf(bw, ", %d canceled", r.Canceled)
 	}
-	fmt.Fprintf(bw, "; %d lines, %s\n\n", r.Lines, fmtBytes(r.Bytes))
+	fmt.Fprintf(bw, "; %d %s, %s\n\n", r.Lines, u.Many, fmtBytes(r.Bytes))
 
 	latency := "latency"
 	if r.Config.OpenLoop() {
 		latency = "response time (from the intended send)"
 	}
+	first := u.First + " (first " + u.One + ")"
 	writeTable(bw, latency, []row{
 		{"ttfb (headers)", r.TTFB},
-		{"ttfl (first line)", r.TTFL},
+		{first, r.TTFL},
 		{"ttft (first text)", r.TTFT},
 		{"e2e", r.E2E},
-		{"line gap", r.LineGap},
-		{"line gap p50/request", r.LineGapP50},
-		{"line gap mean/request", r.LineGapMean},
+		{u.One + " gap", r.LineGap},
+		{u.One + " gap p50/request", r.LineGapP50},
+		{u.One + " gap mean/request", r.LineGapMean},
 	})
 	if r.Config.OpenLoop() {
 		bw.WriteByte('\n')
 		writeTable(bw, "service time (from the actual send)", []row{
 			{"ttfb (headers)", r.ServiceTTFB},
-			{"ttfl (first line)", r.ServiceTTFL},
+			{first, r.ServiceTTFL},
 			{"ttft (first text)", r.ServiceTTFT},
 			{"e2e", r.ServiceE2E},
 			{"send delay", r.SendDelay},
@@ -71,7 +80,7 @@ func WriteText(w io.Writer, r *Report) error {
 
 	fmt.Fprintf(bw, "\n%-22s %12s %12s %12s %12s %12s\n", "throughput", "overall", "p50/request", "p99/request", "min/request", "max/request")
 	l, b := r.LinesPerSecond, r.BytesPerSecond
-	fmt.Fprintf(bw, "%-22s %12s %12s %12s %12s %12s\n", "lines/s", fmtRate(r.OverallLinesPerSecond), fmtRate(l.P50), fmtRate(l.P99), fmtRate(l.Min), fmtRate(l.Max))
+	fmt.Fprintf(bw, "%-22s %12s %12s %12s %12s %12s\n", u.PerSecond(), fmtRate(r.OverallLinesPerSecond), fmtRate(l.P50), fmtRate(l.P99), fmtRate(l.Min), fmtRate(l.Max))
 	fmt.Fprintf(bw, "%-22s %12.3f %12.3f %12.3f %12.3f %12.3f\n", "MB/s", r.OverallBytesPerSecond/1e6, b.P50/1e6, b.P99/1e6, b.Min/1e6, b.Max/1e6)
 
 	bw.WriteString("\nerrors: ")
@@ -92,19 +101,56 @@ func WriteText(w io.Writer, r *Report) error {
 	seen := map[string]bool{}
 	for i := range r.Samples {
 		s := &r.Samples[i]
-		if s.Kind == "" || s.Canceled || seen[s.Kind] || s.BadLine != nil {
+		if s.Kind == "" || s.Canceled || seen[s.Kind] || s.BadLine != nil || s.BadEvent != nil {
 			continue
 		}
 		seen[s.Kind] = true
 		fmt.Fprintf(bw, "  %s (request %d): %s\n", s.Kind, s.Index, s.Err)
 	}
 	if len(r.BadLines) > 0 {
-		fmt.Fprintf(bw, "bad lines: %d\n", len(r.BadLines))
+		fmt.Fprintf(bw, "bad %s: %d\n", u.Many, len(r.BadLines))
 		for _, bl := range r.BadLines {
-			fmt.Fprintf(bw, "  request %d: line %d:%d (byte offset %d): %s\n", bl.Request, bl.Line, bl.Col, bl.Offset, bl.Message)
+			fmt.Fprintf(bw, "  request %d: %s: %s\n", bl.Request, bl.where(), bl.Message)
 		}
 	}
+	if len(r.Ends) > 0 {
+		bw.WriteString("stream ends: ")
+		writeCounts(bw, r.Ends)
+	}
+	if len(r.Notes) > 0 {
+		bw.WriteString("ignored by the client (streams): ")
+		writeCounts(bw, r.Notes)
+	}
 	return bw.Flush()
+}
+
+// writeCounts writes counts by name, in name order, on one line.
+func writeCounts(w *bufio.Writer, counts map[string]int) {
+	for i, k := range slices.Sorted(maps.Keys(counts)) {
+		if i > 0 {
+			w.WriteString(", ")
+		}
+		fmt.Fprintf(w, "%s %d", k, counts[k])
+	}
+	w.WriteByte('\n')
+}
+
+// where says where a bad line or event is: "line 2:3 (byte offset 41)", or
+// "event 2, line 4:7 (byte offset 80)".
+func (b BadLine) where() string {
+	s := fmt.Sprintf("line %d:%d (byte offset %d)", b.Line, b.Col, b.Offset)
+	if b.Event > 0 {
+		s = fmt.Sprintf("event %d, %s", b.Event, s)
+	}
+	return s
+}
+
+// protocolName names a run's protocol for people.
+func protocolName(p protocol.Protocol) string {
+	if p == protocol.UI {
+		return "UI message stream"
+	}
+	return "v4 data stream"
 }
 
 type row struct {
@@ -166,16 +212,20 @@ func fmtBytes(n int64) string {
 	return sig3(float64(n)/1e6) + " MB"
 }
 
-// The units of the benchmark format and whether higher or lower is better.
-var benchUnits = []struct{ unit, better string }{
-	{"ns/op", "lower"},
-	{"sec/ttfb", "lower"},
-	{"sec/ttfl", "lower"},
-	{"sec/ttft", "lower"},
-	{"sec/line-gap-p50", "lower"},
-	{"sec/line-gap-p99", "lower"},
-	{"lines/s", "higher"},
-	{"B/s", "higher"},
+// benchUnits returns the units of the benchmark format and whether higher
+// or lower is better, named after the run's unit (sec/ttfl, sec/line-gap-p50
+// and lines/s for v4; sec/ttfe, sec/event-gap-p50 and events/s for ui).
+func benchUnits(u Unit) []struct{ unit, better string } {
+	return []struct{ unit, better string }{
+		{"ns/op", "lower"},
+		{"sec/ttfb", "lower"},
+		{"sec/" + u.First, "lower"},
+		{"sec/ttft", "lower"},
+		{"sec/" + u.Key + "-gap-p50", "lower"},
+		{"sec/" + u.Key + "-gap-p99", "lower"},
+		{u.PerSecond(), "higher"},
+		{"B/s", "higher"},
+	}
 }
 
 // BenchName is the name of the benchmark results [WriteBench] writes.
@@ -189,10 +239,15 @@ const BenchName = "ChatStream"
 //	goos: linux
 //	goarch: amd64
 //	target: https://api.example.com
+//	protocol: v4
 //	mode: closed-loop
 //	concurrency: 1
 //
 //	BenchmarkChatStream 1 <e2e> ns/op <ttfb> sec/ttfb <ttfl> sec/ttfl <ttft> sec/ttft <p50> sec/line-gap-p50 <p99> sec/line-gap-p99 <n> lines/s <n> B/s
+//
+// For a UI run the units are named after events: sec/ttfe,
+// sec/event-gap-p50, sec/event-gap-p99, events/s, and protocol is ui (so
+// benchstat puts a v4 and a UI run in tables of their own).
 //
 // The latencies are response times (as in the text and JSON reports); the
 // rates are per request (lines or bytes over the E2E service time). A value
@@ -202,7 +257,8 @@ const BenchName = "ChatStream"
 // version), so that benchstat puts two runs of one experiment in one table.
 func WriteBench(w io.Writer, r *Report) error {
 	bw := benchfmt.NewWriter(w)
-	for _, u := range benchUnits {
+	unit := r.Unit()
+	for _, u := range benchUnits(unit) {
 		for _, kv := range [][2]string{{"better", u.better}, {"assume", "nothing"}} {
 			err := bw.Write(&benchfmt.UnitMetadata{
 				UnitMetadataKey: benchfmt.UnitMetadataKey{Unit: u.unit, Key: kv[0]},
@@ -217,6 +273,7 @@ func WriteBench(w io.Writer, r *Report) error {
 		{Key: "goos", Value: []byte(runtime.GOOS), File: true},
 		{Key: "goarch", Value: []byte(runtime.GOARCH), File: true},
 		{Key: "target", Value: []byte(configValue(r.Target)), File: true},
+		{Key: "protocol", Value: []byte(unit.Protocol.String()), File: true},
 		{Key: "mode", Value: []byte(r.Mode()), File: true},
 		{Key: "concurrency", Value: []byte(strconv.Itoa(r.Config.Concurrency)), File: true},
 	}
@@ -240,7 +297,7 @@ func WriteBench(w io.Writer, r *Report) error {
 			Values: []benchfmt.Value{
 				{Value: e2e.Seconds(), Unit: "sec/op", OrigValue: float64(e2e.Nanoseconds()), OrigUnit: "ns/op"},
 				{Value: s.Response(s.TTFB).Seconds(), Unit: "sec/ttfb"},
-				{Value: s.Response(s.TTFL).Seconds(), Unit: "sec/ttfl"},
+				{Value: s.Response(s.TTFL).Seconds(), Unit: "sec/" + unit.First},
 			},
 		}
 		if s.HasTTFT {
@@ -251,11 +308,11 @@ func WriteBench(w io.Writer, r *Report) error {
 			p50, scratch = s.GapPercentile(0.50, scratch)
 			p99 = Percentile(scratch, 0.99) // scratch is sorted
 			res.Values = append(res.Values,
-				benchfmt.Value{Value: p50.Seconds(), Unit: "sec/line-gap-p50"},
-				benchfmt.Value{Value: p99.Seconds(), Unit: "sec/line-gap-p99"})
+				benchfmt.Value{Value: p50.Seconds(), Unit: "sec/" + unit.Key + "-gap-p50"},
+				benchfmt.Value{Value: p99.Seconds(), Unit: "sec/" + unit.Key + "-gap-p99"})
 		}
 		res.Values = append(res.Values,
-			benchfmt.Value{Value: s.LinesPerSecond(), Unit: "lines/s"},
+			benchfmt.Value{Value: s.LinesPerSecond(), Unit: unit.PerSecond()},
 			benchfmt.Value{Value: s.BytesPerSecond(), Unit: "B/s"})
 		if err := bw.Write(res); err != nil {
 			return err

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chatwire/chatwire/internal/protocol"
 	"github.com/chatwire/chatwire/linestream"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -65,9 +66,9 @@ func TestReportJSON(t *testing.T) {
 	assert.NotContains(t, buf.String(), "secret", "a password in the URL is never written")
 	var got map[string]any
 	require.NoError(t, json.Unmarshal(buf.Bytes(), &got), "the report is JSON: %s", buf.String())
-	assert.Equal(t, []string{"bad_lines", "bytes", "config", "duration_ms", "e2e_ms", "errors", "interrupted",
-		"line_gap_mean_ms", "line_gap_ms", "line_gap_p50_ms", "lines", "lines_per_s", "mb_per_s", "per_request",
-		"requests", "send_delay_ms", "service_ms", "spend", "started_at", "target", "tool", "ttfb_ms", "ttfl_ms", "ttft_ms"},
+	assert.Equal(t, []string{"bad_lines", "bytes", "config", "duration_ms", "e2e_ms", "ends", "errors", "interrupted",
+		"line_gap_mean_ms", "line_gap_ms", "line_gap_p50_ms", "lines", "lines_per_s", "mb_per_s", "notes", "per_request",
+		"protocol", "requests", "send_delay_ms", "service_ms", "spend", "started_at", "target", "tool", "ttfb_ms", "ttfl_ms", "ttft_ms"},
 		slices.Sorted(maps.Keys(got)), "top-level fields")
 	summaryKeys := []string{"max", "mean", "min", "n", "p50", "p90", "p95", "p99", "p999", "stddev"}
 	for _, k := range []string{"ttfb_ms", "ttfl_ms", "ttft_ms", "e2e_ms", "line_gap_ms", "line_gap_p50_ms", "line_gap_mean_ms", "send_delay_ms"} {
@@ -85,7 +86,8 @@ func TestReportJSON(t *testing.T) {
 	assert.Equal(t, []any{map[string]any{"request": 2.0, "line": 2.0, "col": 3.0, "offset": 22.0, "message": "bad"}}, got["bad_lines"], "bad lines")
 	assert.Equal(t, map[string]any{"base_url": "https://user:xxxxx@api.example.com", "mode": "open-loop", "requests": 4.0,
 		"warmup": 1.0, "concurrency": 2.0, "rate": 20.0, "duration_ms": 0.0, "timeout_ms": 0.0, "seed": 9.0,
-		"model": "beta-4-6", "prompt": "", "max_chats": 5.0}, got["config"], "config echo")
+		"model": "beta-4-6", "prompt": "", "max_chats": 5.0, "protocol": "auto"}, got["config"], "config echo")
+	assert.Equal(t, "v4", got["protocol"], "a report of no protocol is one of v4 lines")
 	assert.Equal(t, "2026-11-02T10:00:00Z", got["started_at"], "start time")
 	assert.Equal(t, 260.0, got["duration_ms"], "duration")
 	assert.Equal(t, 210.0, got["e2e_ms"].(map[string]any)["max"], "e2e in milliseconds")
@@ -120,7 +122,7 @@ func TestWriteBench(t *testing.T) {
 	require.NoError(t, r.Err(), "reading back")
 	require.Len(t, results, 2, "one result per successful request:\n%s", text)
 	units := r.Units()
-	for _, u := range benchUnits {
+	for _, u := range benchUnits(UnitOf(protocol.V4)) {
 		assert.Equal(t, map[string]int{"lower": -1, "higher": 1}[u.better], units.GetBetter(u.unit), "better= of %s", u.unit)
 	}
 	for _, res := range results {
@@ -155,7 +157,7 @@ func TestWriteText(t *testing.T) {
 	require.NoError(t, WriteText(&buf, rep), "WriteText")
 	text := buf.String()
 	for _, want := range []string{
-		"chatwire bench: https://api.example.com, open-loop at 20 requests/s (Poisson, seed 1), at most 2 in flight\n",
+		"chatwire bench: https://api.example.com, v4 data stream, open-loop at 20 requests/s (Poisson, seed 1), at most 2 in flight\n",
 		"4 requests sent in 260ms: 2 ok, 2 failed; 6 lines, 4.00 kB\n",
 		"response time (from the intended send)",
 		"service time (from the actual send)",

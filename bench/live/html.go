@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"golang.org/x/perf/benchmath"
+
+	"github.com/chatwire/chatwire/internal/protocol"
 )
 
 // A metric is one measured quantity of a run's successful requests, with
@@ -23,10 +25,11 @@ type metric struct {
 // samples as the report's aggregates are (response times, so from the
 // intended send in an open loop).
 func metrics(r *Report) []metric {
+	u := r.Unit()
 	out := []metric{{id: "ttfb", name: "ttfb", title: "time to first byte (TTFB)"},
-		{id: "ttfl", name: "ttfl", title: "time to first line (TTFL)"},
+		{id: u.First, name: u.First, title: u.FirstTitle()},
 		{id: "ttft", name: "ttft", title: "time to first text (TTFT)"},
-		{id: "line-gap", name: "line gap", title: "gap between lines"},
+		{id: u.Key + "-gap", name: u.One + " gap", title: "gap between " + u.Many},
 		{id: "e2e", name: "e2e", title: "end to end (E2E)"}}
 	for i := range r.Samples {
 		s := &r.Samples[i]
@@ -53,7 +56,8 @@ func metrics(r *Report) []metric {
 // and p99 marked; a timeline of the requests (queued, waiting for the
 // headers, the first line and the first text, streaming; failures
 // marked); lines per second over the run; and the failed requests by
-// kind. Charts are inline SVG drawn here; the page loads nothing (no
+// kind. A UI run's page names events where a v4 run's names lines (TTFE,
+// the event gap, events per second), and says how its streams ended. Charts are inline SVG drawn here; the page loads nothing (no
 // script, style sheet, font or image from anywhere), so it can be kept as
 // a CI artifact and opened offline.
 //
@@ -67,6 +71,7 @@ func metrics(r *Report) []metric {
 // charts in the #status element), for tests that render the page.
 func WriteHTML(w io.Writer, r, base *Report) error {
 	var b strings.Builder
+	u := r.Unit()
 	title := "chatwire bench: " + r.Target
 	if base != nil {
 		title += " (compared)"
@@ -74,8 +79,8 @@ func WriteHTML(w io.Writer, r, base *Report) error {
 	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"+
 		"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>%s</title>\n<style>%s</style>\n</head>\n<body>\n",
 		esc(title), pageStyle)
-	fmt.Fprintf(&b, "<header><h1>chatwire bench</h1><p>%s · %s · %s</p></header>\n",
-		esc(r.Target), esc(r.Mode()), esc(r.StartedAt.UTC().Format("2006-01-02 15:04:05 UTC")))
+	fmt.Fprintf(&b, "<header><h1>chatwire bench</h1><p>%s · %s · %s · %s</p></header>\n",
+		esc(r.Target), esc(protocolName(r.Protocol)), esc(r.Mode()), esc(r.StartedAt.UTC().Format("2006-01-02 15:04:05 UTC")))
 	if r.Interrupted {
 		b.WriteString("<p class=\"warn\">Interrupted: the run was stopped; the page shows what was measured until then.</p>\n")
 	}
@@ -88,7 +93,7 @@ func WriteHTML(w io.Writer, r, base *Report) error {
 	}
 	writeSummaryTable(&b, r, base != nil)
 
-	b.WriteString("<section><h2>Latency distributions</h2>\n<p class=\"note\">The share of successful requests (of all their line gaps, for the gap) at or below each time; p50, p90 and p99 marked.")
+	b.WriteString("<section><h2>Latency distributions</h2>\n<p class=\"note\">The share of successful requests (of all their " + u.One + " gaps, for the gap) at or below each time; p50, p90 and p99 marked.")
 	if base != nil {
 		b.WriteString(" <span class=\"key cur\">this run</span> <span class=\"key base\">base</span>")
 	}
@@ -101,7 +106,7 @@ func WriteHTML(w io.Writer, r, base *Report) error {
 			bv = old[i].values
 		}
 		if len(m.values) == 0 && len(bv) == 0 {
-			fmt.Fprintf(&b, "<p class=\"empty\" id=\"%s\">No values: %s.</p>", m.id, esc(emptyReason(m.id)))
+			fmt.Fprintf(&b, "<p class=\"empty\" id=\"%s\">No values: %s.</p>", m.id, esc(emptyReason(i, u)))
 		} else {
 			cdfChart(&b, m.id, m.title, m.values, bv)
 		}
@@ -114,7 +119,7 @@ func WriteHTML(w io.Writer, r, base *Report) error {
 		fmt.Fprintf(&b, " (the first %d of %d)", timelineRows, len(r.Samples))
 	}
 	b.WriteString(": <span class=\"key queue\">queued</span> <span class=\"key headers\">to headers</span> " +
-		"<span class=\"key line\">to first line</span> <span class=\"key text\">to first text</span> " +
+		"<span class=\"key line\">to first " + u.One + "</span> <span class=\"key text\">to first text</span> " +
 		"<span class=\"key stream\">streaming</span> <span class=\"key failed\">failed ✕</span>. Hover for the times.</p>\n")
 	if len(r.Samples) == 0 {
 		b.WriteString("<p class=\"empty\">No request was sent.</p>\n")
@@ -123,7 +128,7 @@ func WriteHTML(w io.Writer, r, base *Report) error {
 	}
 	b.WriteString("</section>\n")
 
-	b.WriteString("<section><h2>Lines per second</h2>\n<p class=\"note\">Lines of the successful requests by arrival time.")
+	fmt.Fprintf(&b, "<section><h2>%s per second</h2>\n<p class=\"note\">%s of the successful requests by arrival time.", upperFirst(u.Many), upperFirst(u.Many))
 	if base != nil {
 		b.WriteString(" <span class=\"key cur\">this run</span> <span class=\"key base\">base</span>, each from its own start.")
 	}
@@ -145,6 +150,21 @@ func WriteHTML(w io.Writer, r, base *Report) error {
 		writeBadLines(&b, r)
 	}
 	b.WriteString("</section>\n")
+	if len(r.Ends) > 0 || len(r.Notes) > 0 {
+		b.WriteString("<section><h2>Stream ends</h2>\n<table class=\"run\">")
+		for _, k := range slices.Sorted(maps.Keys(r.Ends)) {
+			fmt.Fprintf(&b, "<tr><th>%s</th><td>%d</td></tr>", esc(k), r.Ends[k])
+		}
+		b.WriteString("</table>\n")
+		if len(r.Notes) > 0 {
+			b.WriteString("<p class=\"note\">Streams that held what the SDK's client ignores without an error:</p>\n<table class=\"run\">")
+			for _, k := range slices.Sorted(maps.Keys(r.Notes)) {
+				fmt.Fprintf(&b, "<tr><th>%s</th><td>%d</td></tr>", esc(k), r.Notes[k])
+			}
+			b.WriteString("</table>\n")
+		}
+		b.WriteString("</section>\n")
+	}
 
 	fmt.Fprintf(&b, "<footer>Written by %s. Metrics as defined in the bench/live package documentation. "+
 		"This page is self-contained: it loads nothing.</footer>\n", esc(orDash(r.Tool)))
@@ -153,15 +173,26 @@ func WriteHTML(w io.Writer, r, base *Report) error {
 	return err
 }
 
-// emptyReason says why a distribution has no values.
-func emptyReason(id string) string {
-	switch id {
-	case "ttft":
+// emptyReason says why the i-th distribution of [metrics] has no values.
+func emptyReason(i int, u Unit) string {
+	switch i {
+	case 2:
+		if u.Protocol == protocol.UI {
+			return "no successful stream carried a text-delta chunk with text"
+		}
 		return "no successful stream carried a 0: part with text"
-	case "line-gap":
-		return "no successful stream had two lines"
+	case 3:
+		return "no successful stream had two " + u.Many
 	}
 	return "no request succeeded"
+}
+
+// upperFirst returns s with its first byte in upper case (ASCII).
+func upperFirst(s string) string {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return s
+	}
+	return string(s[0]-'a'+'A') + s[1:]
 }
 
 func orDash(s string) string {
@@ -201,6 +232,7 @@ func writeRunTable(b *strings.Builder, r, base *Report) {
 		{"target", func(r *Report) string { return r.Target }},
 		{"tool", func(r *Report) string { return r.Tool }},
 		{"started", func(r *Report) string { return r.StartedAt.UTC().Format(time.RFC3339) }},
+		{"protocol", func(r *Report) string { return protocolName(r.Protocol) }},
 		{"mode", func(r *Report) string { return r.Mode() }},
 		{"requests", func(r *Report) string {
 			return fmt.Sprintf("%d sent (of %d planned), %d ok, %d failed, %d canceled", r.Sent, r.Config.Requests, r.OK, r.Failed, r.Canceled)
@@ -224,9 +256,9 @@ func writeRunTable(b *strings.Builder, r, base *Report) {
 		{"prompt", func(r *Report) string { return r.Config.Prompt }},
 		{"chats created", func(r *Report) string { return strconv.Itoa(r.ChatsCreated) }},
 		{"ran for", func(r *Report) string { return fmtDur(r.Duration) }},
-		{"lines, bytes", func(r *Report) string { return fmt.Sprintf("%d lines, %s", r.Lines, fmtBytes(r.Bytes)) }},
+		{r.Unit().Many + ", bytes", func(r *Report) string { return fmt.Sprintf("%d %s, %s", r.Lines, r.Unit().Many, fmtBytes(r.Bytes)) }},
 		{"overall", func(r *Report) string {
-			return fmt.Sprintf("%s lines/s, %s MB/s", fmtRate(r.OverallLinesPerSecond), fmtRate(r.OverallBytesPerSecond/1e6))
+			return fmt.Sprintf("%s %s, %s MB/s", fmtRate(r.OverallLinesPerSecond), r.Unit().PerSecond(), fmtRate(r.OverallBytesPerSecond/1e6))
 		}},
 	}
 	for _, row := range rows {
@@ -248,6 +280,7 @@ func durOrNone(d time.Duration) string {
 
 // writeSummaryTable writes the percentiles of r's aggregates.
 func writeSummaryTable(b *strings.Builder, r *Report, compared bool) {
+	u := r.Unit()
 	heading := "Percentiles"
 	if compared {
 		heading += " of this run"
@@ -257,8 +290,8 @@ func writeSummaryTable(b *strings.Builder, r *Report, compared bool) {
 	for _, row := range []struct {
 		name string
 		s    Summary
-	}{{"ttfb", r.TTFB}, {"ttfl", r.TTFL}, {"ttft", r.TTFT}, {"line gap", r.LineGap},
-		{"line gap p50 per request", r.LineGapP50}, {"e2e", r.E2E}} {
+	}{{"ttfb", r.TTFB}, {u.First, r.TTFL}, {"ttft", r.TTFT}, {u.One + " gap", r.LineGap},
+		{u.One + " gap p50 per request", r.LineGapP50}, {"e2e", r.E2E}} {
 		fmt.Fprintf(b, "<tr><th>%s</th><td>%d</td>", row.name, row.s.N)
 		for _, d := range []time.Duration{row.s.P50, row.s.P90, row.s.P95, row.s.P99, row.s.P999, row.s.Mean, row.s.Min, row.s.Max, row.s.Stddev} {
 			if row.s.N == 0 {
@@ -270,7 +303,7 @@ func writeSummaryTable(b *strings.Builder, r *Report, compared bool) {
 		b.WriteString("</tr>\n")
 	}
 	lps := r.LinesPerSecond
-	fmt.Fprintf(b, "<tr><th>lines/s per request</th><td>%d</td>", lps.N)
+	fmt.Fprintf(b, "<tr><th>%s per request</th><td>%d</td>", u.PerSecond(), lps.N)
 	for _, v := range []float64{lps.P50, lps.P90, lps.P95, lps.P99, lps.P999, lps.Mean, lps.Min, lps.Max, lps.Stddev} {
 		if lps.N == 0 {
 			b.WriteString("<td>—</td>")
@@ -286,7 +319,7 @@ func writeSummaryTable(b *strings.Builder, r *Report, compared bool) {
 func writeCompareTable(b *strings.Builder, r, base *Report, cur, old []metric) {
 	b.WriteString("<section><h2>Compared with the base</h2>\n<p class=\"note\">Medians of the successful requests; " +
 		"the change is “~” when a Mann-Whitney U test finds no significant difference (α = 0.05), as in benchstat. " +
-		"Lower is better for times, higher for lines/s.</p>\n<table class=\"num cmp\"><tr><th>metric</th><th>base</th>" +
+		"Lower is better for times, higher for " + r.Unit().PerSecond() + ".</p>\n<table class=\"num cmp\"><tr><th>metric</th><th>base</th>" +
 		"<th>this run</th><th>change</th><th>test</th></tr>\n")
 	row := func(name string, a, c []float64, format func(float64) string, lowerBetter bool) {
 		if len(a) == 0 || len(c) == 0 {
@@ -318,11 +351,12 @@ func writeCompareTable(b *strings.Builder, r, base *Report, cur, old []metric) {
 	for i := range cur {
 		row(cur[i].name, asMS(old[i].values), asMS(cur[i].values), func(v float64) string { return fmtDur(fromMS(v)) }, true)
 	}
-	row("lines/s per request", perRequestRates(base), perRequestRates(r), fmtRate, false)
+	row(r.Unit().PerSecond()+" per request", perRequestRates(base), perRequestRates(r), fmtRate, false)
 	b.WriteString("</table></section>\n")
 }
 
-// perRequestRates returns the lines per second of r's successful requests.
+// perRequestRates returns the lines (events) per second of r's successful
+// requests.
 func perRequestRates(r *Report) []float64 {
 	var out []float64
 	for i := range r.Samples {
@@ -333,14 +367,22 @@ func perRequestRates(r *Report) []float64 {
 	return out
 }
 
-// writeBadLines lists where the bad lines were.
+// writeBadLines lists where the bad lines (events) were.
 func writeBadLines(b *strings.Builder, r *Report) {
 	if len(r.BadLines) == 0 {
 		return
 	}
-	b.WriteString("<table class=\"bad\"><tr><th>request</th><th>line:col</th><th>offset</th><th>what</th></tr>\n")
+	if r.Protocol == protocol.UI {
+		b.WriteString("<table class=\"bad\"><tr><th>request</th><th>event</th><th>line:col</th><th>offset</th><th>what</th></tr>\n")
+	} else {
+		b.WriteString("<table class=\"bad\"><tr><th>request</th><th>line:col</th><th>offset</th><th>what</th></tr>\n")
+	}
 	for _, l := range r.BadLines {
-		fmt.Fprintf(b, "<tr><td>%d</td><td>%d:%d</td><td>%d</td><td>%s</td></tr>\n", l.Request, l.Line, l.Col, l.Offset, esc(l.Message))
+		ev := ""
+		if r.Protocol == protocol.UI {
+			ev = fmt.Sprintf("<td>%d</td>", l.Event)
+		}
+		fmt.Fprintf(b, "<tr><td>%d</td>%s<td>%d:%d</td><td>%d</td><td>%s</td></tr>\n", l.Request, ev, l.Line, l.Col, l.Offset, esc(l.Message))
 	}
 	b.WriteString("</table>\n")
 }

@@ -9,6 +9,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/chatwire/chatwire/internal/protocol"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -228,7 +229,7 @@ func TestProgress(t *testing.T) {
 		time.Sleep(1750 * time.Millisecond) // 2.25s: warmup done at 1s, first measured done at 2s
 		synctest.Wait()
 		p = r.Progress()
-		assert.Equal(t, Progress{Measuring: true, Total: 4, Done: 1, Lines: 3, Elapsed: 1250 * time.Millisecond}, p,
+		assert.Equal(t, Progress{Measuring: true, Total: 4, Done: 1, Lines: 3, Elapsed: 1250 * time.Millisecond, Protocol: protocol.V4}, p,
 			fmt.Sprintf("measuring, one request done: %+v", p))
 		rep := <-done
 		assert.Equal(t, 4, rep.OK, "the run completes")

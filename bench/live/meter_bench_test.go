@@ -138,7 +138,7 @@ func newStreamReaders(b *testing.B, url string, wantLines, wantBytes int) *strea
 	}
 	d := linestream.NewDecoder(nil)
 	d.SetStrict(true)
-	return &streamReaders{r: r, m: newMeter(r.clock, &r.lines, DefaultMaxLine), br: bufio.NewReaderSize(nil, 64<<10), d: d,
+	return &streamReaders{r: r, m: newMeter(r.clock, &r.lines, DefaultMaxLine, DefaultMaxUnits), br: bufio.NewReaderSize(nil, 64<<10), d: d,
 		wantLines: wantLines, wantBytes: wantBytes}
 }
 

@@ -7,7 +7,10 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"time"
+
+	"github.com/chatwire/chatwire/internal/protocol"
 )
 
 // ReadJSON reads a report written by [WriteJSON], to draw it again or
@@ -25,6 +28,7 @@ func ReadJSON(r io.Reader) (*Report, error) {
 	var in struct {
 		headJSON
 		BadLines   []badLineJSON `json:"bad_lines"`
+		BadEvents  []badLineJSON `json:"bad_events"`
 		PerRequest *[]sampleJSON `json:"per_request"`
 	}
 	if err := json.Unmarshal(data, &in); err != nil {
@@ -38,26 +42,50 @@ func ReadJSON(r io.Reader) (*Report, error) {
 		BaseURL: c.BaseURL, Requests: c.Requests, Warmup: c.Warmup, Concurrency: c.Concurrency, Rate: c.Rate,
 		Duration: fromMS(c.DurationMS), Timeout: fromMS(c.TimeoutMS), Seed: c.Seed, Model: c.Model, Prompt: c.Prompt,
 	}
+	if c.Protocol != "" {
+		if cfg.Protocol, err = protocol.Parse(c.Protocol); err != nil {
+			return nil, fmt.Errorf("read bench JSON: config.protocol: %w", err)
+		}
+	}
+	run := protocol.V4
+	if in.Protocol != "" {
+		if run, err = protocol.Parse(in.Protocol); err != nil || run == protocol.Unknown {
+			return nil, fmt.Errorf("read bench JSON: protocol %q: want v4 or ui", in.Protocol)
+		}
+	}
 	samples := make([]Sample, 0, len(*in.PerRequest))
 	for i, p := range *in.PerRequest {
-		if p.Lines < 0 || p.Bytes < 0 || p.E2EMS < 0 || p.TTFBMS < 0 {
+		units, _ := either(p.Lines, p.Events)
+		first, _ := either(p.TTFLMS, p.TTFEMS)
+		if units < 0 || p.Bytes < 0 || p.E2EMS < 0 || p.TTFBMS < 0 {
 			return nil, fmt.Errorf("read bench JSON: per_request[%d]: negative count or time", i)
 		}
 		s := Sample{
 			Index: p.Index, Status: p.Status, ChatID: p.ChatID, Kind: p.ErrorKind, Err: p.Error, Canceled: p.Canceled,
-			Intended: fromMS(p.IntendedMS), Sent: fromMS(p.SentMS), TTFB: fromMS(p.TTFBMS), TTFL: fromMS(p.TTFLMS),
-			TTFT: fromMS(p.TTFTMS), HasTTFT: p.TTFTMS > 0, E2E: fromMS(p.E2EMS), Lines: p.Lines, Bytes: p.Bytes,
+			Intended: fromMS(p.IntendedMS), Sent: fromMS(p.SentMS), TTFB: fromMS(p.TTFBMS), TTFL: fromMS(first),
+			TTFT: fromMS(p.TTFTMS), HasTTFT: p.TTFTMS > 0, E2E: fromMS(p.E2EMS), Lines: units, Bytes: p.Bytes, End: p.End,
 		}
-		for _, g := range p.LineGaps {
+		if p.Protocol != "" {
+			if s.Protocol, err = protocol.Parse(p.Protocol); err != nil {
+				return nil, fmt.Errorf("read bench JSON: per_request[%d]: %w", i, err)
+			}
+		}
+		for _, n := range p.Notes {
+			if k := slices.Index(noteNames[:], n); k >= 0 {
+				s.Notes |= 1 << k
+			}
+		}
+		for _, g := range append(p.LineGaps, p.EventGaps...) {
 			s.Gaps = append(s.Gaps, fromMS(g))
 		}
 		samples = append(samples, s)
 	}
 	rep := newReport(&cfg, samples, fromMS(in.DurationMS))
+	rep.Protocol = run
 	rep.Tool, rep.Target, rep.Interrupted = in.Tool, in.Target, in.Interrupted
 	rep.WarmupFailed, rep.ChatsCreated = in.Requests.WarmupFailed, in.Spend.ChatsCreated
 	rep.BadLines = rep.BadLines[:0]
-	for _, b := range in.BadLines {
+	for _, b := range append(in.BadLines, in.BadEvents...) {
 		rep.BadLines = append(rep.BadLines, BadLine(b))
 	}
 	if in.StartedAt != "" {

@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/chatwire/chatwire/internal/protocol"
 )
 
 // TestReadJSONRoundTrip writes a report as JSON and reads it back: the
@@ -65,5 +68,36 @@ func TestReadJSONErrors(t *testing.T) {
 			require.Error(t, err, "ReadJSON(%q)", c.in)
 			assert.Contains(t, err.Error(), c.want, "error of ReadJSON(%q)", c.in)
 		})
+	}
+}
+
+// TestReadJSONRoundTripUI does the same for a UI run: its keys named after
+// events, read back into the same samples, ends, notes and bad events.
+func TestReadJSONRoundTripUI(t *testing.T) {
+	good := sse(`{"type":"start","messageMetadata":{"chatId":"c1"}}`, `{"type":"text-delta","id":"t","delta":"caf`+"\xe9"+`"}`) + "data: [DONE]\n\n"
+	bad := sse(`{"type":"start"}`, `{"type":"nope"}`)
+	rep := runPaced(t, &streamHandler{body: func(i int) string { return []string{good, bad, good}[i] }, header: uiHeader()}, 3,
+		func(int) pacing {
+			return pacing{headers: msec, lines: []time.Duration{msec, 2 * msec, 3 * msec, 4 * msec}}
+		})
+	require.Equal(t, map[string]int{ErrBadEventType: 1}, rep.Errors)
+	var b bytes.Buffer
+	require.NoError(t, WriteJSON(&b, rep))
+	assert.NotContains(t, b.String(), `"line_gap`, "no key of a UI report is named after lines")
+	assert.NotContains(t, b.String(), `"lines"`, "no key of a UI report is named after lines")
+	got, err := ReadJSON(&b)
+	require.NoError(t, err, "read back the JSON of a UI run")
+	assert.Equal(t, protocol.UI, got.Protocol)
+	assert.Equal(t, rep.Ends, got.Ends)
+	assert.Equal(t, map[string]int{"done": 2}, got.Ends)
+	assert.Equal(t, map[string]int{"invalid_utf8": 2}, got.Notes)
+	assert.Equal(t, rep.BadLines, got.BadLines)
+	assert.Equal(t, 2, got.BadLines[0].Event, "the bad event's index")
+	assert.Equal(t, rep.LineGap, got.LineGap, "the event gap")
+	require.Len(t, got.Samples, len(rep.Samples))
+	for i := range rep.Samples {
+		w, g := rep.Samples[i], got.Samples[i]
+		w.BadEvent = nil // kept in BadLines
+		assert.Equal(t, w, g, "sample %d", i)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/chatwire/chatwire/client/httpfail"
+	"github.com/chatwire/chatwire/internal/protocol"
 )
 
 // DefaultPrompt is the content of every request unless Config.Prompt says
@@ -32,10 +33,22 @@ type Config struct {
 	Timeout     time.Duration // > 0: give up on a request (its whole stream) after this long
 	Seed        uint64        // seed of the open-loop schedule
 
-	// MaxLine is the longest stream line accepted, in bytes; a longer one
-	// fails its request (ErrLineTooLong). 0 means DefaultMaxLine. Memory
-	// is bounded by it: each stream in flight buffers at most one line.
+	// Protocol is the protocol every response is read as: protocol.V4 or
+	// protocol.UI; protocol.Unknown (the default) tells it from each
+	// response (see [Meter.SetProtocol]), and the run's first response
+	// sets the run's: a later response in the other fails
+	// (ErrProtocolMismatch).
+	Protocol protocol.Protocol
+
+	// MaxLine is the longest stream line (v4) or event (ui) accepted, in
+	// bytes; a longer one fails its request (ErrLineTooLong,
+	// ErrEventTooLong). 0 means DefaultMaxLine. Memory is bounded by it:
+	// each stream in flight buffers at most one line or event.
 	MaxLine int
+	// MaxUnits is the most lines or events one stream may have; a stream
+	// of more fails (ErrTooManyLines, ErrTooManyEvents). 0 means
+	// DefaultMaxUnits. Each costs a gap of 8 bytes, kept for the report.
+	MaxUnits int
 
 	Prompt    string // the request's content; DefaultPrompt when empty
 	Model     string // the request's model; left out when empty
@@ -67,6 +80,10 @@ func (c *Config) validate() error {
 		return fmt.Errorf("rate must not be negative, not %g", c.Rate)
 	case c.MaxLine < 0:
 		return fmt.Errorf("max line must not be negative, not %d", c.MaxLine)
+	case c.MaxUnits < 0:
+		return fmt.Errorf("max units must not be negative, not %d", c.MaxUnits)
+	case c.Protocol != protocol.Unknown && c.Protocol != protocol.V4 && c.Protocol != protocol.UI:
+		return fmt.Errorf("unknown protocol %d", c.Protocol)
 	case c.Duration < 0 || c.Timeout < 0:
 		return errors.New("durations must not be negative")
 	}
@@ -90,6 +107,8 @@ type Runner struct {
 	failed    atomic.Int64
 	lines     atomic.Int64
 	phaseAt   atomic.Int64 // clock time the phase started, in ns
+
+	proto atomic.Uint32 // the run's protocol: Config.Protocol, or the first response's
 }
 
 // NewRunner checks cfg and returns a runner for it.
@@ -105,6 +124,9 @@ func NewRunner(cfg Config) (*Runner, error) {
 	}
 	if cfg.MaxLine == 0 {
 		cfg.MaxLine = DefaultMaxLine
+	}
+	if cfg.MaxUnits == 0 {
+		cfg.MaxUnits = DefaultMaxUnits
 	}
 	if cfg.Client == nil {
 		t := http.DefaultTransport.(*http.Transport).Clone()
@@ -123,7 +145,12 @@ func NewRunner(cfg Config) (*Runner, error) {
 		client: cfg.Client,
 		clock:  cfg.Clock,
 	}
-	r.meters.New = func() any { return newMeter(r.clock, &r.lines, cfg.MaxLine) }
+	r.proto.Store(uint32(cfg.Protocol))
+	r.meters.New = func() any {
+		m := newMeter(r.clock, &r.lines, cfg.MaxLine, cfg.MaxUnits)
+		m.SetProtocol(cfg.Protocol)
+		return m
+	}
 	return r, nil
 }
 
@@ -140,12 +167,13 @@ func requestBody(prompt, model string) ([]byte, error) {
 
 // Progress is a snapshot of a running phase.
 type Progress struct {
-	Measuring bool          // false during the warmup
-	Total     int           // requests the phase sends at most
-	Done      int           // requests finished, failed ones included
-	Failed    int           // requests that failed
-	Lines     int64         // lines read so far in the phase
-	Elapsed   time.Duration // since the phase started
+	Measuring bool              // false during the warmup
+	Total     int               // requests the phase sends at most
+	Done      int               // requests finished, failed ones included
+	Failed    int               // requests that failed
+	Lines     int64             // lines (events) read so far in the phase
+	Elapsed   time.Duration     // since the phase started
+	Protocol  protocol.Protocol // the run's, once known: Config.Protocol or the first response's
 }
 
 // Progress returns the progress of the current phase. It is safe to call
@@ -158,6 +186,7 @@ func (r *Runner) Progress() Progress {
 		Failed:    int(r.failed.Load()),
 		Lines:     r.lines.Load(),
 		Elapsed:   r.clock.Now() - time.Duration(r.phaseAt.Load()),
+		Protocol:  protocol.Protocol(r.proto.Load()),
 	}
 }
 
@@ -185,6 +214,9 @@ func (r *Runner) Run(ctx context.Context) *Report {
 		m = r.phase(ctx, true, r.cfg.Requests, r.cfg.Seed, r.cfg.Duration)
 	}
 	rep := newReport(&r.cfg, m.samples, m.elapsed)
+	if p := protocol.Protocol(r.proto.Load()); p != protocol.Unknown {
+		rep.Protocol = p
+	}
 	rep.StartedAt = started
 	rep.WarmupFailed = warmupFailed
 	rep.ChatsCreated = chats
@@ -325,8 +357,20 @@ func (r *Runner) do(ctx context.Context, s *Sample, m *Meter, open bool) {
 	if err := m.Measure(r.client, req, s, r.redact); err != nil {
 		r.fail(ctx, reqCtx, s, err, s.Status != 0)
 	}
+	if p := s.Protocol; p != protocol.Unknown && !s.Canceled && !r.proto.CompareAndSwap(uint32(protocol.Unknown), uint32(p)) {
+		if run := protocol.Protocol(r.proto.Load()); run != p {
+			s.Kind, s.Err = ErrProtocolMismatch, fmt.Sprintf("a %s stream in a run of %s streams (-protocol chooses one)", p, run)
+			s.BadLine, s.BadEvent = nil, nil
+		}
+	}
 	if !open {
 		s.Intended = s.Sent
+	}
+	if !s.OK() {
+		// The aggregates take successful streams only: a failed one's gaps
+		// would only hold memory (up to MaxUnits of them for a flood of
+		// tiny events, in every failed sample of the run).
+		s.Gaps = nil
 	}
 }
 

@@ -18,8 +18,11 @@
 // post sends one request through the VU's own transport and dialer, so k6's
 // TLS options, hosts, blockHostnames, rps, tags and the data_sent and
 // data_received metrics apply to it, and reads the response with the strict
-// linestream decoder, line by line. It blocks the VU until the stream has
-// ended, like http.post, and gives up when the VU's context ends.
+// linestream decoder, line by line, or, for the UI message stream of AI SDK
+// 5, 6 and 7 (told from each response: its headers, else its first bytes),
+// with the strict uistream decoder, event by event. It blocks the VU until
+// the stream has ended, like http.post, and gives up when the VU's context
+// ends.
 //
 // # Metrics
 //
@@ -34,12 +37,21 @@
 //	chatwire_stream_bytes  counter, data  body bytes read (failed streams included)
 //	chatwire_bad_lines     counter      streams cut short by a bad line (at most one each)
 //	chatwire_stream_failed rate         1 for a failed stream, 0 for a successful one
+//	chatwire_ttfe          trend, time  ui: same start, until the first complete event
+//	chatwire_event_gap     trend, time  ui: between the arrivals of consecutive events; every gap
+//	chatwire_events        counter      ui: events read (failed streams included)
+//	chatwire_bad_events    counter      ui: streams cut short by a bad event (at most one each)
+//
+// A v4 stream's samples go to the line metrics, a UI stream's to the event
+// metrics; ttfb, ttft, e2e, stream bytes and stream failed take both.
 //
 // As in `chatwire bench`, the trends take successful streams only (status
 // 200, at least one line, every line valid, the body read to its end); a
 // failed stream counts in chatwire_stream_failed, and its kind is in the
-// result's error_kind: "http_<status>", "transport", "timeout", "bad_line"
-// or "empty_stream". A stream cut off because the VU's context ended (the
+// result's error_kind: "http_<status>", "transport", "timeout", "bad_line",
+// "empty_stream", a UI stream's "bad_event_json", "bad_event_not_chunk",
+// "bad_event_unknown_type" or "event_cap", and the other kinds of
+// bench/live. A stream cut off because the VU's context ended (the
 // test stopping) is neither: it is marked canceled and adds no sample.
 //
 // The samples of a stream are sent when it has ended, each stamped with the

@@ -19,6 +19,14 @@ const (
 	MetricStreamBytes  = "chatwire_stream_bytes"
 	MetricBadLines     = "chatwire_bad_lines"
 	MetricStreamFailed = "chatwire_stream_failed"
+
+	// The UI message stream's, named after its events where the v4 ones
+	// are named after lines; the others (ttfb, ttft, e2e, stream bytes,
+	// stream failed) are the same for both.
+	MetricTTFE      = "chatwire_ttfe"
+	MetricEventGap  = "chatwire_event_gap"
+	MetricEvents    = "chatwire_events"
+	MetricBadEvents = "chatwire_bad_events"
 )
 
 // streamMetrics are the custom metrics, registered once per test run.
@@ -26,6 +34,8 @@ type streamMetrics struct {
 	TTFB, TTFL, TTFT, LineGap, E2E *metrics.Metric
 	Lines, StreamBytes, BadLines   *metrics.Metric
 	StreamFailed                   *metrics.Metric
+	TTFE, EventGap                 *metrics.Metric
+	Events, BadEvents              *metrics.Metric
 }
 
 // registerMetrics registers the custom metrics in the VU's registry, which
@@ -53,6 +63,10 @@ func registerMetrics(vu modules.VU) (*streamMetrics, error) {
 		{&m.StreamBytes, MetricStreamBytes, metrics.Counter, metrics.Data},
 		{&m.BadLines, MetricBadLines, metrics.Counter, metrics.Default},
 		{&m.StreamFailed, MetricStreamFailed, metrics.Rate, metrics.Default},
+		{&m.TTFE, MetricTTFE, metrics.Trend, metrics.Time},
+		{&m.EventGap, MetricEventGap, metrics.Trend, metrics.Time},
+		{&m.Events, MetricEvents, metrics.Counter, metrics.Default},
+		{&m.BadEvents, MetricBadEvents, metrics.Counter, metrics.Default},
 	} {
 		metric, err := env.Registry.NewMetric(d.name, d.typ, d.val)
 		if err != nil {

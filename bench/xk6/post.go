@@ -14,6 +14,7 @@ import (
 	"go.k6.io/k6/metrics"
 
 	"github.com/chatwire/chatwire/bench/live"
+	"github.com/chatwire/chatwire/internal/protocol"
 )
 
 // errInitContext is post's error when a script calls it outside a VU
@@ -22,29 +23,41 @@ var errInitContext = common.NewInitContextError("chatwire.post: using it in the 
 
 // A Stream is what post returns to the script: one request and its stream,
 // the fields of `chatwire bench -json`'s per-request record. Times are in
-// milliseconds; a time that was not reached is null.
+// milliseconds; a time that was not reached is null. The fields of a
+// stream's units are named after them: lines for a v4 data stream, events
+// for a UI message stream; those of the other protocol are 0 or null.
 type Stream struct {
-	OK        bool     `js:"ok"`         // status 200, at least one line, every line valid, the body read to its end
+	OK        bool     `js:"ok"`         // status 200, at least one line (event), every one valid, the body read to its end
 	Status    int      `js:"status"`     // HTTP status, 0 when no response arrived
-	ChatID    string   `js:"chat_id"`    // from the first line, when it is a 2: part holding one
-	Lines     int      `js:"lines"`      // lines read, blank lines not counted
+	Protocol  string   `js:"protocol"`   // "v4" or "ui", told from the response; "" when no body was read
+	ChatID    string   `js:"chat_id"`    // v4: from the first line, a 2: part holding one; ui: the start chunk's messageMetadata.chatId
+	Lines     int      `js:"lines"`      // v4: lines read, blank lines not counted
+	Events    int      `js:"events"`     // ui: events with a chunk read ([DONE] not counted)
 	Bytes     int64    `js:"bytes"`      // body bytes read
-	ErrorKind string   `js:"error_kind"` // "" on success; http_<status>, transport, timeout, bad_line, empty_stream
+	ErrorKind string   `js:"error_kind"` // "" on success; http_<status>, transport, timeout, bad_line, bad_event_json, empty_stream, …
 	Error     string   `js:"error"`      // what went wrong, for a failed stream
-	BadLine   *BadLine `js:"bad_line"`   // the first bad line, for error_kind bad_line; else null
+	BadLine   *BadLine `js:"bad_line"`   // v4: the first bad line, for error_kind bad_line or line_cap; else null
+	BadEvent  *BadLine `js:"bad_event"`  // ui: the first bad event, for the bad_event_… kinds and event_cap; else null
+	End       string   `js:"end"`        // how a stream read to its end ended: done, finish, abort, no_finish
+	Notes     []string `js:"notes"`      // ui: what the stream held that the client ignores (invalid_utf8, …)
 	Canceled  bool     `js:"canceled"`   // cut off because the VU's context ended: neither success nor failure
 
-	TTFB        *float64 `js:"ttfb_ms"`
-	TTFL        *float64 `js:"ttfl_ms"`
-	TTFT        *float64 `js:"ttft_ms"`
-	E2E         float64  `js:"e2e_ms"`
-	LineGapP50  *float64 `js:"line_gap_p50_ms"`  // the median of this stream's gaps
-	LineGapMean *float64 `js:"line_gap_mean_ms"` // (last line − first line) / (lines − 1)
+	TTFB         *float64 `js:"ttfb_ms"`
+	TTFL         *float64 `js:"ttfl_ms"` // v4
+	TTFE         *float64 `js:"ttfe_ms"` // ui
+	TTFT         *float64 `js:"ttft_ms"`
+	E2E          float64  `js:"e2e_ms"`
+	LineGapP50   *float64 `js:"line_gap_p50_ms"`   // v4: the median of this stream's gaps
+	LineGapMean  *float64 `js:"line_gap_mean_ms"`  // v4: (last line − first line) / (lines − 1)
+	EventGapP50  *float64 `js:"event_gap_p50_ms"`  // ui: the median of this stream's gaps
+	EventGapMean *float64 `js:"event_gap_mean_ms"` // ui: (last event − first event) / (events − 1)
 }
 
 // A BadLine is where the strict decoder stopped: 1-based line and column
-// (bytes), 0-based byte offset, and the message.
+// (bytes), 0-based byte offset, and the message; for a bad event of a UI
+// stream, also the event's 1-based index among the stream's events.
 type BadLine struct {
+	Event   int    `js:"event"`
 	Line    int    `js:"line"`
 	Col     int    `js:"col"`
 	Offset  int64  `js:"offset"`
@@ -52,8 +65,9 @@ type BadLine struct {
 }
 
 // Post is chatwire.post(url, body, params): it sends a POST through the
-// VU's transport, reads the response stream line by line with the strict
-// decoder, pushes the custom metrics and returns the [Stream]. A failed
+// VU's transport, reads the response stream line by line (v4) or event by
+// event (ui; the protocol told from the response) with the strict decoder,
+// pushes the custom metrics and returns the [Stream]. A failed
 // request is a result, not an exception; a bad argument throws.
 func (mi *ModuleInstance) Post(url string, body, params sobek.Value) (*Stream, error) {
 	state := mi.vu.State()
@@ -150,15 +164,20 @@ func (mi *ModuleInstance) push(ctx context.Context, state *lib.State, tm *metric
 			Time:       at, Metadata: tm.Metadata, Value: v,
 		})
 	}
-	add(m.Lines, end, float64(s.Lines))
-	add(m.StreamBytes, end, float64(s.Bytes))
-	// A 0 for a good stream keeps chatwire_bad_lines in the summary when
-	// no stream had a bad line.
-	badLines := 0.0
-	if s.Kind == live.ErrBadLine {
-		badLines = 1
+	ui := s.Protocol == protocol.UI
+	units, bad, first, gap := m.Lines, m.BadLines, m.TTFL, m.LineGap
+	if ui {
+		units, bad, first, gap = m.Events, m.BadEvents, m.TTFE, m.EventGap
 	}
-	add(m.BadLines, end, badLines)
+	add(units, end, float64(s.Lines))
+	add(m.StreamBytes, end, float64(s.Bytes))
+	// A 0 for a good stream keeps chatwire_bad_lines (chatwire_bad_events)
+	// in the summary when no stream had a bad one.
+	badUnits := 0.0
+	if s.BadLine != nil || s.BadEvent != nil {
+		badUnits = 1
+	}
+	add(bad, end, badUnits)
 	if !s.OK() {
 		add(m.StreamFailed, end, 1)
 		metrics.PushIfNotDone(ctx, state.Samples, metrics.Samples(samples))
@@ -167,14 +186,14 @@ func (mi *ModuleInstance) push(ctx context.Context, state *lib.State, tm *metric
 	add(m.StreamFailed, end, 0)
 	since := func(d time.Duration) time.Time { return origin.Add(s.Sent + d) }
 	add(m.TTFB, since(s.TTFB), metrics.D(s.TTFB))
-	add(m.TTFL, since(s.TTFL), metrics.D(s.TTFL))
+	add(first, since(s.TTFL), metrics.D(s.TTFL))
 	if s.HasTTFT {
 		add(m.TTFT, since(s.TTFT), metrics.D(s.TTFT))
 	}
 	arrival := s.TTFL
 	for _, g := range s.Gaps {
 		arrival += g
-		add(m.LineGap, since(arrival), metrics.D(g))
+		add(gap, since(arrival), metrics.D(g))
 	}
 	add(m.E2E, end, metrics.D(s.E2E))
 	metrics.PushIfNotDone(ctx, state.Samples, metrics.Samples(samples))
@@ -187,24 +206,44 @@ func newStream(s *live.Sample) *Stream {
 		return &v
 	}
 	st := &Stream{
-		OK: s.OK(), Status: s.Status, ChatID: s.ChatID, Lines: s.Lines, Bytes: s.Bytes,
+		OK: s.OK(), Status: s.Status, ChatID: s.ChatID, Bytes: s.Bytes, End: s.End, Notes: s.Notes.Names(),
 		ErrorKind: s.Kind, Error: s.Err, Canceled: s.Canceled, E2E: *ms(s.E2E),
+	}
+	ui := s.Protocol == protocol.UI
+	if s.Protocol != protocol.Unknown {
+		st.Protocol = s.Protocol.String()
+	}
+	if ui {
+		st.Events = s.Lines
+	} else {
+		st.Lines = s.Lines
 	}
 	if se := s.BadLine; se != nil {
 		st.BadLine = &BadLine{Line: se.Line, Col: se.Col, Offset: se.Offset, Message: se.Msg}
+	}
+	if se := s.BadEvent; se != nil {
+		st.BadEvent = &BadLine{Event: se.Event, Line: se.Line, Col: se.Col, Offset: se.Offset, Message: se.Msg}
 	}
 	if s.Status != 0 {
 		st.TTFB = ms(s.TTFB)
 	}
 	if s.Lines > 0 {
-		st.TTFL = ms(s.TTFL)
+		if ui {
+			st.TTFE = ms(s.TTFL)
+		} else {
+			st.TTFL = ms(s.TTFL)
+		}
 	}
 	if s.HasTTFT {
 		st.TTFT = ms(s.TTFT)
 	}
 	if len(s.Gaps) > 0 {
 		p50, _ := s.GapPercentile(0.5, nil)
-		st.LineGapP50, st.LineGapMean = ms(p50), ms(s.MeanGap())
+		if ui {
+			st.EventGapP50, st.EventGapMean = ms(p50), ms(s.MeanGap())
+		} else {
+			st.LineGapP50, st.LineGapMean = ms(p50), ms(s.MeanGap())
+		}
 	}
 	return st
 }

@@ -65,8 +65,10 @@ func newVU(t *testing.T, configure func(*lib.State)) *vuHarness {
 type result struct {
 	OK        bool   `json:"ok"`
 	Status    int    `json:"status"`
+	Protocol  string `json:"protocol"`
 	ChatID    string `json:"chat_id"`
 	Lines     int    `json:"lines"`
+	Events    int    `json:"events"`
 	Bytes     int64  `json:"bytes"`
 	ErrorKind string `json:"error_kind"`
 	Error     string `json:"error"`
@@ -76,13 +78,24 @@ type result struct {
 		Offset  int64  `json:"offset"`
 		Message string `json:"message"`
 	} `json:"bad_line"`
-	Canceled    bool     `json:"canceled"`
-	TTFB        *float64 `json:"ttfb_ms"`
-	TTFL        *float64 `json:"ttfl_ms"`
-	TTFT        *float64 `json:"ttft_ms"`
-	E2E         float64  `json:"e2e_ms"`
-	LineGapP50  *float64 `json:"line_gap_p50_ms"`
-	LineGapMean *float64 `json:"line_gap_mean_ms"`
+	BadEvent *struct {
+		Event   int    `json:"event"`
+		Line    int    `json:"line"`
+		Offset  int64  `json:"offset"`
+		Message string `json:"message"`
+	} `json:"bad_event"`
+	End          string   `json:"end"`
+	Notes        []string `json:"notes"`
+	TTFE         *float64 `json:"ttfe_ms"`
+	EventGapP50  *float64 `json:"event_gap_p50_ms"`
+	EventGapMean *float64 `json:"event_gap_mean_ms"`
+	Canceled     bool     `json:"canceled"`
+	TTFB         *float64 `json:"ttfb_ms"`
+	TTFL         *float64 `json:"ttfl_ms"`
+	TTFT         *float64 `json:"ttft_ms"`
+	E2E          float64  `json:"e2e_ms"`
+	LineGapP50   *float64 `json:"line_gap_p50_ms"`
+	LineGapMean  *float64 `json:"line_gap_mean_ms"`
 }
 
 // post runs `chatwire.post(<args>)` in the VU and returns its result.
@@ -152,6 +165,64 @@ func TestPostMockStream(t *testing.T) {
 	assert.InDelta(t, r.E2E, got[MetricE2E][0], 1e-9, "the trend holds the result's e2e, in ms")
 	assert.Positive(t, vu.dialer.BytesWritten, "the request went through the VU's dialer (data_sent)")
 	assert.GreaterOrEqual(t, vu.dialer.BytesRead, r.Bytes, "the response came through the VU's dialer (data_received)")
+}
+
+// TestPostMockUIStream reads the mock speaking the UI message stream: the
+// protocol told from the response, the record and the metrics named after
+// events, none of the line metrics' samples.
+func TestPostMockUIStream(t *testing.T) {
+	url := mockServer(t, mock.Options{Protocol: mock.ProtocolUI, Pace: 2 * time.Millisecond, Lines: 3})
+	vu := newVU(t, nil)
+	r := vu.post(t, `'`+url+`/api/chat', { content: 'a page' }, `+validAuth)
+
+	require.True(t, r.OK, "a stream of the UI mock is a success: %+v", r)
+	assert.Equal(t, "ui", r.Protocol)
+	assert.True(t, strings.HasPrefix(r.ChatID, "chat_"), "chat id read from start.messageMetadata.chatId, got %q", r.ChatID)
+	assert.Zero(t, r.Lines, "a UI stream has events, not lines")
+	assert.Greater(t, r.Events, 3, "the start, the text deltas, the finish")
+	assert.Equal(t, "done", r.End, "the mock ends with [DONE]")
+	assert.Nil(t, r.TTFL, "no time to a first line")
+	assert.Nil(t, r.LineGapP50, "no line gap")
+	require.NotNil(t, r.TTFE)
+	require.NotNil(t, r.TTFT)
+	require.NotNil(t, r.EventGapP50)
+	assert.LessOrEqual(t, *r.TTFB, *r.TTFE, "headers before the first event")
+	assert.LessOrEqual(t, *r.TTFE, *r.TTFT, "the start chunk before the first text")
+	assert.GreaterOrEqual(t, *r.EventGapP50, 1.5, "the mock paces events 2ms apart, so the median gap is near 2ms")
+
+	got := vu.values()
+	for name, n := range map[string]int{
+		MetricTTFB: 1, MetricTTFE: 1, MetricTTFT: 1, MetricE2E: 1, MetricEventGap: r.Events - 1,
+		MetricEvents: 1, MetricStreamBytes: 1, MetricBadEvents: 1, MetricStreamFailed: 1,
+		MetricTTFL: 0, MetricLineGap: 0, MetricLines: 0, MetricBadLines: 0,
+	} {
+		assert.Len(t, got[name], n, "samples of %s", name)
+	}
+	assert.Equal(t, []float64{float64(r.Events)}, got[MetricEvents])
+	assert.Equal(t, []float64{0}, got[MetricBadEvents])
+}
+
+// TestPostUIBadEvents: the UI mock's faults that make every client throw
+// fail the stream with the bad event's kind and position.
+func TestPostUIBadEvents(t *testing.T) {
+	for _, tt := range []struct{ fault, kind, msg string }{
+		{"ui-unknown-chunk-type", "bad_event_unknown_type", `"progress"`},
+		{"ui-json-split", "bad_event_json", "invalid JSON"},
+	} {
+		t.Run(tt.fault, func(t *testing.T) {
+			url := mockServer(t, mock.Options{Protocol: mock.ProtocolUI, Fault: tt.fault})
+			vu := newVU(t, nil)
+			r := vu.post(t, `'`+url+`/api/chat', { content: 'x' }, `+validAuth)
+			assert.False(t, r.OK)
+			assert.Equal(t, tt.kind, r.ErrorKind, "%s: %s", tt.fault, r.Error)
+			require.NotNil(t, r.BadEvent, "%s: where", tt.fault)
+			assert.Positive(t, r.BadEvent.Event, "the bad event's index")
+			assert.Contains(t, r.BadEvent.Message, tt.msg)
+			got := vu.values()
+			assert.Equal(t, []float64{1}, got[MetricBadEvents], "chatwire_bad_events counts it")
+			assert.Equal(t, []float64{1}, got[MetricStreamFailed])
+		})
+	}
 }
 
 func TestPostSampleTimes(t *testing.T) {

@@ -23,7 +23,27 @@ var (
 	k6Pace    = flag.Duration("k6-pace", 0, "the -pace of the chatwire serve that the run measured")
 	k6Faulty  = flag.Bool("k6-faulty", false, "the run measured chatwire serve -fault malformed-line (every stream has a bad line)")
 	benchJSON = flag.String("bench-json", "", "`file` of a `chatwire bench -json` run at the same rate against the same service, to compare the line gap with")
+	k6UI      = flag.Bool("k6-ui", false, "the run measured chatwire serve -protocol ui: its metrics are named after events (with -k6-faulty: -fault ui-unknown-chunk-type, every stream has a bad event)")
 )
+
+// unitMetrics are the metrics named after a protocol's units: lines (v4)
+// or events (ui).
+type unitMetrics struct {
+	units, bad, first, gap string
+	one, many              string // "line", "lines" or "event", "events"
+	benchGap               string // the key of the gap in a chatwire bench -json report
+}
+
+func metricsOf(ui bool) unitMetrics {
+	if ui {
+		return unitMetrics{MetricEvents, MetricBadEvents, MetricTTFE, MetricEventGap, "event", "events", "event_gap_ms"}
+	}
+	return unitMetrics{MetricLines, MetricBadLines, MetricTTFL, MetricLineGap, "line", "lines", "line_gap_ms"}
+}
+
+// paceTolerance is how far from the mock's pace the median gap may be: the
+// issue's bar, 10%, on both protocols.
+const paceTolerance = 0.10
 
 // summary is the part of k6's --summary-export JSON the check reads: every
 // metric's figures by name ("med", "p(95)", "count", "value", …).
@@ -56,10 +76,14 @@ var trendStats = []string{"min", "med", "avg", "p(90)", "p(95)", "p(99)", "max"}
 // checkSummary returns what is wrong with the summary of a run of
 // examples/chat.js against chatwire serve paced at pace: every metric
 // there, TTFB ≤ TTFL ≤ TTFT ≤ E2E figure by figure (each holds for every
-// stream, so for every order statistic), the median line gap within 25%
+// stream, so for every order statistic), the median line gap within 10%
 // of the pace, no bad line and no failed stream. With faulty (the mock's
 // malformed-line fault) every stream must have failed on a bad line instead.
-func checkSummary(s *summary, pace time.Duration, faulty bool) []string {
+// With ui (chatwire serve -protocol ui) the same for the metrics named
+// after events: TTFE, the event gap, bad events (the faulty mock's
+// ui-unknown-chunk-type: at least one good event before the bad one).
+func checkSummary(s *summary, pace time.Duration, faulty, ui bool) []string {
+	u := metricsOf(ui)
 	var problems []string
 	fail := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
 	// missing reports the figures of metric the summary lacks, in one problem.
@@ -77,38 +101,38 @@ func checkSummary(s *summary, pace time.Duration, faulty bool) []string {
 	}
 	get := func(metric, stat string) float64 { v, _ := s.figure(metric, stat); return v }
 
-	counters := missing(MetricLines, "count")
+	counters := missing(u.units, "count")
 	counters = missing(MetricStreamBytes, "count") || counters
-	counters = missing(MetricBadLines, "count") || counters
+	counters = missing(u.bad, "count") || counters
 	counters = missing(MetricStreamFailed, "passes", "fails", "value") || counters
 	if counters {
 		return problems
 	}
 	streams := get(MetricStreamFailed, "passes") + get(MetricStreamFailed, "fails")
-	lines, bytes, badLines := get(MetricLines, "count"), get(MetricStreamBytes, "count"), get(MetricBadLines, "count")
+	lines, bytes, badLines := get(u.units, "count"), get(MetricStreamBytes, "count"), get(u.bad, "count")
 	failedRate := get(MetricStreamFailed, "value")
 	if streams == 0 {
 		fail("no stream measured")
 		return problems
 	}
 	if lines < streams || bytes <= lines {
-		fail("%v lines and %v bytes for %v streams: want at least a line a stream and more bytes than lines", lines, bytes, streams)
+		fail("%v %s and %v bytes for %v streams: want at least a %s a stream and more bytes than %s", lines, u.many, bytes, streams, u.one, u.many)
 	}
 	if faulty {
 		if badLines != streams || failedRate != 1 {
-			fail("faulty mock: %v bad lines in %v streams, failed rate %v: want a bad line in every stream, every stream failed", badLines, streams, failedRate)
+			fail("faulty mock: %v bad %s in %v streams, failed rate %v: want a bad %s in every stream, every stream failed", badLines, u.many, streams, failedRate, u.one)
 		}
-		if lines != streams {
+		if !ui && lines != streams {
 			fail("faulty mock: %v lines in %v streams: want the one good line before the bad one", lines, streams)
 		}
 		return problems
 	}
 	if badLines != 0 || failedRate != 0 {
-		fail("%v bad lines, failed rate %v: want none", badLines, failedRate)
+		fail("%v bad %s, failed rate %v: want none", badLines, u.many, failedRate)
 	}
-	order := []string{MetricTTFB, MetricTTFL, MetricTTFT, MetricE2E}
+	order := []string{MetricTTFB, u.first, MetricTTFT, MetricE2E}
 	trends := false
-	for _, m := range append(order, MetricLineGap) {
+	for _, m := range append(order, u.gap) {
 		trends = missing(m, trendStats...) || trends
 	}
 	if trends {
@@ -121,43 +145,46 @@ func checkSummary(s *summary, pace time.Duration, faulty bool) []string {
 			}
 		}
 	}
-	if ttfb, gap := get(MetricTTFB, "min"), get(MetricLineGap, "min"); ttfb <= 0 || gap < 0 {
-		fail("%s min = %vms, %s min = %vms: want a positive time and no negative gap", MetricTTFB, ttfb, MetricLineGap, gap)
+	if ttfb, gap := get(MetricTTFB, "min"), get(u.gap, "min"); ttfb <= 0 || gap < 0 {
+		fail("%s min = %vms, %s min = %vms: want a positive time and no negative gap", MetricTTFB, ttfb, u.gap, gap)
 	}
 	paceMS := float64(pace) / float64(time.Millisecond)
-	if gap := get(MetricLineGap, "med"); math.Abs(gap-paceMS) > 0.25*paceMS {
-		fail("%s med = %.3fms: want within 25%% of the mock's pace %v", MetricLineGap, gap, pace)
+	if gap := get(u.gap, "med"); math.Abs(gap-paceMS) > paceTolerance*paceMS {
+		fail("%s med = %.3fms: want within %.0f%% of the mock's pace %v", u.gap, gap, 100*paceTolerance, pace)
 	}
 	return problems
 }
 
-// compareGap returns the median line gap of the k6 summary and of a
-// `chatwire bench -json` report, in ms, and a problem when they differ by
-// more than 10%.
-func compareGap(s *summary, benchPath string) (k6, bench float64, problem string) {
+// compareGap returns the median line (event, with ui) gap of the k6
+// summary and of a `chatwire bench -json` report, in ms, and a problem
+// when they differ by more than 10%.
+func compareGap(s *summary, benchPath string, ui bool) (k6, bench float64, problem string) {
+	u := metricsOf(ui)
 	b, err := os.ReadFile(benchPath)
 	if err != nil {
 		return 0, 0, err.Error()
 	}
-	var rep struct {
-		LineGap struct {
-			N   int     `json:"n"`
-			P50 float64 `json:"p50"`
-		} `json:"line_gap_ms"`
+	var rep map[string]json.RawMessage
+	var gap struct {
+		N   int     `json:"n"`
+		P50 float64 `json:"p50"`
 	}
-	if err := json.Unmarshal(b, &rep); err != nil {
+	if err := json.Unmarshal(b, &rep); err == nil && rep[u.benchGap] != nil {
+		err = json.Unmarshal(rep[u.benchGap], &gap)
+	}
+	if err != nil {
 		return 0, 0, fmt.Sprintf("read chatwire bench report %s: %v", benchPath, err)
 	}
-	k6, ok := s.figure(MetricLineGap, "med")
+	k6, ok := s.figure(u.gap, "med")
 	switch {
 	case !ok:
-		return 0, rep.LineGap.P50, MetricLineGap + " has no med"
-	case rep.LineGap.N == 0:
-		return k6, 0, "the chatwire bench report has no line gap"
-	case math.Abs(k6-rep.LineGap.P50) > 0.10*rep.LineGap.P50:
-		return k6, rep.LineGap.P50, fmt.Sprintf("line gap median: k6 %.3fms, chatwire bench %.3fms: more than 10%% apart", k6, rep.LineGap.P50)
+		return 0, gap.P50, u.gap + " has no med"
+	case gap.N == 0:
+		return k6, 0, "the chatwire bench report has no " + u.one + " gap"
+	case math.Abs(k6-gap.P50) > 0.10*gap.P50:
+		return k6, gap.P50, fmt.Sprintf("%s gap median: k6 %.3fms, chatwire bench %.3fms: more than 10%% apart", u.one, k6, gap.P50)
 	}
-	return k6, rep.LineGap.P50, ""
+	return k6, gap.P50, ""
 }
 
 func TestExportedSummary(t *testing.T) {
@@ -167,11 +194,16 @@ func TestExportedSummary(t *testing.T) {
 	require.Positive(t, *k6Pace, "-k6-pace: the pace of the chatwire serve the run measured")
 	s, err := readSummary(*k6Summary)
 	require.NoError(t, err)
-	assert.Empty(t, checkSummary(s, *k6Pace, *k6Faulty), "summary %s of a run against chatwire serve -pace %v (faulty %t)", *k6Summary, *k6Pace, *k6Faulty)
+	assert.Empty(t, checkSummary(s, *k6Pace, *k6Faulty, *k6UI), "summary %s of a run against chatwire serve -pace %v (faulty %t, ui %t)", *k6Summary, *k6Pace, *k6Faulty, *k6UI)
+	u := metricsOf(*k6UI)
+	if gap, ok := s.figure(u.gap, "med"); ok && !*k6Faulty {
+		paceMS := float64(*k6Pace) / float64(time.Millisecond)
+		t.Logf("%s gap median: k6 %s %.3fms, pace %v (%+.1f%%)", u.one, u.gap, gap, *k6Pace, 100*(gap/paceMS-1))
+	}
 	if *benchJSON != "" {
-		k6, bench, problem := compareGap(s, *benchJSON)
+		k6, bench, problem := compareGap(s, *benchJSON, *k6UI)
 		assert.Empty(t, problem)
-		t.Logf("line gap median: k6 chatwire_line_gap %.3fms, chatwire bench %.3fms (%+.1f%%)", k6, bench, 100*(k6-bench)/bench)
+		t.Logf("%s gap median: k6 %s %.3fms, chatwire bench %.3fms (%+.1f%%)", u.one, u.gap, k6, bench, 100*(k6-bench)/bench)
 	}
 }
 
@@ -186,11 +218,12 @@ func TestCompareGap(t *testing.T) {
 		{"9% apart", `{"line_gap_ms":{"n":650,"p50":18.8}}`, ""},
 		{"11% apart", `{"line_gap_ms":{"n":650,"p50":18.4}}`, "line gap median: k6 20.456ms, chatwire bench 18.400ms: more than 10% apart"},
 		{"no gap", `{"line_gap_ms":{"n":0,"p50":0}}`, "the chatwire bench report has no line gap"},
+		{"a UI report compared as v4", `{"event_gap_ms":{"n":500,"p50":20.4}}`, "the chatwire bench report has no line gap"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			path := dir + "/" + strings.ReplaceAll(tt.name, " ", "-") + ".json"
 			require.NoError(t, os.WriteFile(path, []byte(tt.report), 0o644))
-			_, _, problem := compareGap(s, path)
+			_, _, problem := compareGap(s, path, false)
 			assert.Equal(t, tt.problem, problem, "report %s", tt.report)
 		})
 	}
@@ -199,7 +232,23 @@ func TestCompareGap(t *testing.T) {
 // TestCheckSummary holds the check to summaries of real runs, recorded in
 // testdata by the commands in bench/xk6/README.md (chatwire serve -pace
 // 20ms, examples/chat.js at 5/s for 5s, and the same for 2s against -fault
-// malformed-line), and to broken copies of them.
+// malformed-line; the UI ones by run.sh with KEEP_SUMMARIES, against
+// serve -protocol ui and its -fault ui-unknown-chunk-type), and to broken
+// copies of them.
+func TestCompareEventGap(t *testing.T) {
+	s, err := readSummary("testdata/summary-ui-mock.json")
+	require.NoError(t, err)
+	path := t.TempDir() + "/bench-ui.json"
+	require.NoError(t, os.WriteFile(path, []byte(`{"event_gap_ms":{"n":500,"p50":20.428}}`), 0o644))
+	k6, bench, problem := compareGap(s, path, true)
+	assert.Empty(t, problem)
+	assert.InDelta(t, 20.484, k6, 1e-3, "chatwire_event_gap med")
+	assert.InDelta(t, 20.428, bench, 1e-9, "event_gap_ms.p50")
+	require.NoError(t, os.WriteFile(path, []byte(`{"event_gap_ms":{"n":500,"p50":18.0}}`), 0o644))
+	_, _, problem = compareGap(s, path, true)
+	assert.Equal(t, "event gap median: k6 20.484ms, chatwire bench 18.000ms: more than 10% apart", problem)
+}
+
 func TestCheckSummary(t *testing.T) {
 	load := func(t *testing.T, name string) *summary {
 		s, err := readSummary("testdata/" + name)
@@ -210,10 +259,31 @@ func TestCheckSummary(t *testing.T) {
 		name   string
 		file   string
 		faulty bool
+		ui     bool
 		pace   time.Duration
 		breaks func(*summary)
 		want   []string
 	}{
+		{name: "a clean UI run", file: "summary-ui-mock.json", ui: true, pace: 20 * time.Millisecond},
+		{name: "a UI run against the faulty mock", file: "summary-ui-unknown-chunk-type.json", faulty: true, ui: true, pace: 20 * time.Millisecond},
+		{
+			name: "a UI run judged as a v4 run", file: "summary-ui-mock.json", pace: 20 * time.Millisecond,
+			want: []string{"chatwire_lines has no count"},
+		},
+		{
+			name: "a faulty UI run judged as clean", file: "summary-ui-unknown-chunk-type.json", ui: true, pace: 20 * time.Millisecond,
+			want: []string{
+				"26 bad events, failed rate 1: want none",
+				"chatwire_ttfb has no min, med, avg, p(90), p(95), p(99), max",
+				"chatwire_ttfe has no min, med, avg, p(90), p(95), p(99), max",
+				"chatwire_e2e has no min, med, avg, p(90), p(95), p(99), max",
+				"chatwire_event_gap has no min, med, avg, p(90), p(95), p(99), max",
+			},
+		},
+		{
+			name: "a UI run at another pace", file: "summary-ui-mock.json", ui: true, pace: 23 * time.Millisecond,
+			want: []string{"chatwire_event_gap med = 20.484ms: want within 10% of the mock's pace 23ms"},
+		},
 		{name: "a clean run", file: "summary-mock.json", pace: 20 * time.Millisecond},
 		{name: "a run against the faulty mock", file: "summary-malformed-line.json", faulty: true, pace: 20 * time.Millisecond},
 		{
@@ -232,7 +302,7 @@ func TestCheckSummary(t *testing.T) {
 		},
 		{
 			name: "another pace", file: "summary-mock.json", pace: 150 * time.Millisecond,
-			want: []string{"chatwire_line_gap med = 20.456ms: want within 25% of the mock's pace 150ms"},
+			want: []string{"chatwire_line_gap med = 20.456ms: want within 10% of the mock's pace 150ms"},
 		},
 		{
 			name: "a metric missing", file: "summary-mock.json", pace: 20 * time.Millisecond,
@@ -261,7 +331,7 @@ func TestCheckSummary(t *testing.T) {
 			if tt.breaks != nil {
 				tt.breaks(s)
 			}
-			assert.Equal(t, tt.want, checkSummary(s, tt.pace, tt.faulty), "problems found in %s", tt.file)
+			assert.Equal(t, tt.want, checkSummary(s, tt.pace, tt.faulty, tt.ui), "problems found in %s", tt.file)
 		})
 	}
 }

@@ -7,12 +7,11 @@ package uimessage_test
 // and it must throw where the client throws, with the same error.
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -22,6 +21,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatwire/chatwire/client/uimessage"
+	"github.com/chatwire/chatwire/corpus"
 	"github.com/chatwire/chatwire/uistream/sdk"
 )
 
@@ -31,58 +31,9 @@ var judged = []string{"5.0.0", "5.0.277", "6.0.0", "6.0.326", "7.0.173"}
 
 const uiDir = "../../corpus/ui"
 
-type manifest struct {
-	Releases []struct {
-		Version string `json:"version"`
-	} `json:"releases"`
-	Streams map[string]struct {
-		Readings map[string]string `json:"readings"`
-	} `json:"streams"`
-}
-
-type line struct {
-	Event         *int            `json:"event"`
-	Chunk         json.RawMessage `json:"chunk"`
-	ParseError    json.RawMessage `json:"parse_error"`
-	Message       json.RawMessage `json:"message"`
-	MessageSHA256 string          `json:"message_sha256"`
-	Throws        *struct {
-		Name    string `json:"name"`
-		Message string `json:"message"`
-	} `json:"throws"`
-	OnError []struct {
-		Message string `json:"message"`
-	} `json:"on_error"`
-	Outcome string `json:"outcome"`
-}
-
-func readManifest(t *testing.T) manifest {
-	b, err := os.ReadFile(filepath.Join(uiDir, "MANIFEST.json"))
-	require.NoError(t, err)
-	var m manifest
-	require.NoError(t, json.Unmarshal(b, &m))
-	return m
-}
-
-func readLines(t *testing.T, path string) []line {
-	f, err := os.Open(path)
-	require.NoError(t, err)
-	defer f.Close()
-	var out []line
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
-		var l line
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &l), "%s", path)
-		out = append(out, l)
-	}
-	require.NoError(t, sc.Err())
-	return out
-}
-
 // replay feeds a release the chunks of its reading of stream and returns
 // "" when every message and the throw match, else what differs first.
-func replay(t *testing.T, stream, release, file string) string {
+func replay(t *testing.T, ui fs.FS, stream, release, reading string) string {
 	r, err := sdk.Parse(release)
 	require.NoError(t, err)
 	var errTexts []string
@@ -91,7 +42,8 @@ func replay(t *testing.T, stream, release, file string) string {
 	if held, err := os.ReadFile(filepath.Join(uiDir, base+".message.json")); err == nil {
 		require.NoError(t, a.Continue(held), "%s: continue", stream)
 	}
-	lines := readLines(t, filepath.Join(uiDir, "expected", base, file+".jsonl"))
+	lines, err := corpus.ReadUIReading(ui, reading)
+	require.NoError(t, err)
 	var got []byte
 	for i, l := range lines {
 		if l.Outcome != "" {
@@ -143,7 +95,9 @@ func asAssembly(err error, ae **uimessage.AssemblyError) bool {
 // manifest (with -short, only the five judged releases) and reports the
 // pass counts.
 func TestCorpus(t *testing.T) {
-	m := readManifest(t)
+	ui := os.DirFS(uiDir)
+	m, err := corpus.ReadUIManifest(ui)
+	require.NoError(t, err)
 	releases := judged
 	if !testing.Short() {
 		releases = nil
@@ -159,9 +113,9 @@ func TestCorpus(t *testing.T) {
 	for _, rel := range releases {
 		pass, fail := 0, 0
 		for _, s := range streams {
-			file, ok := m.Streams[s].Readings[rel]
+			reading, ok := m.Streams[s].ReadingPath(s, rel)
 			require.True(t, ok, "%s has no reading for %s", s, rel)
-			if diff := replay(t, s, rel, file); diff != "" {
+			if diff := replay(t, ui, s, rel, reading); diff != "" {
 				fail++
 				if known, ok := knownDifferences[rel+" "+s]; ok {
 					t.Logf("%s %s: known difference (%s): %s", rel, s, known, diff)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/chatwire/chatwire/bench/live"
 	"github.com/chatwire/chatwire/conformance/mock"
+	"github.com/chatwire/chatwire/internal/protocol"
 )
 
 // defaultMockPace is the built-in mock's pause between stream lines under
@@ -24,7 +25,7 @@ import (
 // streams, so the numbers are on a human scale.
 const defaultMockPace = 20 * time.Millisecond
 
-const benchUsage = `usage: chatwire bench [-base-url URL] [-n N] [-c C | -rate R] [-duration D] [-warmup N]
+const benchUsage = `usage: chatwire bench [-base-url URL] [-protocol v4|ui|auto] [-n N] [-c C | -rate R] [-duration D] [-warmup N]
                       [-max-chats N] [-format text|bench] [-json FILE] [-html FILE [-compare OLD.json]]
                       [-timeout D] [-max-line BYTES] [-prompt S] [-model M] [-seed N] [-mock-pace D] [-mock-lines N]
 
@@ -34,9 +35,19 @@ percentiles (p50 p90 p95 p99 p99.9), mean, min, max and stddev, with the
 errors by kind. Every line is also validated (strict linestream); a bad
 line fails its request and is shown with its position.
 
+Both protocols are read: the v4 data stream (lines) and the UI message
+stream of AI SDK 5, 6 and 7 (Server-Sent Events: events, validated with a
+strict uistream decoder). -protocol auto (the default) tells each
+response's protocol from its headers, else its first bytes; v4 or ui reads
+every response as that one. A UI run names events where a v4 run names
+lines: ttfe (time to first event), the event gap, events/s, bad events by
+the way the SDK's client throws, and how the streams ended ([DONE], a
+finish, an abort, or none).
+
 Without -base-url it measures the built-in mock, started on 127.0.0.1 with
--mock-pace between lines. With -base-url it measures that service with the
-key in CHATWIRE_API_KEY (required; never printed).
+-mock-pace between lines (events), speaking -protocol (v4 unless ui). With
+-base-url it measures that service with the key in CHATWIRE_API_KEY
+(required; never printed).
 
 Every request creates a chat, and chats cost credits: the run sends -n
 requests plus -warmup, never more, and refuses to start when that is more
@@ -73,8 +84,13 @@ Errors are counted by kind: http_<status>, bad_line, line_cap (a line past
 -max-line), empty_stream, timeout, and the connection's failures named as
 check names them: refused, dns, connect_timeout, connect (no connection),
 tls, closed, head_timeout, headers_too_large, not_http, bad_encoding, reset.
+A UI stream's: bad_event_json, bad_event_not_chunk, bad_event_unknown_type,
+event_cap (an event past -max-line); either protocol's: too_many_lines or
+too_many_events (past 1,048,576 in one stream), timeout_no_line or
+timeout_no_event (only keep-alives until -timeout), protocol_mismatch (with
+-protocol auto, a response in the other protocol than the first).
 
-Memory: each stream in flight buffers at most one line of -max-line bytes;
+Memory: each stream in flight buffers at most one line (event) of -max-line bytes;
 peak memory is about 20 MB + 2.5 × C × max-line (60 MB for -c 4 on the
 default), whatever the service sends.
 
@@ -89,6 +105,7 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	baseURL := fs.String("base-url", "", "base URL of the service (requests go to URL/api/chat); default: the built-in mock")
+	proto := fs.String("protocol", "auto", "stream `protocol`: v4 (the AI SDK 4 data stream), ui (the UI message stream of AI SDK 5, 6 and 7),\nor auto (told from each response); the built-in mock speaks v4 unless ui")
 	n := fs.Int("n", 10, "measured requests (each creates a chat)")
 	c := fs.Int("c", 1, "concurrency: workers (closed loop), or with -rate the most requests in flight")
 	rate := fs.Float64("rate", 0, "open loop: requests per second, Poisson arrivals (0: closed loop)")
@@ -100,12 +117,12 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	htmlFile := fs.String("html", "", "also write the report as a self-contained HTML page with charts to `FILE`")
 	compare := fs.String("compare", "", "with -html: draw the run in `OLD.json` (a bench -json report) beside this one")
 	timeout := fs.Duration("timeout", 5*time.Minute, "give up on a request, its whole stream included, after this long")
-	maxLine := fs.Int("max-line", live.DefaultMaxLine, "the longest stream line accepted, in `bytes`; a longer one fails its request (line_cap).\nEach stream in flight buffers at most one line: peak memory ≈ 20 MB + 2.5 × C × max-line")
+	maxLine := fs.Int("max-line", live.DefaultMaxLine, "the longest stream line (ui: event) accepted, in `bytes`; a longer one fails its request (line_cap, event_cap).\nEach stream in flight buffers at most one: peak memory ≈ 20 MB + 2.5 × C × max-line")
 	prompt := fs.String("prompt", live.DefaultPrompt, "the content of every request")
 	model := fs.String("model", "", "the model of every request (default: the team's configured model)")
 	seed := fs.Uint64("seed", 1, "seed of the open-loop schedule")
-	mockPace := fs.Duration("mock-pace", defaultMockPace, "built-in mock only: pause before each stream line after the first")
-	mockLines := fs.Int("mock-lines", mock.DefaultLines, "built-in mock only: progress text (0:) lines per stream")
+	mockPace := fs.Duration("mock-pace", defaultMockPace, "built-in mock only: pause before each stream line (ui: event) after the first")
+	mockLines := fs.Int("mock-lines", mock.DefaultLines, "built-in mock only: progress texts per stream (0: lines, ui: text deltas)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), benchUsage)
 		fs.PrintDefaults()
@@ -121,6 +138,10 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	usageErr := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "chatwire bench: "+format+"\n", a...)
 		return exitUsage
+	}
+	p, err := protocol.Parse(*proto)
+	if err != nil {
+		return usageErr("-protocol: %v", err)
 	}
 	switch {
 	case fs.NArg() > 0:
@@ -178,7 +199,7 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 
 	cfg := live.Config{
 		Requests: *n, Warmup: *warmup, Concurrency: *c, Rate: *rate, Duration: *duration,
-		Timeout: *timeout, MaxLine: *maxLine, Seed: *seed, Prompt: *prompt, Model: *model,
+		Timeout: *timeout, MaxLine: *maxLine, Seed: *seed, Prompt: *prompt, Model: *model, Protocol: p,
 		UserAgent: "chatwire/" + version + " bench",
 	}
 	if cfg.OpenLoop() && !set["c"] {
@@ -206,7 +227,11 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		cfg.BaseURL, cfg.Key = *baseURL, key
 		target = u.Redacted()
 	} else {
-		srv, stop, err := startMock(mock.Options{Pace: *mockPace, Lines: *mockLines})
+		mockProto := mock.ProtocolV4
+		if p == protocol.UI {
+			mockProto = mock.ProtocolUI
+		}
+		srv, stop, err := startMock(mock.Options{Protocol: mockProto, Pace: *mockPace, Lines: *mockLines})
 		if err != nil {
 			fmt.Fprintf(stderr, "chatwire bench: start the built-in mock: %v\n", err)
 			return exitFail
@@ -219,7 +244,11 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			cfg.Key = k
 		}
 		target = "built-in mock"
-		fmt.Fprintf(stderr, "chatwire bench: built-in mock at %s, pace %v, %d progress lines per stream\n", srv, *mockPace, *mockLines)
+		if mockProto == mock.ProtocolUI {
+			fmt.Fprintf(stderr, "chatwire bench: built-in mock at %s speaking the UI message stream, pace %v, %d progress text deltas per stream\n", srv, *mockPace, *mockLines)
+		} else {
+			fmt.Fprintf(stderr, "chatwire bench: built-in mock at %s, pace %v, %d progress lines per stream\n", srv, *mockPace, *mockLines)
+		}
 	}
 	fmt.Fprintf(stderr, "chatwire bench: %s\n", plan(&cfg))
 
@@ -417,8 +446,8 @@ func progressLine(p live.Progress, linesPerSecond float64) string {
 	if !p.Measuring {
 		phase = "warmup"
 	}
-	return fmt.Sprintf("chatwire bench: %s %d/%d requests, %d errors, %.0f lines/s, %v",
-		phase, p.Done, p.Total, p.Failed, linesPerSecond, p.Elapsed.Round(100*time.Millisecond))
+	return fmt.Sprintf("chatwire bench: %s %d/%d requests, %d errors, %.0f %s, %v",
+		phase, p.Done, p.Total, p.Failed, linesPerSecond, live.UnitOf(p.Protocol).PerSecond(), p.Elapsed.Round(100*time.Millisecond))
 }
 
 // isTerminal reports whether w is a character device, such as a terminal.

@@ -37,6 +37,7 @@ func TestBenchUsageErrors(t *testing.T) {
 		want string
 	}{
 		{"unknown flag", []string{"-no-such-flag"}, "flag provided but not defined"},
+		{"unknown protocol", []string{"-protocol", "v3"}, `-protocol: unknown protocol "v3"`},
 		{"no requests", []string{"-n", "0"}, "-n must be positive"},
 		{"no workers", []string{"-c", "0"}, "-c must be positive"},
 		{"negative rate", []string{"-rate", "-1"}, "-rate must not be negative"},
@@ -81,7 +82,7 @@ func TestBenchMock(t *testing.T) {
 	require.Equal(t, exitOK, code, "bench against the built-in mock; stderr: %s", stderr)
 	assert.Contains(t, stderr, "chatwire bench: 4 requests (+1 warmup), concurrency 2, creates up to 5 chats\n", "the plan comes first")
 	assert.Contains(t, stderr, "built-in mock at http://127.0.0.1:", "where the mock listens")
-	assert.Contains(t, stdout, "chatwire bench: built-in mock, closed-loop, concurrency 2\n", "report header")
+	assert.Contains(t, stdout, "chatwire bench: built-in mock, v4 data stream, closed-loop, concurrency 2\n", "report header")
 	assert.Contains(t, stdout, "4 requests sent in ", "request count")
 	assert.Contains(t, stdout, ": 4 ok, 0 failed", "all succeeded")
 	assert.Contains(t, stdout, "errors: none", "no errors")
@@ -99,6 +100,49 @@ func TestBenchMock(t *testing.T) {
 	}
 	lines := rep["lines"].(float64)
 	assert.Equal(t, lines-4, rep["line_gap_ms"].(map[string]any)["n"], "line_gap_ms holds every gap: lines - 1 per request")
+}
+
+// TestBenchMockUI measures the built-in mock speaking the UI message
+// stream: every output names events, never lines, and the JSON report
+// reads back into a page that compares it with a second run.
+func TestBenchMockUI(t *testing.T) {
+	t.Setenv("CHATWIRE_API_KEY", "")
+	dir := t.TempDir()
+	jsonFile := filepath.Join(dir, "ui.json")
+	code, stdout, stderr := runBenchCmd(t, context.Background(), "-protocol", "ui", "-n", "3", "-c", "3", "-mock-pace", "0s", "-mock-lines", "5", "-json", jsonFile)
+	require.Equal(t, exitOK, code, "bench -protocol ui against the built-in mock; stderr: %s", stderr)
+	assert.Contains(t, stderr, "speaking the UI message stream", "the mock's protocol")
+	assert.Contains(t, stdout, "chatwire bench: built-in mock, UI message stream, closed-loop, concurrency 3\n", "report header")
+	for _, want := range []string{" events, ", "\nttfe (first event) ", "\nevent gap ", "\nevents/s ", "errors: none", "stream ends: done 3\n"} {
+		assert.Contains(t, stdout, want, "the text report")
+	}
+	assert.NotContains(t, stdout, "line", "no output of a UI run calls an event a line")
+
+	b, err := os.ReadFile(jsonFile)
+	require.NoError(t, err, "the JSON report is written")
+	var rep map[string]any
+	require.NoError(t, json.Unmarshal(b, &rep), "the JSON report parses")
+	assert.Equal(t, "ui", rep["protocol"], "protocol")
+	assert.NotContains(t, string(b), `"line`, "no line keys")
+	for _, k := range []string{"ttfe_ms", "event_gap_ms", "event_gap_p50_ms", "events_per_s"} {
+		assert.Contains(t, rep, k, "the JSON report's %s", k)
+	}
+	assert.NotEmpty(t, rep["per_request"].([]any)[0].(map[string]any)["chat_id"], "the chat id from start.messageMetadata.chatId")
+
+	page := filepath.Join(dir, "ui.html")
+	code, _, stderr = runBenchCmd(t, context.Background(), "-protocol", "ui", "-n", "3", "-mock-pace", "0s", "-mock-lines", "5", "-html", page, "-compare", jsonFile)
+	require.Equal(t, exitOK, code, "bench -protocol ui -html -compare; stderr: %s", stderr)
+	html, err := os.ReadFile(page)
+	require.NoError(t, err)
+	for _, want := range []string{"UI message stream", "time to first event (TTFE)", "gap between events", "Events per second", "<th>events/s per request</th>", `id="event-gap"`} {
+		assert.Contains(t, string(html), want, "the HTML page")
+	}
+
+	code, stdout, stderr = runBenchCmd(t, context.Background(), "-protocol", "ui", "-n", "2", "-mock-pace", "0s", "-mock-lines", "5", "-format", "bench")
+	require.Equal(t, exitOK, code, "bench -protocol ui -format bench; stderr: %s", stderr)
+	for _, want := range []string{"protocol: ui\n", " sec/ttfe ", " sec/event-gap-p50 ", " events/s "} {
+		assert.Contains(t, stdout, want, "the benchmark format")
+	}
 }
 
 func TestBenchFormatBench(t *testing.T) {

@@ -9,7 +9,6 @@ package main
 // built binary too.
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -25,6 +24,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/chatwire/chatwire/corpus"
 	"github.com/chatwire/chatwire/linestream"
 	"github.com/chatwire/chatwire/uistream/sdk"
 )
@@ -35,48 +35,8 @@ var judgedReleases = []string{"5.0.0", "5.0.277", "6.0.0", "6.0.326", "7.0.173"}
 
 const uiCorpus = "../../corpus/ui"
 
-type uiManifest struct {
-	Streams map[string]struct {
-		Readings map[string]string `json:"readings"`
-	} `json:"streams"`
-}
-
-// uiExpected is one line of corpus/ui/expected/PATH/RELEASE.jsonl.
-type uiExpected struct {
-	Event         *int            `json:"event"`
-	End           int             `json:"end"`
-	Chunk         json.RawMessage `json:"chunk"`
-	ParseError    json.RawMessage `json:"parse_error"`
-	Message       json.RawMessage `json:"message"`
-	MessageSHA256 string          `json:"message_sha256"`
-	Throws        json.RawMessage `json:"throws"`
-	OnError       []struct {
-		Message string `json:"message"`
-	} `json:"on_error"`
-	Outcome string `json:"outcome"`
-	Hashed  bool   `json:"hashed"`
-}
-
-func (l uiExpected) throws() bool { return l.ParseError != nil || l.Throws != nil }
-
-func readUIExpected(t *testing.T, path string) []uiExpected {
-	f, err := os.Open(path)
-	require.NoError(t, err)
-	defer f.Close()
-	var out []uiExpected
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
-		var l uiExpected
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &l), "%s", path)
-		out = append(out, l)
-	}
-	require.NoError(t, sc.Err())
-	return out
-}
-
 // sameMessage reports whether got is the line's message (or its hash).
-func sameMessage(got []byte, want uiExpected) bool {
+func sameMessage(got []byte, want corpus.UIReadingLine) bool {
 	if want.MessageSHA256 != "" {
 		sum := sha256.Sum256(got)
 		return hex.EncodeToString(sum[:]) == want.MessageSHA256
@@ -90,15 +50,14 @@ type uiJudgeCase struct {
 	release sdk.Release
 	body    []byte
 	held    []byte
-	lines   []uiExpected // the event lines, without the outcome
-	outcome uiExpected
+	lines   []corpus.UIReadingLine // the event lines, without the outcome
+	outcome corpus.UIReadingLine
 }
 
 func loadJudgeCases(t *testing.T) []uiJudgeCase {
-	b, err := os.ReadFile(filepath.Join(uiCorpus, "MANIFEST.json"))
+	ui := os.DirFS(uiCorpus)
+	m, err := corpus.ReadUIManifest(ui)
 	require.NoError(t, err)
-	var m uiManifest
-	require.NoError(t, json.Unmarshal(b, &m))
 	paths := make([]string, 0, len(m.Streams))
 	for p := range m.Streams {
 		paths = append(paths, p)
@@ -114,9 +73,10 @@ func loadJudgeCases(t *testing.T) []uiJudgeCase {
 			held = nil
 		}
 		for _, v := range judgedReleases {
-			file, ok := m.Streams[p].Readings[v]
+			rp, ok := m.Streams[p].ReadingPath(p, v)
 			require.True(t, ok, "%s has no reading for %s", p, v)
-			lines := readUIExpected(t, filepath.Join(uiCorpus, "expected", base, file+".jsonl"))
+			lines, err := corpus.ReadUIReading(ui, rp)
+			require.NoError(t, err)
 			require.NotEmpty(t, lines)
 			out = append(out, uiJudgeCase{path: p, release: sdk.MustParse(v), body: body, held: held,
 				lines: lines[:len(lines)-1], outcome: lines[len(lines)-1]})
@@ -127,7 +87,7 @@ func loadJudgeCases(t *testing.T) []uiJudgeCase {
 
 // judgeCut reads body[:n] as the command does and returns "" where it
 // gives want's message and throws exactly where want throws.
-func judgeCut(c uiJudgeCase, n int, want uiExpected, wantThrow bool) string {
+func judgeCut(c uiJudgeCase, n int, want corpus.UIReadingLine, wantThrow bool) string {
 	res, err := readUIMessage(bytes.NewReader(c.body[:n]), c.release, c.held, linestream.DefaultMaxLineLength, false)
 	if err != nil {
 		return fmt.Sprintf("read error: %v", err)
@@ -170,7 +130,7 @@ func TestDecodeJudge(t *testing.T) {
 			t.Errorf("%s -sdk %s, %s: %s", c.path, c.release, where, diff)
 		}
 		// before any event: nothing yielded
-		null := uiExpected{Message: json.RawMessage("null")}
+		null := corpus.UIReadingLine{Message: json.RawMessage("null")}
 		if diff := judgeCut(c, 0, null, false); diff != "" {
 			fail("cut at byte 0", diff)
 		}
@@ -198,7 +158,7 @@ func TestDecodeJudge(t *testing.T) {
 			// back by the parser (it may be half of a CRLF): the event
 			// is not dispatched yet
 			cuts++
-			want, throw := l, l.throws()
+			want, throw := l, l.Stops()
 			if c.body[l.End-1] == '\r' {
 				want, throw = prev, false
 			}
@@ -206,7 +166,7 @@ func TestDecodeJudge(t *testing.T) {
 				fail(fmt.Sprintf("cut after event %d (byte %d)", *l.Event, l.End), diff)
 			}
 			prevEnd, prev = l.End, l
-			if l.throws() {
+			if l.Stops() {
 				stopped = true
 				break
 			}
@@ -273,7 +233,7 @@ func TestDecodeJudgeBinary(t *testing.T) {
 				require.NoError(t, err)
 			}
 			wantCode := 0
-			if l.throws() {
+			if l.Stops() {
 				wantCode = 1
 			}
 			where := fmt.Sprintf("%s -sdk %s cut after event %d", c.path, c.release, *l.Event)

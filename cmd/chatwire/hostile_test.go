@@ -82,7 +82,16 @@ func TestCheckPeakRSS(t *testing.T) {
 	if b, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, b)
 	}
-	for _, m := range []hostile.Mode{hostile.Bomb400, hostile.BombJSON, hostile.BombStream, hostile.EndlessLine, hostile.HeaderFlood} {
+	// The UI message stream's hostile answers too (the SSE… modes): the
+	// same caps hold whatever the stream's framing. The drip is left out:
+	// it sends a byte a second, holds nothing, and would take 8 s.
+	modes := []hostile.Mode{hostile.Bomb400, hostile.BombJSON, hostile.BombStream, hostile.EndlessLine, hostile.HeaderFlood}
+	for _, m := range hostile.SSEModes() {
+		if m != hostile.SSEDrip {
+			modes = append(modes, m)
+		}
+	}
+	for _, m := range modes {
 		t.Run(string(m), func(t *testing.T) {
 			url := startHostile(t, m)
 			out := t.TempDir()

@@ -42,10 +42,13 @@ export const options = {
     // Time to the first text a user sees.
     chatwire_ttft: [`p(95)<${Number(__ENV.TTFT_P95_MS || 3000)}`],
     // Streams that failed: an error status, a broken connection, a timeout,
-    // a bad line or an empty stream.
+    // a bad line or event, or an empty stream.
     chatwire_stream_failed: ['rate<0.01'],
-    // Every line must be valid: one bad line fails the run.
+    // Every line (v4) or event (the UI message stream of AI SDK 5-7) must
+    // be valid: one bad line or event fails the run. The protocol is told
+    // from each response.
     chatwire_bad_lines: ['count<1'],
+    chatwire_bad_events: ['count<1'],
   },
   summaryTrendStats: ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)', 'p(99)'],
 };
@@ -65,6 +68,9 @@ export default function () {
   if (res.bad_line) {
     const b = res.bad_line;
     console.warn(`chat ${res.chat_id}: bad line ${b.line}:${b.col} (byte ${b.offset}): ${b.message}`);
+  } else if (res.bad_event) {
+    const b = res.bad_event;
+    console.warn(`chat ${res.chat_id}: bad event ${b.event} at ${b.line}:${b.col} (byte ${b.offset}): ${b.message}`);
   } else if (!res.ok && !res.canceled) {
     console.warn(`${res.error_kind}: ${res.error}`);
   }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -27,12 +28,32 @@ const (
 	ResetMid    Mode = "reset-mid"    // 200 text/plain, a good first line, half a line, then a TCP reset
 	Drip        Mode = "drip"         // a good 200 stream, one byte per Server.Drip interval, the status line included
 	BadGzip     Mode = "bad-gzip"     // 200, Content-Encoding: gzip over a body that is not gzip
+
+	// The UI message stream's (Server-Sent Events) hostile answers: each a
+	// 200 with the SDK's headers (text/event-stream,
+	// x-vercel-ai-ui-message-stream: v1) and a good start event first
+	// (but the keep-alives).
+	SSEEndlessEvent Mode = "sse-endless-event" // data lines ("data: aaa…") one after another, never a blank line: one endless event
+	SSEEndlessData  Mode = "sse-endless-data"  // one data line without end: a text delta of gigabytes
+	SSEKeepAlive    Mode = "sse-keepalive"     // ": keep-alive" comments and blank lines without end, never an event with data
+	SSEDrip         Mode = "sse-drip"          // the head at once, then a good stream one byte per Server.Drip interval
+	SSETinyEvents   Mode = "sse-tiny-events"   // {"type":"start-step"} events without end, 30 bytes each
+	SSEInvalidUTF8  Mode = "sse-invalid-utf8"  // text deltas with invalid UTF-8 in their strings, then an event with a byte 0xff where JSON wants a value
+	SSEBomb         Mode = "sse-bomb"          // a gzip body that inflates to one endless text delta (data: {"type":"text-delta",…"delta":"aaaa…)
 )
 
 // Modes lists every mode.
 func Modes() []Mode {
-	return []Mode{Bomb400, BombJSON, BombStream, EndlessLine, HeaderFlood, Garbage, ResetMid, Drip, BadGzip}
+	return append([]Mode{Bomb400, BombJSON, BombStream, EndlessLine, HeaderFlood, Garbage, ResetMid, Drip, BadGzip}, SSEModes()...)
 }
+
+// SSEModes lists the modes of the UI message stream.
+func SSEModes() []Mode {
+	return []Mode{SSEEndlessEvent, SSEEndlessData, SSEKeepAlive, SSEDrip, SSETinyEvents, SSEInvalidUTF8, SSEBomb}
+}
+
+// sseStart is the good first event of the SSE modes.
+const sseStart = "data: {\"type\":\"start\",\"messageMetadata\":{\"chatId\":\"c1\"}}\n\n"
 
 // FloodBytes is how large the header block of [HeaderFlood] is.
 const FloodBytes = 20 << 20
@@ -65,7 +86,8 @@ func Start(m Mode, drip time.Duration) (*Server, error) {
 		s.ln, s.URL = ln, "http://"+ln.Addr().String()
 		s.wg.Go(s.accept)
 		return s, nil
-	case Bomb400, BombJSON, BombStream, EndlessLine, BadGzip:
+	case Bomb400, BombJSON, BombStream, EndlessLine, BadGzip,
+		SSEEndlessEvent, SSEEndlessData, SSEKeepAlive, SSEDrip, SSETinyEvents, SSEInvalidUTF8, SSEBomb:
 		s.http = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
 		s.URL = s.http.URL
 		return s, nil
@@ -102,6 +124,81 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.Header().Set("Content-Encoding", "gzip")
 		w.Write([]byte("2:[{\"chatId\":\"c1\"}]\n0:\"not gzip at all\"\n"))
+	default:
+		s.serveSSE(w)
+	}
+}
+
+// serveSSE answers the modes of the UI message stream.
+func (s *Server) serveSSE(w http.ResponseWriter) {
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Vercel-Ai-Ui-Message-Stream", "v1")
+	if s.Mode == SSEBomb {
+		bomb(w, http.StatusOK, "text/event-stream", sseStart+`data: {"type":"text-delta","id":"t","delta":"`)
+		return
+	}
+	w.WriteHeader(http.StatusOK)
+	flush := func() {
+		if f, ok := w.(http.Flusher); ok {
+			f.Flush()
+		}
+	}
+	if s.Mode == SSEDrip {
+		flush() // the head at once
+		body := sseStart + "data: {\"type\":\"text-delta\",\"id\":\"t\",\"delta\":\"hello\"}\n\ndata: [DONE]\n\n"
+		t := time.NewTicker(s.drip)
+		defer t.Stop()
+		for i := range len(body) {
+			if _, err := w.Write([]byte{body[i]}); err != nil {
+				return
+			}
+			flush()
+			select {
+			case <-t.C:
+			case <-s.done:
+				return
+			}
+		}
+		return
+	}
+	if s.Mode != SSEKeepAlive {
+		if _, err := io.WriteString(w, sseStart); err != nil {
+			return
+		}
+	}
+	switch s.Mode {
+	case SSEEndlessEvent:
+		repeat(w, s.done, "data: "+strings.Repeat("a", 1000)+"\n")
+	case SSEEndlessData:
+		io.WriteString(w, `data: {"type":"text-delta","id":"t","delta":"`)
+		endless(w, s.done)
+	case SSEKeepAlive:
+		repeat(w, s.done, ": keep-alive\n\n")
+	case SSETinyEvents:
+		repeat(w, s.done, "data: {\"type\":\"start-step\"}\n\n")
+	case SSEInvalidUTF8:
+		io.WriteString(w, "data: {\"type\":\"text-start\",\"id\":\"t\"}\n\n"+
+			"data: {\"type\":\"text-delta\",\"id\":\"t\",\"delta\":\"caf\xe9 \xff\xfe\"}\n\n"+
+			"data: {\"type\":\"text-delta\",\"id\":\"t\",\"delta\":\xff}\n\n"+
+			"data: [DONE]\n\n")
+	}
+}
+
+// repeat writes unit to w again and again, in blocks of about 64 KiB,
+// until a write fails or done is closed.
+func repeat(w io.Writer, done <-chan struct{}, unit string) {
+	block := []byte(strings.Repeat(unit, max(1, 64<<10/len(unit))))
+	for {
+		select {
+		case <-done:
+			return
+		default:
+		}
+		if _, err := w.Write(block); err != nil {
+			return
+		}
 	}
 }
 
