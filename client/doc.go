@@ -47,6 +47,9 @@
 //	                  client does
 //	uimessage/        package uimessage: the UIMessage of the AI SDK 5/6/7 UI message stream
 //	                  assembled as each client release does
+//	bridge/           package bridge: the v4 data stream and the UI message stream
+//	                  translated both ways, part by part, and the proxy behind
+//	                  chatwire bridge
 //	httpfail/         package httpfail: the named failure kinds of an HTTP exchange
 //	example/bakery/   the README's program, a client from start to end
 package client

@@ -34,6 +34,14 @@
 //	FuzzUIRoundTrip         chunks written by uistream's encoder, in every framing,
 //	                        read back as written
 //
+// and for client/bridge, the translators between the two protocols
+// (fuzz_bridge_test.go):
+//
+//	FuzzBridge              any bytes, GenStream's and GenUIStream's streams, both
+//	                        ways: no panic, always a valid stream of the other
+//	                        protocol (every UI chunk taken by the newest 5, 6 and 7),
+//	                        an error only for input the reading client rejects
+//
 // linestream itself holds FuzzScanStringPaths, which compares the two string
 // scanners directly, and FuzzScanCompact, which compares the compact-JSON
 // fast path with the general validator; internal/jsvalue holds FuzzTextPaths, which

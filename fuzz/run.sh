@@ -27,7 +27,7 @@ for pt in fuzz:FuzzDecode fuzz:FuzzAgainstReference fuzz:FuzzRoundTrip fuzz:Fuzz
 	fuzz:FuzzVectorScan fuzz:FuzzSkeleton internal/jsonscan:FuzzScanStringPaths internal/jsonscan:FuzzScanCompact internal/jsonscan:FuzzLineSkeleton \
 	fuzz:FuzzPartialJSON fuzz:FuzzAssemble fuzz:FuzzResponse \
 	fuzz:FuzzUIAgainstReference fuzz:FuzzUIChunking fuzz:FuzzUIRoundTrip uistream:FuzzValidPrefix \
-	internal/jsvalue:FuzzTextPaths uistream/sdk:FuzzCheckChunk client/uimessage:FuzzAssembler; do
+	internal/jsvalue:FuzzTextPaths uistream/sdk:FuzzCheckChunk client/uimessage:FuzzAssembler fuzz:FuzzBridge; do
 	pkg=./${pt%%:*} target=${pt#*:}
 	echo "fuzz: $target for $time"
 	if go test "$pkg" -run '^$' -fuzz "^$target\$" -fuzztime "$time" -fuzzminimizetime 10s >"$out" 2>&1; then

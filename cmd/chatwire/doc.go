@@ -15,6 +15,7 @@
 //	record.go         chatwire record: transcripts of a live run
 //	replay.go         chatwire replay: transcripts judged again, and HAR files
 //	serve.go          chatwire serve: the mock on a port
+//	bridge.go         chatwire bridge: the proxy between the two stream protocols
 //	decode.go         chatwire decode: flags, the protocol and client told apart, the v4 data stream
 //	decodeui.go       chatwire decode of the UI message stream: chunks, -message, -continue, -skew
 //	bench.go          chatwire bench: the live stream meter

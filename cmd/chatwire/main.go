@@ -24,6 +24,7 @@ func commands() []command {
 		{"replay", "judge recorded transcripts offline with the same checks (default: the embedded corpus)", runReplay},
 		{"record", "run the checks and keep one redacted transcript per probe", runRecord},
 		{"serve", "run the mock of POST /api/chat (test keys, scenarios, -fault)", runServe},
+		{"bridge", "proxy between the v4 data stream and the UI message stream (AI SDK 5-7 useChat <-> v4 service)", runBridge},
 		{"decode", "print the parts of a stream file as JSON lines, or (-message) the assembled assistant message", runDecode},
 		{"bench", "measure how fast POST /api/chat streams (latency percentiles, lines/s, benchstat output)", runBench},
 		{"version", "print the build: module version, commit, Go version", runVersion},

@@ -1,0 +1,326 @@
+package bridge
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chatwire/chatwire/internal/protocol"
+	"github.com/chatwire/chatwire/linestream"
+	"github.com/chatwire/chatwire/uistream"
+)
+
+// Defaults of the Proxy's limits.
+const (
+	DefaultMaxBody        = 4 << 20 // request body, as the mock's
+	DefaultHeaderTimeout  = 30 * time.Second
+	DefaultIdleTimeout    = 2 * time.Minute
+	DefaultStreamTimeout  = 30 * time.Minute
+	sniffMax              = 4 << 10
+	upstreamErrorBodyRead = 1 << 20
+)
+
+// A Proxy is an http.Handler that forwards each request to Upstream (its
+// path and query appended to Upstream's) and translates between the two
+// stream protocols where the client and the upstream speak different ones:
+// the request of an AI SDK 5–7 useChat into the spec's body
+// (TranslateRequest), and a 200 stream response into the protocol the
+// client wants (V4ToUI, UIToV4). Other answers, a status other than 200,
+// a JSON answer, a stream already in the wanted protocol, pass through
+// unchanged, streamed. Headers pass as they are (the Authorization header
+// included), less the hop-by-hop ones; the proxy never logs them.
+type Proxy struct {
+	// Upstream is the service's base URL, such as http://127.0.0.1:8080.
+	Upstream *url.URL
+	// To forces the protocol the client is answered in; Unknown: tell it
+	// from the request (RequestProtocol).
+	To protocol.Protocol
+	// Options configures the translators.
+	Options Options
+	// Client sends the upstream requests; nil: one with HeaderTimeout.
+	Client *http.Client
+	// MaxBody bounds a request body (413 above it); 0: DefaultMaxBody.
+	MaxBody int64
+	// HeaderTimeout bounds the wait for the upstream's response headers;
+	// 0: DefaultHeaderTimeout.
+	HeaderTimeout time.Duration
+	// IdleTimeout ends a stream whose upstream sends nothing for this long;
+	// 0: DefaultIdleTimeout.
+	IdleTimeout time.Duration
+	// StreamTimeout bounds a whole exchange; 0: DefaultStreamTimeout.
+	StreamTimeout time.Duration
+	// Log, when set, receives one Entry per request, after it ends.
+	Log func(Entry)
+
+	once   sync.Once
+	client *http.Client
+}
+
+// An Entry describes one proxied request, for logs: never a header or a
+// body.
+type Entry struct {
+	Method, Path string
+	Status       int
+	Duration     time.Duration
+	Want, Got    protocol.Protocol // the client's protocol, the upstream's
+	Translated   bool              // the stream was translated
+	Request      bool              // the request body was translated
+	RequestLost  []string          // what the request translation dropped
+	Stats        Stats             // the stream translation's counts
+	Err          error             // why the exchange failed or broke off
+}
+
+// hopHeaders are the hop-by-hop headers a proxy does not forward, with
+// the ones it sets itself.
+var hopHeaders = []string{
+	"Connection", "Proxy-Connection", "Keep-Alive", "Proxy-Authenticate", "Proxy-Authorization",
+	"Te", "Trailer", "Transfer-Encoding", "Upgrade", "Accept-Encoding",
+}
+
+func (p *Proxy) init() {
+	p.once.Do(func() {
+		p.client = p.Client
+		if p.client == nil {
+			ht := p.HeaderTimeout
+			if ht <= 0 {
+				ht = DefaultHeaderTimeout
+			}
+			p.client = &http.Client{
+				Transport: &http.Transport{
+					Proxy:                 http.ProxyFromEnvironment,
+					DialContext:           (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+					TLSHandshakeTimeout:   10 * time.Second,
+					ResponseHeaderTimeout: ht,
+					MaxIdleConnsPerHost:   16,
+					IdleConnTimeout:       90 * time.Second,
+				},
+				// Redirects are the client's business: pass them through.
+				CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+			}
+		}
+		p.Options.fill()
+	})
+}
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d <= 0 {
+		return def
+	}
+	return d
+}
+
+// writeError answers with the mock's error shape.
+func writeError(w http.ResponseWriter, status int, code, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	b, _ := json.Marshal(map[string]map[string]string{"error": {"code": code, "message": msg}})
+	w.Write(append(b, '\n'))
+}
+
+// ServeHTTP proxies one request.
+func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	p.init()
+	start := time.Now()
+	e := Entry{Method: r.Method, Path: r.URL.Path}
+	defer func() {
+		if p.Log != nil {
+			e.Duration = time.Since(start)
+			p.Log(e)
+		}
+	}()
+	maxBody := p.MaxBody
+	if maxBody <= 0 {
+		maxBody = DefaultMaxBody
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	if err != nil {
+		var mb *http.MaxBytesError
+		if errors.As(err, &mb) {
+			e.Status, e.Err = http.StatusRequestEntityTooLarge, err
+			writeError(w, e.Status, "body_too_large", fmt.Sprintf("the request body is over %d bytes", maxBody))
+			return
+		}
+		e.Status, e.Err = http.StatusBadRequest, err
+		writeError(w, e.Status, "invalid_request", "reading the request body: "+err.Error())
+		return
+	}
+	e.Want = p.To
+	if len(body) > 0 {
+		if e.Want == protocol.Unknown {
+			e.Want = RequestProtocol(body)
+		}
+		if bytes.Contains(body, []byte(`"messages"`)) {
+			if out, lost, err := TranslateRequest(body); err == nil {
+				body, e.Request, e.RequestLost = out, true, lost
+			}
+		}
+	}
+
+	ctx, cancel := context.WithTimeout(r.Context(), orDefault(p.StreamTimeout, DefaultStreamTimeout))
+	defer cancel()
+	u := *p.Upstream
+	u.Path = strings.TrimSuffix(u.Path, "/") + r.URL.Path
+	u.RawQuery = r.URL.RawQuery
+	var rb io.Reader
+	if len(body) > 0 || r.ContentLength > 0 {
+		rb = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, r.Method, u.String(), rb)
+	if err != nil {
+		e.Status, e.Err = http.StatusBadGateway, err
+		writeError(w, e.Status, "bad_gateway", err.Error())
+		return
+	}
+	req.Header = r.Header.Clone()
+	for _, h := range hopHeaders {
+		req.Header.Del(h)
+	}
+	req.Header.Del("Content-Length")
+	if e.Request {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := p.client.Do(req)
+	if err != nil {
+		e.Status, e.Err = http.StatusBadGateway, err
+		writeError(w, e.Status, "bad_gateway", "upstream: "+err.Error())
+		return
+	}
+	defer resp.Body.Close()
+	e.Status = resp.StatusCode
+	idle := newIdleReader(resp.Body, orDefault(p.IdleTimeout, DefaultIdleTimeout), cancel)
+	defer idle.stop()
+
+	var prefix []byte
+	if resp.StatusCode == http.StatusOK {
+		e.Got = protocol.FromHeader(resp.Header)
+		if e.Got == protocol.Unknown && !isJSON(resp.Header) {
+			e.Got, prefix, err = sniff(idle)
+			if err != nil && err != io.EOF {
+				e.Err = err
+			}
+		}
+	}
+	src := io.MultiReader(bytes.NewReader(prefix), idle)
+	translate := resp.StatusCode == http.StatusOK && e.Got != protocol.Unknown &&
+		e.Want != protocol.Unknown && e.Got != e.Want
+	h := w.Header()
+	for k, v := range resp.Header {
+		h[k] = v
+	}
+	for _, k := range hopHeaders {
+		h.Del(k)
+	}
+	if !translate {
+		w.WriteHeader(resp.StatusCode)
+		if _, err := io.Copy(flushWriter{w}, src); err != nil && e.Err == nil {
+			e.Err = err
+		}
+		return
+	}
+	e.Translated = true
+	h.Del("Content-Length")
+	h.Del("Content-Type")
+	h.Del("Content-Encoding")
+	h.Del(protocol.HeaderV4)
+	h.Del(protocol.HeaderUI)
+	if e.Want == protocol.UI {
+		uistream.Headers(h)
+		w.WriteHeader(resp.StatusCode)
+		t := NewToUI(p.Options)
+		e.Stats, err = V4ToUI(w, src, t)
+	} else {
+		linestream.SetHeaders(h)
+		w.WriteHeader(resp.StatusCode)
+		t := NewToV4(p.Options)
+		e.Stats, err = UIToV4(w, src, t)
+	}
+	if err != nil {
+		e.Err = err
+	}
+	if idle.timedOut() {
+		e.Err = fmt.Errorf("upstream idle for %v", orDefault(p.IdleTimeout, DefaultIdleTimeout))
+	}
+}
+
+// isJSON tells whether the response is JSON (stream:false's answer).
+func isJSON(h http.Header) bool {
+	ct := strings.ToLower(h.Get("Content-Type"))
+	return strings.HasPrefix(ct, "application/json")
+}
+
+// sniff reads the body until internal/protocol's Sniff tells its protocol,
+// the body ends, or sniffMax bytes came; it returns what it read.
+func sniff(r io.Reader) (protocol.Protocol, []byte, error) {
+	buf := make([]byte, 0, 512)
+	for len(buf) < sniffMax {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := r.Read(buf[len(buf):min(cap(buf), sniffMax)])
+		buf = buf[:len(buf)+n]
+		if p := protocol.Sniff(buf); p != protocol.Unknown {
+			return p, buf, nil
+		}
+		if err != nil {
+			return protocol.Unknown, buf, err
+		}
+	}
+	return protocol.Unknown, buf, nil
+}
+
+// flushWriter flushes after each write, so that a stream passed through
+// keeps its pace.
+type flushWriter struct{ w http.ResponseWriter }
+
+func (f flushWriter) Write(b []byte) (int, error) {
+	n, err := f.w.Write(b)
+	if fl, ok := f.w.(http.Flusher); ok {
+		fl.Flush()
+	}
+	return n, err
+}
+
+// idleReader cancels the exchange when its reader gives nothing for d.
+type idleReader struct {
+	r     io.Reader
+	d     time.Duration
+	t     *time.Timer
+	mu    sync.Mutex
+	fired bool
+}
+
+func newIdleReader(r io.Reader, d time.Duration, cancel context.CancelFunc) *idleReader {
+	ir := &idleReader{r: r, d: d}
+	ir.t = time.AfterFunc(d, func() {
+		ir.mu.Lock()
+		ir.fired = true
+		ir.mu.Unlock()
+		cancel()
+	})
+	return ir
+}
+
+func (ir *idleReader) Read(b []byte) (int, error) {
+	n, err := ir.r.Read(b)
+	if n > 0 {
+		ir.t.Reset(ir.d)
+	}
+	return n, err
+}
+
+func (ir *idleReader) stop() { ir.t.Stop() }
+
+func (ir *idleReader) timedOut() bool {
+	ir.mu.Lock()
+	defer ir.mu.Unlock()
+	return ir.fired
+}

@@ -1,0 +1,88 @@
+package bridge
+
+import (
+	"io"
+	"net/http"
+
+	"github.com/chatwire/chatwire/linestream"
+	"github.com/chatwire/chatwire/uistream"
+)
+
+// flushWrite writes b to w and flushes w where it is an http.Flusher, so
+// that each part reaches the client as soon as it is translated.
+func flushWrite(w io.Writer, b []byte) error {
+	if len(b) == 0 {
+		return nil
+	}
+	if _, err := w.Write(b); err != nil {
+		return err
+	}
+	if f, ok := w.(http.Flusher); ok {
+		f.Flush()
+	}
+	return nil
+}
+
+// V4ToUI reads the v4 data stream from r and writes its translation, the UI
+// message stream, to w, one write (and flush, where w is an http.Flusher)
+// per part. Where r breaks off or holds a line the v4 client throws at, it
+// writes an error chunk with the reason and ends the stream as End does,
+// and returns the error (a *linestream.SyntaxError, an *InputError, or
+// r's); an error of w's is returned as it is. t may be nil.
+func V4ToUI(w io.Writer, r io.Reader, t *ToUI) (Stats, error) {
+	if t == nil {
+		t = NewToUI(Options{})
+	}
+	d := linestream.NewDecoder(r)
+	d.SetMaxLineLength(t.o.MaxPartLength)
+	var buf []byte
+	for d.Next() {
+		var err error
+		buf, err = t.Part(buf[:0], d.Part())
+		if err != nil {
+			return t.Stats, failWrite(w, t.Fail(buf[:0], err.Error()), err)
+		}
+		if err := flushWrite(w, buf); err != nil {
+			return t.Stats, err
+		}
+	}
+	if err := d.Err(); err != nil {
+		return t.Stats, failWrite(w, t.Fail(buf[:0], err.Error()), err)
+	}
+	return t.Stats, flushWrite(w, t.End(buf[:0]))
+}
+
+// UIToV4 reads the UI message stream from r and writes its translation, the
+// v4 data stream, to w, one write (and flush) per chunk; errors as for
+// V4ToUI, the reason written as an error part (3:). t may be nil.
+func UIToV4(w io.Writer, r io.Reader, t *ToV4) (Stats, error) {
+	if t == nil {
+		t = NewToV4(Options{})
+	}
+	d := uistream.NewDecoder(r)
+	d.SetMaxEventLength(t.o.MaxPartLength)
+	var buf []byte
+	for d.Next() {
+		var err error
+		buf, err = t.Chunk(buf[:0], d.Chunk())
+		if err != nil {
+			return t.Stats, failWrite(w, t.Fail(buf[:0], err.Error()), err)
+		}
+		if err := flushWrite(w, buf); err != nil {
+			return t.Stats, err
+		}
+	}
+	if err := d.Err(); err != nil {
+		return t.Stats, failWrite(w, t.Fail(buf[:0], err.Error()), err)
+	}
+	return t.Stats, flushWrite(w, t.End(buf[:0]))
+}
+
+// failWrite writes the closing frames b and returns the cause, or w's
+// error where the write fails.
+func failWrite(w io.Writer, b []byte, cause error) error {
+	if err := flushWrite(w, b); err != nil {
+		return err
+	}
+	return cause
+}

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/chatwire/chatwire/conformance/mock"
+	"github.com/chatwire/chatwire/uistream"
+)
+
+// TestBridgeCommand runs `chatwire bridge` in front of the mock: the URL
+// first on standard output, a useChat request answered in the UI stream,
+// one log line per request without the key, a clean stop.
+func TestBridgeCommand(t *testing.T) {
+	srv, err := mock.New(mock.Options{})
+	require.NoError(t, err)
+	up := httptest.NewServer(srv)
+	defer up.Close()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pr, pw := io.Pipe()
+	stderr := &lockedBuffer{}
+	code := make(chan int, 1)
+	go func() {
+		code <- run(ctx, []string{"bridge", "-upstream", up.URL}, strings.NewReader(""), pw, stderr)
+		pw.Close()
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	require.NoError(t, err, "stderr: %s", stderr)
+	go io.Copy(io.Discard, pr)
+	const prefix = "chatwire bridge listening on "
+	require.True(t, strings.HasPrefix(line, prefix), "the first line %q names the URL", line)
+	url := strings.TrimSpace(strings.TrimPrefix(line, prefix))
+	assert.Regexp(t, `^http://127\.0\.0\.1:\d+$`, url)
+
+	req, err := http.NewRequest("POST", url+"/api/chat", strings.NewReader(
+		`{"id":"c1","messages":[{"id":"u1","role":"user","parts":[{"type":"text","text":"A bakery"}]}],"trigger":"submit-message"}`))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+mock.KeyValid)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.NoError(t, err)
+	assert.Equal(t, 200, resp.StatusCode)
+	d := uistream.NewDecoder(strings.NewReader(string(body)))
+	d.SetStrict(true)
+	n := 0
+	for d.Next() {
+		n++
+	}
+	require.NoError(t, d.Err())
+	assert.Greater(t, n, 10, "chunks")
+	assert.Contains(t, string(body), `{"type":"start","messageMetadata":{"chatId":"chat_`)
+
+	cancel()
+	select {
+	case c := <-code:
+		assert.Equal(t, exitOK, c)
+	case <-time.After(10 * time.Second):
+		t.Fatal("bridge did not stop")
+	}
+	log := stderr.String()
+	assert.Regexp(t, `POST /api/chat 200 \S+ v4->ui in=\d+ out=\d+ request=useChat->spec lost=message-id:2,usage:3,step-finish-reason:2\n`, log)
+	assert.Contains(t, log, "chatwire bridge: shutting down")
+	assert.NotContains(t, log, mock.KeyValid, "the key is never logged")
+}
+
+// TestBridgeUsage: bad flags are usage errors.
+func TestBridgeUsage(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "-upstream is required"},
+		{[]string{"-upstream", "ftp://x"}, "is not an http or https URL"},
+		{[]string{"-upstream", "http://u:p@x"}, "must not hold credentials"},
+		{[]string{"-upstream", "http://x", "-to", "v9"}, "unknown protocol"},
+		{[]string{"-upstream", "http://x", "-max-body", "0"}, "-max-body must be positive"},
+		{[]string{"-upstream", "http://x", "extra"}, `unexpected argument "extra"`},
+		{[]string{"-upstream", "http://x", "-sdk-range", "4"}, "-sdk-range"},
+	} {
+		var out, errb strings.Builder
+		code := run(context.Background(), append([]string{"bridge"}, c.args...), strings.NewReader(""), &out, &errb)
+		assert.Equal(t, exitUsage, code, "%v", c.args)
+		assert.Contains(t, errb.String(), c.want, "%v", c.args)
+	}
+}
