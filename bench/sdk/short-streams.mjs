@@ -23,8 +23,8 @@
 //                                  events of one token, about 50 bytes each
 //                                  with their framing
 //
-// Randomness comes from a seeded PRNG per stream (mulberry32, seeded with
-// the FNV-1a hash of the stream's name), so reruns are byte-identical;
+// Randomness comes from a seeded PRNG per stream (corpus/generator/rand.mjs,
+// seeded with the stream's name), so reruns are byte-identical;
 // bench's TestShortStreams checks the files' shapes.
 
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -34,41 +34,9 @@ import { fileURLToPath } from 'node:url';
 import { createDataStreamResponse, formatDataStreamPart } from 'ai';
 import { createUIMessageStream, createUIMessageStreamResponse } from 'ai-7';
 
+import { Rand } from '../../corpus/generator/rand.mjs';
+
 const OUT = join(dirname(fileURLToPath(import.meta.url)), '..', 'testdata', 'short');
-
-// mulberry32 returns a PRNG of floats in [0, 1) from a 32-bit seed.
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function fnv1a(s) {
-  let h = 0x811c9dc5;
-  for (const byte of Buffer.from(s, 'utf8')) {
-    h ^= byte;
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h;
-}
-
-class Rand {
-  constructor(name) { this.next = mulberry32(fnv1a(name)); }
-  int(lo, hi) { return lo + Math.floor(this.next() * (hi - lo + 1)); }
-  pick(xs) { return xs[Math.floor(this.next() * xs.length)]; }
-  chance(p) { return this.next() < p; }
-  id(prefix, n) {
-    const abc = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-    let s = prefix;
-    for (let i = 0; i < n; i++) s += abc[Math.floor(this.next() * abc.length)];
-    return s;
-  }
-}
 
 // Tokens as a BPE tokenizer cuts English prose and code, 1-8 bytes of UTF-8
 // each (JSON's escapes add a byte).
@@ -124,17 +92,20 @@ function usage(rand) {
   return { promptTokens: rand.int(100, 20000), completionTokens: rand.int(1, 4000) };
 }
 
+// textStream returns a stream of lines parts: a step's start, text deltas
+// made by delta, the step's finish and the message's.
+function textStream(name, lines, delta) {
+  const rand = new Rand(name);
+  return dataStream(lines, (put) => {
+    put('start_step', { messageId: rand.id('msg-', 24) });
+    for (let i = 0; i < lines - 3; i++) put('text', delta(rand));
+    put('finish_step', { finishReason: 'stop', usage: usage(rand), isContinued: false });
+    put('finish_message', { finishReason: 'stop', usage: usage(rand) });
+  });
+}
+
 const STREAMS = {
-  'one-token-text-100k': () => {
-    const rand = new Rand('one-token-text-100k');
-    const LINES = 100000;
-    return dataStream(LINES, (put) => {
-      put('start_step', { messageId: rand.id('msg-', 24) });
-      for (let i = 0; i < LINES - 3; i++) put('text', token(rand));
-      put('finish_step', { finishReason: 'stop', usage: usage(rand), isContinued: false });
-      put('finish_message', { finishReason: 'stop', usage: usage(rand) });
-    });
-  },
+  'one-token-text-100k': () => textStream('one-token-text-100k', 100000, token),
   'one-token-reasoning-50k': () => {
     const rand = new Rand('one-token-reasoning-50k');
     const LINES = 50000;
@@ -179,16 +150,7 @@ const STREAMS = {
       put('finish_message', { finishReason: 'stop', usage: usage(rand) });
     });
   },
-  'short-mixed-scripts': () => {
-    const rand = new Rand('short-mixed-scripts');
-    const LINES = 20000;
-    return dataStream(LINES, (put) => {
-      put('start_step', { messageId: rand.id('msg-', 24) });
-      for (let i = 0; i < LINES - 3; i++) put('text', scriptDelta(rand));
-      put('finish_step', { finishReason: 'stop', usage: usage(rand), isContinued: false });
-      put('finish_message', { finishReason: 'stop', usage: usage(rand) });
-    });
-  },
+  'short-mixed-scripts': () => textStream('short-mixed-scripts', 20000, scriptDelta),
   'ui-one-token-text-50k': async () => {
     const rand = new Rand('ui-one-token-text-50k');
     const EVENTS = 50000;
