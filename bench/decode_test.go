@@ -3,12 +3,16 @@ package bench
 import (
 	"bytes"
 	"flag"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/chatwire/chatwire/linestream"
 )
 
 // floor4K adds the 4 KiB-floor figures of RESULTS.md to BenchmarkDecode:
@@ -126,4 +130,46 @@ func TestDecodeNoAllocs(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestShortStreams checks the streams of short lines in testdata/short
+// have the shape bench/sdk/short-streams.mjs promises: the one-token
+// streams' deltas hold 1 to 8 bytes of text, among them non-ASCII and
+// escapes, and the UI stream's text-delta events are about 50 bytes.
+func TestShortStreams(t *testing.T) {
+	for _, in := range decodeInputs(t) {
+		if !strings.HasPrefix(in.name, "sdk-one-token-") {
+			continue
+		}
+		d := linestream.NewDecoder(bytes.NewReader(in.data))
+		deltas, nonASCII, escaped := 0, 0, 0
+		var text []byte
+		for d.Next() {
+			p := d.Part()
+			if k := p.Kind(); k != linestream.KindText && k != linestream.KindReasoning {
+				continue
+			}
+			var err error
+			text, err = p.AppendText(text[:0])
+			require.NoError(t, err, "%s line %d", in.name, p.Line)
+			assert.True(t, len(text) >= 1 && len(text) <= 8, "%s line %d: want a delta of 1-8 bytes, got %q", in.name, p.Line, text)
+			deltas++
+			if bytes.IndexFunc(text, func(r rune) bool { return r >= 0x80 }) >= 0 {
+				nonASCII++
+			}
+			if bytes.IndexByte(p.Value[1:len(p.Value)-1], '\\') >= 0 {
+				escaped++
+			}
+		}
+		require.NoError(t, d.Err(), in.name)
+		assert.Greater(t, deltas, in.parts*9/10, "%s: want nearly every line a delta", in.name)
+		assert.Greater(t, nonASCII, deltas/50, "%s: want non-ASCII deltas", in.name)
+		assert.Greater(t, escaped, deltas/50, "%s: want escaped deltas", in.name)
+	}
+	ui, err := os.ReadFile(filepath.Join("testdata", "short", "ui-one-token-text-50k.stream"))
+	require.NoError(t, err)
+	events := bytes.Count(ui, []byte(`data: {"type":"text-delta",`))
+	assert.Greater(t, events, 49000, "ui-one-token-text-50k: want 50k text-delta events")
+	perEvent := float64(len(ui)) / float64(bytes.Count(ui, []byte("\n\n")))
+	assert.InDelta(t, 50, perEvent, 5, "ui-one-token-text-50k: want about 50 bytes an event")
 }

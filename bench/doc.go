@@ -20,7 +20,13 @@
 // streams (input=short-NAME): run.sh -floor4k makes the 4 KiB-floor tables
 // from it, and run.sh -paths the per-code table of the decoder's paths
 // (CHATWIRE_CPU=portable, avx2, and unset). run_test.go checks the tables'
-// arithmetic on the fixture results of testdata/run.
+// arithmetic on the fixture results of testdata/run. The streams of short
+// lines in testdata/short (one-token text and reasoning deltas, a short
+// agent run, short mixed-script lines, and 50k one-token text-delta events
+// of the UI message stream) are written by the real AI SDK
+// (bench/sdk/short-streams.mjs): the inputs sdk-one-token-text-100k,
+// sdk-one-token-reasoning-50k, sdk-short-agent-run, sdk-short-mixed-scripts
+// and sdk-one-token-text-50k-ui, where the cost per line counts most.
 //
 // The UI message stream benchmarks (uistream_test.go, BenchmarkUIDecode)
 // run uistream, the decoder of the AI SDK 5-7 stream, next to its floor, a
@@ -52,6 +58,8 @@
 //	uiassemble.sh     the UI message assembly against the SDK's readUIMessageStream
 //	RESULTS.md        the figures
 //	live/             package live: the live stream meter of chatwire bench
-//	sdk/              the AI SDK's own assembly and parser timed (Node), for assemble.sh
+//	sdk/              the AI SDK's own assembly and parser timed (Node), for assemble.sh; short-streams.mjs
+//	testdata/short/   the streams of short lines, written by the AI SDK (sdk/short-streams.mjs)
+//	testdata/run/     fixture results for run_test.go
 //	xk6/              the k6 extension k6/x/chatwire, a module of its own
 package bench

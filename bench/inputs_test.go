@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -63,7 +65,25 @@ func decodeInputs(tb testing.TB) []decodeInput {
 			ins = append(ins, ascii)
 		}
 	}
+	for _, name := range shortStreams {
+		data, err := os.ReadFile(filepath.Join("testdata", "short", name+".stream"))
+		if err != nil {
+			tb.Fatalf("input sdk-%s: %v (bench/sdk/short-streams.mjs writes it)", name, err)
+		}
+		ins = append(ins, newDecodeInput("sdk-"+name, data))
+	}
 	return ins
+}
+
+// shortStreams names the v4 streams of short lines in testdata/short, written
+// by the AI SDK's own writers (bench/sdk/short-streams.mjs), the inputs
+// sdk-NAME: token-sized deltas as providers send them, where the decoder's
+// cost per line counts most.
+var shortStreams = []string{
+	"one-token-text-100k",     // text deltas of one token, 1-8 bytes each
+	"one-token-reasoning-50k", // reasoning deltas of one token
+	"short-agent-run",         // steps of reasoning, text, streamed tool args, results, usage
+	"short-mixed-scripts",     // deltas of CJK, Cyrillic, Arabic, emoji…
 }
 
 // splitStringParts splits a stream's lines in two streams, keeping their

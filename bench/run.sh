@@ -89,6 +89,7 @@ out=${out:-${TMPDIR:-/tmp}/chatwire-bench}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 stream=$root/corpus/streams/valid/llm-mix-100k-lines.stream
+onetoken=$root/bench/testdata/short/one-token-text-100k.stream
 
 benchstat() { (cd "$root" && go run golang.org/x/perf/cmd/benchstat "$@"); }
 
@@ -150,6 +151,7 @@ rounds() {
 		(cd bench && "$out/bench.test" -test.run '^$' -test.bench '^BenchmarkDecode$' -test.count 1 -test.benchtime "$benchtime") >>"$out/decode.txt"
 		if [ "$sdk" = 1 ]; then
 			(cd bench/sdk && node process-data-stream.mjs "$stream" -count 1) >>"$out/sdk.txt"
+			(cd bench/sdk && node process-data-stream.mjs "$onetoken" -count 1) >>"$out/sdk.txt"
 		fi
 		(cd linestream && "$out/linestream.test" -test.run '^$' -test.bench . -test.count 1 -test.benchtime "$benchtime") >>"$out/linestream.txt"
 	done
@@ -157,8 +159,8 @@ rounds() {
 
 # The benchmarks of -floor4k and -paths: BenchmarkDecode's sub-benchmarks
 # by input and implementation.
-floor4k_bench='^BenchmarkDecode$/^input=(sdk-llm-mix-100k-.+|short-.+)$/^impl=(linestream|floor-4k)$'
-paths_bench='^BenchmarkDecode$/^input=sdk-llm-mix-100k-.+$/^impl=(linestream|floor)$'
+floor4k_bench='^BenchmarkDecode$/^input=(sdk-llm-mix-100k-.+|sdk-one-token-.+|sdk-short-.+|short-.+)$/^impl=(linestream|floor-4k)$'
+paths_bench='^BenchmarkDecode$/^input=(sdk-llm-mix-100k-.+|sdk-one-token-.+|sdk-short-.+)$/^impl=(linestream|floor)$'
 cpus="portable avx2 native"
 
 # other_rounds builds the benchmarks and runs the rounds of -floor4k and
@@ -369,9 +371,13 @@ FILENAME != sdkfile && /^BenchmarkDecode\// {
 		if ($(f+1) == "MB/s") mbs[name, round[name]] = $f
 	}
 }
-FILENAME == sdkfile && /^BenchmarkSDKProcessDataStream\// {
+FILENAME == sdkfile && /^BenchmarkSDKProcessDataStream\/llm-mix-100k-lines / {
 	sdkround++
 	ns["sdk", sdkround] = $3
+}
+FILENAME == sdkfile && /^BenchmarkSDKProcessDataStream\/one-token-text-100k / {
+	sdkround1++
+	ns["sdk-one-token", sdkround1] = $3
 }
 END {
 	print "| goal | want | measured: median of per-round ratios | |"
@@ -400,7 +406,9 @@ END {
 	row("ReadSlice+fastjson time vs the reader floor, sdk-llm-mix-100k", "(info)", "input=sdk-llm-mix-100k/impl=fastjson", "input=sdk-llm-mix-100k/impl=floor", 0, 1, 1e9)
 	row("speed-up over Scanner+json.Unmarshal, sdk-llm-mix-100k", "≥ 10×", "input=sdk-llm-mix-100k/impl=linestream", "input=sdk-llm-mix-100k/impl=scanner-unmarshal", 1, 0, 10)
 	row("speed-up over Scanner+json.Unmarshal, go-llm-mix-100k", "≥ 10×", "input=go-llm-mix-100k/impl=linestream", "input=go-llm-mix-100k/impl=scanner-unmarshal", 1, 0, 10)
+	row("speed-up over Scanner+json.Unmarshal, sdk-one-token-text-100k", "≥ 10×", "input=sdk-one-token-text-100k/impl=linestream", "input=sdk-one-token-text-100k/impl=scanner-unmarshal", 1, 0, 10)
 	row("speed-up over the SDK processDataStream, llm-mix-100k-lines", "≥ 40×", "input=sdk-llm-mix-100k/impl=linestream", "sdk", 1, 0, 40)
+	row("speed-up over the SDK processDataStream, one-token-text-100k", "≥ 40×", "input=sdk-one-token-text-100k/impl=linestream", "sdk-one-token", 1, 0, 40)
 	throughput("throughput on one 1 MiB text line with an escape every ~20 bytes (sdk-text-1mib)", "sdk-text-1mib", 2)
 	throughput("throughput on one 1 MiB text line with few escapes (go-text-1mib)", "go-text-1mib", 3)
 }

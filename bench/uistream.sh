@@ -7,7 +7,8 @@
 #
 # Each round runs bench's BenchmarkUIDecode once (-count 1): every input
 # (the corpus's LLM mix and agent runs translated into the UI message
-# stream, and the mix with CRLF line ends) with uistream, uistream in strict
+# stream, 50k one-token text deltas written by ai 7, and the mix with CRLF
+# line ends) with uistream, uistream in strict
 # mode and the floor, one after the other, so that a busy machine's noise
 # falls on all of them alike. ROUNDS defaults to 6. DIR (default
 # $TMPDIR/chatwire-uistream) receives ui.txt, ui.benchstat (a column per
@@ -77,13 +78,14 @@ function row(goal, want, num, den, limit,    i, n, r, lo, hi, m, verdict) {
 END {
 	print "| goal | want | measured: median of per-round ratios | |"
 	print "|---|---|---|---|"
-	n = split("sdk-llm-mix-100k-ui sdk-agent-runs-ui sdk-llm-mix-100k-ui-crlf", inputs, " ")
+	n = split("sdk-llm-mix-100k-ui sdk-agent-runs-ui sdk-one-token-text-50k-ui sdk-llm-mix-100k-ui-crlf", inputs, " ")
 	for (i = 1; i <= n; i++) for (m = 0; m < 2; m++) {
 		k = "input=" inputs[i] "/impl=uistream" (m ? "-strict" : "")
 		if (k in allocs) printf "| 0 allocs per stream after Reset: %s | 0 | %s allocs/op | %s |\n", k, allocs[k], allocs[k] == 0 ? "met" : "NOT met"
 	}
 	row("uistream vs the floor, sdk-llm-mix-100k-ui", "≤ 2.0×", "input=sdk-llm-mix-100k-ui/impl=uistream", "input=sdk-llm-mix-100k-ui/impl=floor", 2.0)
 	row("uistream vs the floor, sdk-agent-runs-ui", "≤ 2.0×", "input=sdk-agent-runs-ui/impl=uistream", "input=sdk-agent-runs-ui/impl=floor", 2.0)
+	row("uistream vs the floor, one-token text deltas (sdk-one-token-text-50k-ui)", "≤ 2.0×", "input=sdk-one-token-text-50k-ui/impl=uistream", "input=sdk-one-token-text-50k-ui/impl=floor", 2.0)
 	row("uistream-strict vs the floor, sdk-llm-mix-100k-ui", "(info)", "input=sdk-llm-mix-100k-ui/impl=uistream-strict", "input=sdk-llm-mix-100k-ui/impl=floor", 1e9)
 	row("uistream vs the floor, CRLF line ends (sdk-llm-mix-100k-ui-crlf)", "(info)", "input=sdk-llm-mix-100k-ui-crlf/impl=uistream", "input=sdk-llm-mix-100k-ui-crlf/impl=floor", 1e9)
 }' "$out/ui.txt" >"$out/goals.txt"

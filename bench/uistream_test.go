@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -112,7 +113,9 @@ type uiDecodeInput struct {
 // uiDecodeInputs returns the benchmark inputs: the corpus's 100k-line LLM
 // mix and its agent runs (each run's [DONE] dropped but the last, as a
 // service's many streams through one decoder), translated; the mix with
-// CRLF line ends, which the general path reads, for information.
+// CRLF line ends, which the general path reads, for information; 50k
+// text-delta events of one token each, written by ai 7's
+// createUIMessageStreamResponse (bench/sdk/short-streams.mjs).
 func uiDecodeInputs(tb testing.TB) []uiDecodeInput {
 	tb.Helper()
 	mix, err := corpus.Load(corpus.Valid, "llm-mix-100k-lines")
@@ -130,9 +133,12 @@ func uiDecodeInputs(tb testing.TB) []uiDecodeInput {
 		}
 	}
 	agents = uistream.AppendDone(agents)
+	oneToken, err := os.ReadFile(filepath.Join("testdata", "short", "ui-one-token-text-50k.stream"))
+	require.NoError(tb, err, "bench/sdk/short-streams.mjs writes it")
 	return []uiDecodeInput{
 		newUIDecodeInput("sdk-llm-mix-100k-ui", ui),
 		newUIDecodeInput("sdk-agent-runs-ui", agents),
+		newUIDecodeInput("sdk-one-token-text-50k-ui", oneToken),
 		newUIDecodeInput("sdk-llm-mix-100k-ui-crlf", bytes.ReplaceAll(ui, []byte("\n"), []byte("\r\n"))),
 	}
 }
@@ -328,6 +334,10 @@ func TestUIInputs(t *testing.T) {
 		require.NoError(t, d.Err(), in.name)
 		assert.Empty(t, d.Warnings(), in.name)
 		assert.Zero(t, kinds[uistream.ChunkUnknown], "%s: unknown chunk types", in.name)
+		if strings.HasPrefix(in.name, "sdk-one-token-") {
+			assert.Greater(t, kinds[uistream.ChunkTextDelta], in.events*99/100, "%s: want text deltas, got %v", in.name, kinds)
+			continue
+		}
 		assert.GreaterOrEqual(t, len(kinds), 12, "%s: chunk types %v", in.name, kinds)
 	}
 }

@@ -26,6 +26,9 @@ func FuzzVectorScan(f *testing.F) {
 	}
 	f.Add([]byte(`a\"b\\\\c\nd`+"\n\xff\x01\n"+`\u00e9\uZZ`), uint8(3), uint16(31))
 	f.Add(bytes.Repeat([]byte(`\`), 70), uint8(9), uint16(15))
+	// Short lines, many to a 64-byte block (lead 0): read from one block's
+	// masks.
+	f.Add([]byte("w\n12\n\\\"\n\\u00e9\n\\u00z9\n\x01\n\\\n\"\n\r\n\xff\n"), uint8(5), uint16(0))
 	f.Fuzz(func(t *testing.T, data []byte, chunk uint8, lead uint16) {
 		if len(data) > maxInput {
 			t.Skip("input larger than maxInput")

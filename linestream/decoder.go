@@ -4,20 +4,16 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math/bits"
 	"strconv"
 
 	"github.com/chatwire/chatwire/internal/jsonscan"
+	"github.com/chatwire/chatwire/internal/readbuf"
 )
 
 // DefaultMaxLineLength is the longest line a [Decoder] accepts unless
 // [Decoder.SetMaxLineLength] says otherwise: 64 MiB.
 const DefaultMaxLineLength = 64 << 20
-
-const initialBufSize = 64 << 10
-
-// maxEmptyReads is how many reads in a row may return no bytes and no error
-// before the decoder gives up with [io.ErrNoProgress], as bufio does.
-const maxEmptyReads = 100
 
 // A Part is one line of the stream: its code and its JSON value.
 // Code, Value and Raw are borrowed from the decoder's buffer: they are valid
@@ -63,19 +59,25 @@ func (p Part) Clone() Part {
 // A Decoder reads parts from a `<code>:<JSON>` line stream.
 // A Decoder is not safe for concurrent use.
 type Decoder struct {
-	r       io.Reader
-	buf     []byte
-	start   int   // first unread byte of buf
-	scan    int   // buf[start:scan] holds no '\n'
-	end     int   // end of the bytes read into buf
-	lfEnd   int   // buf[:lfEnd] ends with a '\n' (0: none seen); buf[lfEnd:end] may hold more
-	base    int64 // stream offset of buf[0]
-	line    int   // physical lines consumed
-	eof     bool
-	rerr    error // a read error other than io.EOF, reported once the buffered lines are out
-	err     error // the error that stopped the decoder; io.EOF at a clean end
-	part    Part
-	stack   []byte // the validator's scratch stack
+	r     io.Reader
+	buf   []byte
+	start int   // first unread byte of buf
+	scan  int   // buf[start:scan] holds no '\n'
+	end   int   // end of the bytes read into buf
+	lfEnd int   // buf[:lfEnd] ends with a '\n' (0: none seen); buf[lfEnd:end] may hold more
+	base  int64 // stream offset of buf[0]
+	line  int   // physical lines consumed
+	eof   bool
+	rerr  error // a read error other than io.EOF, reported once the buffered lines are out
+	err   error // the error that stopped the decoder; io.EOF at a clean end
+	part  Part
+	stack []byte // the validator's scratch stack
+	// qm and bm are jsonscan.BlockMasks of the 64 bytes from buf[mb]: the
+	// short string lines in them are read from the masks (shortLine), many
+	// lines with one call. mb is noMasks after Reset and every fill,
+	// which may move or overwrite the bytes.
+	qm, bm  uint64
+	mb      int
 	skel    *skeletons
 	strict  bool
 	maxLine int
@@ -97,7 +99,7 @@ func NewDecoder(r io.Reader) *Decoder {
 // skeletons of lines it has learnt and its settings (strict mode, maximum
 // line length).
 func (d *Decoder) Reset(r io.Reader) {
-	*d = Decoder{r: r, buf: d.buf, stack: d.stack, skel: d.skel, strict: d.strict, maxLine: d.maxLine}
+	*d = Decoder{r: r, buf: d.buf, stack: d.stack, skel: d.skel, strict: d.strict, maxLine: d.maxLine, mb: noMasks}
 }
 
 // SetStrict sets whether d rejects what the AI SDK v4 parser rejects but the
@@ -140,6 +142,30 @@ func (d *Decoder) Next() bool {
 	}
 	start, end, nl := s+2, 0, -1
 	masks := jsonscan.Vector()
+	if b[start] == '"' && masks {
+		// A string, such as a text delta: a short one from the masks of
+		// the block that holds it, many lines a call (fromMasks); else
+		// from the masks of the 64 bytes from its opening quote, which
+		// the walker takes too.
+		if r := uint(start - d.mb); r < 64 {
+			if nl = d.fromMasks(start, r); nl >= 0 {
+				end = nl
+				goto found
+			}
+		}
+		if start+64 <= len(d.buf) {
+			d.qm, d.bm = jsonscan.BlockMasks(&d.buf[start])
+			d.mb = start
+			if nl = d.fromMasks(start, 0); nl >= 0 {
+				end = nl
+				goto found
+			}
+			if e, ok := jsonscan.ScanCompactMasks(b, start, d.qm, d.bm); ok && e < len(b) && b[e] == '\n' {
+				end, nl = e, e
+			}
+			goto general
+		}
+	}
 	if sk := d.skel; b[start] != '"' && masks && sk != nil && sk.codes[codeKinds[b[s]]].Ready() {
 		// An object or an array whose skeleton may be known (skeletons.go).
 		c := &sk.codes[codeKinds[b[s]]]
@@ -161,6 +187,7 @@ func (d *Decoder) Next() bool {
 		// with the vector scanner's masks, strings too.
 		end, nl = e, e
 	}
+general:
 	if nl < 0 {
 		// '\n' is no whitespace here: the value must end the line.
 		var err *jsonscan.Error
@@ -169,11 +196,40 @@ func (d *Decoder) Next() bool {
 			return d.nextLine()
 		}
 	}
+found:
 	if nl-s > d.maxLine || d.strict {
 		return d.acceptChecked(s, start, end, nl)
 	}
 	d.accept(s, start, end, nl)
 	return true
+}
+
+// noMasks is Decoder.mb where no masks are at hand: far enough below any
+// index that q-mb is never below 64.
+const noMasks = -1 << 40
+
+// fromMasks returns the index of the '\n' of the line whose value is the
+// string that opens at buf[q], bit r of the masks at hand (qm and bm),
+// when they show the string valid and the '\n' right after it: its closing
+// quote the next quote, no bad byte before it, the '\n' in buf[:lfEnd].
+// Else -1, and the caller checks the line another way.
+//
+// Next computes the masks at most once per 64 bytes of short lines, from
+// the opening quote of the first line they do not cover: a block holds
+// several one-token deltas (0:"w12 " and its '\n' are 9 bytes), which are
+// then found and checked for the price of one call, a few bit operations
+// each. A line's bits depend on its own bytes only (the ':' before its
+// opening quote is no backslash, so no escape runs into it), whatever the
+// lines before it in the block hold.
+func (d *Decoder) fromMasks(q int, r uint) int {
+	m, bad := d.qm>>r>>1, d.bm>>r>>1 // from the byte after the opening quote
+	if c := m & -m; c != 0 && bad&(c-1) == 0 && bad&(c<<1) != 0 {
+		// The closing quote at bit c, a control byte after it.
+		if nl := q + 2 + bits.TrailingZeros64(c); nl < d.lfEnd && d.buf[nl] == '\n' {
+			return nl
+		}
+	}
+	return -1
 }
 
 // acceptChecked ends Next for a line that may be too long or, in strict
@@ -302,6 +358,7 @@ func (d *Decoder) tooLong(off int64) error {
 // fill reads more bytes, first making room by moving the unread bytes to the
 // front of the buffer or, when the buffer is full, growing it.
 func (d *Decoder) fill() {
+	d.mb = noMasks
 	if d.start > 0 {
 		n := copy(d.buf, d.buf[d.start:d.end])
 		d.base += int64(d.start)
@@ -310,48 +367,19 @@ func (d *Decoder) fill() {
 		d.end, d.start = n, 0
 	}
 	if d.end == len(d.buf) {
-		size := max(2*len(d.buf), initialBufSize)
 		// Room for one byte past the longest line is enough to tell it is too long.
-		size = min(size, d.maxLine+2)
-		size = max(size, d.end+1)
-		buf := make([]byte, size)
-		copy(buf, d.buf[:d.end])
-		d.buf = buf
+		d.buf = readbuf.Grow(d.buf, d.end, d.maxLine+2)
 	}
-	for range maxEmptyReads {
-		n, err := d.r.Read(d.buf[d.end:])
-		if n < 0 || n > len(d.buf)-d.end {
-			d.rerr = fmt.Errorf("linestream: reader returned invalid count %d", n)
-			return
-		}
-		d.noteLF(d.end, d.end+n)
-		d.end += n
-		if err == io.EOF {
-			d.eof = true
-			return
-		}
-		if err != nil {
-			d.rerr = err
-			return
-		}
-		if n > 0 {
-			return
-		}
+	n, eof, err := readbuf.Read(d.r, d.buf, d.end, "linestream")
+	if lf := readbuf.LastLF(d.buf, d.end, d.end+n); lf >= 0 {
+		d.lfEnd = lf
 	}
-	d.rerr = io.ErrNoProgress
-}
-
-// lfWindow bounds how far back from the end of newly read bytes noteLF looks
-// for a '\n' (bytes.LastIndexByte goes byte by byte).
-const lfWindow = 1 << 10
-
-// noteLF moves lfEnd past the last '\n' in buf[from:to], the bytes just read,
-// when there is one in the last lfWindow bytes. Missing an earlier one only
-// leaves its lines to the general path of Next.
-func (d *Decoder) noteLF(from, to int) {
-	from = max(from, to-lfWindow)
-	if i := bytes.LastIndexByte(d.buf[from:to], '\n'); i >= 0 {
-		d.lfEnd = from + i + 1
+	d.end += n
+	if eof {
+		d.eof = true
+	}
+	if err != nil {
+		d.rerr = err
 	}
 }
 

@@ -70,7 +70,11 @@
 // and control bytes of a value's first 64 bytes, so the strings there are
 // checked with a few bit operations, and a longer string is checked 64
 // bytes at a time in assembly, two-byte escapes included, so a long text
-// line validates at several GB/s. On CPUs with AVX-512 (with VBMI and
+// line validates at several GB/s. Lines of a short string, such as text
+// deltas of one token, are read many at a time: the masks of 64 bytes
+// hold several such lines, and each line that closes in them is split
+// and checked with a few bit operations on the masks, with no further
+// call. On CPUs with AVX-512 (with VBMI and
 // VBMI2), or with AVX2 alone (a slower variant of the same code), a decoder
 // also remembers the shapes of the lines it has read. A line's skeleton,
 // its bytes with each string's content cut out and each run of digits cut

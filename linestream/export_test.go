@@ -13,3 +13,8 @@ func (d *Decoder) SkeletonHits() int {
 	}
 	return n
 }
+
+// MasksAt returns the index in d's buffer of the block whose masks d
+// reads short string lines from (shortLine), or a negative number where it
+// has none.
+func (d *Decoder) MasksAt() int { return d.mb }

@@ -12,12 +12,6 @@ import (
 // [Decoder.SetMaxEventLength] says otherwise: 64 MiB.
 const DefaultMaxEventLength = 64 << 20
 
-const initialBufSize = 64 << 10
-
-// maxEmptyReads is how many reads in a row may return no bytes and no error
-// before the decoder gives up with [io.ErrNoProgress], as bufio does.
-const maxEmptyReads = 100
-
 // maxTypeLen bounds the type the fast path of Next reads; a longer one goes
 // to the general path.
 const maxTypeLen = 64

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/chatwire/chatwire/internal/jsonscan"
+	"github.com/chatwire/chatwire/internal/readbuf"
 )
 
 // This file holds the general path of Next: the SSE framing of
@@ -503,49 +504,20 @@ func (d *Decoder) fill() {
 		d.end, d.start = n, 0
 	}
 	if d.end == len(d.buf) {
-		size := max(2*len(d.buf), initialBufSize)
 		// Room for the longest event, its line ends, a blank line and the
 		// byte after a "\r" is enough to tell it is too long.
-		size = min(size, d.maxEvent+8)
-		size = max(size, d.end+1)
-		buf := make([]byte, size)
-		copy(buf, d.buf[:d.end])
-		d.buf = buf
+		d.buf = readbuf.Grow(d.buf, d.end, d.maxEvent+8)
 	}
-	for range maxEmptyReads {
-		n, err := d.r.Read(d.buf[d.end:])
-		if n < 0 || n > len(d.buf)-d.end {
-			d.rerr = fmt.Errorf("uistream: reader returned invalid count %d", n)
-			return
-		}
-		d.noteLF(d.end, d.end+n)
-		d.end += n
-		if err == io.EOF {
-			d.eof = true
-			return
-		}
-		if err != nil {
-			d.rerr = err
-			return
-		}
-		if n > 0 {
-			return
-		}
+	n, eof, err := readbuf.Read(d.r, d.buf, d.end, "uistream")
+	if lf := readbuf.LastLF(d.buf, d.end, d.end+n); lf >= 0 {
+		d.lfEnd = lf
 	}
-	d.rerr = io.ErrNoProgress
-}
-
-// lfWindow bounds how far back from the end of newly read bytes noteLF looks
-// for a '\n' (bytes.LastIndexByte goes byte by byte).
-const lfWindow = 1 << 10
-
-// noteLF moves lfEnd past the last '\n' in buf[from:to], the bytes just read,
-// when there is one in the last lfWindow bytes. Missing an earlier one only
-// leaves its events to the general path.
-func (d *Decoder) noteLF(from, to int) {
-	from = max(from, to-lfWindow)
-	if i := bytes.LastIndexByte(d.buf[from:to], '\n'); i >= 0 {
-		d.lfEnd = from + i + 1
+	d.end += n
+	if eof {
+		d.eof = true
+	}
+	if err != nil {
+		d.rerr = err
 	}
 }
 

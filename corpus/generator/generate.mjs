@@ -35,56 +35,12 @@ import {
 } from 'ai';
 import { MockLanguageModelV1, simulateReadableStream } from 'ai/test';
 
+import { Rand } from './rand.mjs';
+
 const HERE = dirname(fileURLToPath(import.meta.url));
 const STREAMS = join(HERE, '..', 'streams');
 const CLASSES = ['valid', 'accepted', 'invalid'];
 const CROSS_CHECK_CHUNK = 7; // processDataStream is also fed in chunks of this many bytes
-
-// ---------------------------------------------------------------------------
-// Seeded randomness.
-
-// mulberry32 is a small 32-bit PRNG; it returns floats in [0, 1).
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return function next() {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-// fnv1a hashes a case name into its PRNG seed.
-function fnv1a(s) {
-  let h = 0x811c9dc5;
-  for (const byte of Buffer.from(s, 'utf8')) {
-    h ^= byte;
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h;
-}
-
-class Rand {
-  constructor(name) {
-    this.next = mulberry32(fnv1a(name));
-  }
-  int(lo, hi) { // inclusive
-    return lo + Math.floor(this.next() * (hi - lo + 1));
-  }
-  pick(xs) {
-    return xs[Math.floor(this.next() * xs.length)];
-  }
-  chance(p) {
-    return this.next() < p;
-  }
-  id(prefix, n = 16) {
-    const abc = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-    let s = '';
-    for (let i = 0; i < n; i++) s += abc[Math.floor(this.next() * abc.length)];
-    return `${prefix}${s}`;
-  }
-}
 
 // counter returns an id generator prefix-1, prefix-2, ...
 function counter(prefix) {

@@ -34,6 +34,19 @@ const compactDepth = 63
 // len(b). masks tells whether it may call blockMasks: the vector scanner is
 // on (haveVector && vectorOn.Load(), read once by the caller).
 func scanCompact(b []byte, i int, masks bool) (int, bool) {
+	var qm, bm uint64
+	if masks && i >= 0 && i+64 <= cap(b) {
+		qm, bm = blockMasks(&b[:cap(b)][i])
+	}
+	return scanCompactWith(b, i, masks, qm, bm)
+}
+
+// scanCompactWith is scanCompact given qm and bm, the blockMasks of the
+// 64 bytes from b[i] (both 0: no masks). Masks whose top bits are missing
+// (those of fewer bytes) are right too: the walk takes the quotes in
+// order, so a quote it misses at the top is one it finds no bit for, and
+// it then checks the string its other ways.
+func scanCompactWith(b []byte, i int, masks bool, qm, bm uint64) (int, bool) {
 	w := b[:cap(b)]
 	var (
 		// open holds a bit per open container, the innermost lowest, set
@@ -41,16 +54,12 @@ func scanCompact(b []byte, i int, masks bool) (int, bool) {
 		open uint64 = 1
 		// qm and bm are blockMasks of the 64 bytes from b[base] (both 0:
 		// no masks).
-		qm, bm uint64
-		base   = i
-		m      uint64
-		j      int
-		key    bool // the string at b[i] is an object key
-		err    *Error
+		base = i
+		m    uint64
+		j    int
+		key  bool // the string at b[i] is an object key
+		err  *Error
 	)
-	if masks && i >= 0 && i+64 <= cap(b) {
-		qm, bm = blockMasks(&w[i])
-	}
 value:
 	if uint(i) >= uint(len(b)) {
 		return 0, false

@@ -31,6 +31,23 @@ func Validate(b, stack []byte) (start, end int, _ []byte, err *Error) { return v
 // whether it may use the vector scanner: pass [Vector]'s result.
 func ScanCompact(b []byte, i int, masks bool) (int, bool) { return scanCompact(b, i, masks) }
 
+// BlockMasks returns two masks of the 64 bytes from p, where no string is
+// open at p[0]: bit k of quotes is set where p[k] is a '"' no backslash
+// escapes, bit k of bad where p[k] is a control byte or a character a
+// backslash escapes that makes no valid escape (neither a two-byte escape
+// nor a \u with its four hex digits in the block). Bit k depends on p[k]
+// and the bytes before it only, and for a 'u' after a backslash on the
+// four bytes after it. Call it only where [Vector] holds, with 64 readable
+// bytes at p.
+func BlockMasks(p *byte) (quotes, bad uint64) { return blockMasks(p) }
+
+// ScanCompactMasks is [ScanCompact] with the vector scanner, given
+// [BlockMasks] of the bytes from b[i] (as ScanCompact would compute them
+// first), or masks with bits missing at their top end only.
+func ScanCompactMasks(b []byte, i int, quotes, bad uint64) (int, bool) {
+	return scanCompactWith(b, i, true, quotes, bad)
+}
+
 // SkipWS returns the index of the first byte at or after b[i] that is not
 // JSON whitespace.
 func SkipWS(b []byte, i int) int { return skipWS(b, i) }

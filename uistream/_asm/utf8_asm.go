@@ -8,14 +8,14 @@
 // The portable Go code is the reference: validPrefixRunes (unicode/utf8
 // rune by rune) and validPrefixSWAR, eight bytes at a time. uistream's
 // tests run the three over the same inputs (every kind of ill-formed
-// sequence at every offset, and FuzzValidPrefix); utf8_test.go here runs
-// the rule's tables against unicode/utf8.
+// sequence at every offset, and FuzzValidPrefix). The UTF-8 rule itself
+// is internal/utf8rule/_asm's, shared with internal/jsvalue/_asm, whose
+// tests run its tables against unicode/utf8.
 //
 // Files:
 //
 //	utf8_asm.go   main: what the output holds
-//	utf8.go       the UTF-8 rule (its pairs of bytes, its tables) and utf8Blocks
-//	utf8_test.go  the rule's tables, run in Go against unicode/utf8
+//	utf8.go       utf8Blocks: the UTF-8 rule (internal/utf8rule/_asm) on blocks of 32 bytes
 //	files_test.go this map, kept true to the directory
 package main
 

@@ -22,7 +22,7 @@ type decoder struct {
 
 	// The constants held in registers for the whole function.
 	backslashes, zero, lowNibbles VecVirtual
-	prev1Hi, prev1Lo, curHi       VecVirtual // the UTF-8 check's lookups (utf8Tables)
+	prev1Hi, prev1Lo, curHi       VecVirtual // the UTF-8 check's lookups (utf8rule.Lookups)
 	belowE0, belowF0              VecVirtual // leads(3), leads(4)
 	prev                          VecVirtual // the main loop's block before
 }

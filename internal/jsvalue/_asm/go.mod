@@ -13,3 +13,7 @@ require (
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/tools v0.52.0 // indirect
 )
+
+require github.com/chatwire/chatwire/internal/utf8rule/_asm v0.0.0
+
+replace github.com/chatwire/chatwire/internal/utf8rule/_asm => ../../utf8rule/_asm

@@ -7,6 +7,8 @@ import (
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
+
+	utf8rule "github.com/chatwire/chatwire/internal/utf8rule/_asm"
 )
 
 // tables are the read-only tables textVector reads, each 32 bytes (one
@@ -14,12 +16,12 @@ import (
 type tables struct {
 	backslashes Mem // '\\' in every byte: VPCMPEQB finds the backslashes
 	lowNibbles  Mem // 0x0F in every byte: a byte's low nibble, for VPSHUFB
-	twoConts    Mem // twoContsBit in every byte: see utf8Check
-	// belowLead[n] is leadMin(n)-1 in every byte (n = 2, 3, 4): a byte
+	twoConts    Mem // utf8rule.TwoConts in every byte: see utf8Check
+	// belowLead[n] is utf8rule.LeadMin(n)-1 in every byte (n = 2, 3, 4): a byte
 	// minus it, saturated at 0 (VPSUBUSB), is not 0 exactly when the
 	// byte starts a character of n bytes or more.
 	belowLead [5]Mem
-	// The three lookups of the UTF-8 check (see utf8Tables), each 16
+	// The three lookups of the UTF-8 check (see utf8rule.Lookups), each 16
 	// bytes in each 128-bit lane.
 	prev1Hi, prev1Lo, curHi Mem
 	firstBytes              Mem // 32 bytes 0xFF, then 32 bytes 0
@@ -30,12 +32,12 @@ func declareTables() *tables {
 	t := &tables{
 		backslashes: table("backslashes", splat('\\')),
 		lowNibbles:  table("lowNibbles", splat(0x0F)),
-		twoConts:    table("twoConts", splat(twoContsBit)),
+		twoConts:    table("twoConts", splat(utf8rule.TwoConts)),
 	}
 	for n := 2; n <= 4; n++ {
-		t.belowLead[n] = table(fmt.Sprintf("below%02X", leadMin(n)), splat(leadMin(n)-1))
+		t.belowLead[n] = table(fmt.Sprintf("below%02X", utf8rule.LeadMin(n)), splat(utf8rule.LeadMin(n)-1))
 	}
-	prev1Hi, prev1Lo, curHi := utf8Tables()
+	prev1Hi, prev1Lo, curHi := utf8rule.Lookups()
 	t.prev1Hi = table("utf8Prev1Hi", lanes(prev1Hi))
 	t.prev1Lo = table("utf8Prev1Lo", lanes(prev1Lo))
 	t.curHi = table("utf8CurHi", lanes(curHi))

@@ -4,94 +4,18 @@ import (
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
+
+	utf8rule "github.com/chatwire/chatwire/internal/utf8rule/_asm"
 )
 
-// The UTF-8 rule: the text is copied only where it is well-formed UTF-8
-// (the Unicode Standard's Table 3-7: no overlong form, no surrogate
-// D800–DFFF, nothing past U+10FFFF, no character cut short). Go reference:
-// validWords in internal/jsvalue/text.go, which checks eight bytes at a time with
-// bit masks, and the utf8.DecodeRune it falls back to; the vector decoder
-// must copy what they accept and stop, at a character boundary, before
-// what they do not.
-
-// leadMin returns the least byte that starts a character of n bytes or
-// more (n = 2, 3, 4): C0, E0, F0. C0, C1 and F5–FF start none; the check
-// finds each wrong with the byte after it.
-func leadMin(n int) byte { return byte(0xFF << (8 - n)) }
-
-// nibbles is a set of the 16 values of a nibble, bit v for value v.
-type nibbles uint16
-
-// span returns the set of the values lo to hi.
-func span(lo, hi int) nibbles { return nibbles(1<<(hi+1) - 1<<lo) }
-
-// The high nibbles of the classes of bytes.
-var (
-	anyNibble = span(0x0, 0xF)
-	asciiHi   = span(0x0, 0x7) // 00–7F
-	contHi    = span(0x8, 0xB) // 80–BF, the continuation bytes
-	leadHi    = span(0xC, 0xF) // C0–FF
-)
-
-// pairError is one thing the UTF-8 check finds wrong with a byte and the
-// byte before it, a bit of its own: the pairs whose previous byte has its
-// high nibble in prevHi and its low nibble in prevLo, and whose byte has
-// its high nibble in curHi.
-type pairError struct {
-	bit                   byte
-	prevHi, prevLo, curHi nibbles
-}
-
-// twoContsBit is the pairError of a continuation byte after a continuation
-// byte: wrong unless the byte is the third or fourth of a character, which
-// the pair alone does not tell (see utf8Check).
-const twoContsBit = 0x80
-
-// pairErrors are what makes a pair of bytes ill-formed UTF-8, after Keiser
-// and Lemire ("Validating UTF-8 in less than one instruction per byte",
-// 2021, the lookup simdjson uses); together with the third and fourth
-// bytes' check they find every ill-formed sequence (utf8_test.go runs
-// them against unicode/utf8).
-var pairErrors = []pairError{
-	// A lead byte (C0–FF) not followed by a continuation byte (80–BF).
-	{0x01, leadHi, anyNibble, asciiHi | leadHi},
-	// A continuation byte after an ASCII byte.
-	{0x02, asciiHi, anyNibble, contHi},
-	// E0 followed by 80–9F: overlong.
-	{0x04, span(0xE, 0xE), span(0x0, 0x0), span(0x8, 0x9)},
-	// F4–FF followed by 90–BF: past U+10FFFF.
-	{0x08, span(0xF, 0xF), span(0x4, 0xF), span(0x9, 0xB)},
-	// ED followed by A0–BF: a surrogate.
-	{0x10, span(0xE, 0xE), span(0xD, 0xD), span(0xA, 0xB)},
-	// C0 or C1 followed by a continuation byte: overlong.
-	{0x20, span(0xC, 0xC), span(0x0, 0x1), contHi},
-	// F0 followed by 80–8F (overlong), F5–FF followed by 80–8F (past
-	// U+10FFFF).
-	{0x40, span(0xF, 0xF), span(0x0, 0x0) | span(0x5, 0xF), span(0x8, 0x8)},
-	// A continuation byte after a continuation byte.
-	{twoContsBit, contHi, anyNibble, contHi},
-}
-
-// utf8Tables returns the three lookups of the UTF-8 check, indexed by the
-// previous byte's high nibble, its low nibble and the byte's high nibble:
-// each holds, for each value, the bits of the pairErrors whose set has it.
-// A bit set in all three lookups of a pair names what is wrong with it.
-func utf8Tables() (prev1Hi, prev1Lo, curHi [16]byte) {
-	for _, e := range pairErrors {
-		for v := range 16 {
-			if e.prevHi&(1<<v) != 0 {
-				prev1Hi[v] |= e.bit
-			}
-			if e.prevLo&(1<<v) != 0 {
-				prev1Lo[v] |= e.bit
-			}
-			if e.curHi&(1<<v) != 0 {
-				curHi[v] |= e.bit
-			}
-		}
-	}
-	return prev1Hi, prev1Lo, curHi
-}
+// The UTF-8 rule: the text is copied only where it is well-formed UTF-8.
+// The rule is internal/utf8rule/_asm's (package utf8rule: its pairs of
+// bytes, the three lookups computed from them, the leads of characters),
+// shared with uistream/_asm. Go reference: validWords in
+// internal/jsvalue/text.go, which checks eight bytes at a time with bit
+// masks, and the utf8.DecodeRune it falls back to; the vector decoder must
+// copy what they accept and stop, at a character boundary, before what
+// they do not.
 
 // leads returns an operand that, subtracted from a byte with saturation
 // (VPSUBUSB), leaves it not 0 exactly when it starts a character of n bytes
@@ -114,11 +38,12 @@ func (d *decoder) leads(n int) Op {
 // shifted in.
 //
 // Each byte is looked up with the byte before it in the three tables of
-// utf8Tables, and the lookups ANDed. The bit twoContsBit is then flipped
-// where the byte must be the third or fourth of a character (the byte two
-// before starts three bytes or more, or the byte three before four): it is
-// wrong there without a continuation byte after a continuation byte, and
-// right with one. Nothing is wrong where every bit is 0.
+// utf8rule.Lookups, and the lookups ANDed. The bit utf8rule.TwoConts is
+// then flipped where the byte must be the third or fourth of a character
+// (the byte two before starts three bytes or more, or the byte three
+// before four): it is wrong there without a continuation byte after a
+// continuation byte, and right with one. Nothing is wrong where every bit
+// is 0.
 func (d *decoder) utf8Check(block, before VecVirtual) (ok, by1, by2 VecVirtual) {
 	joined := YMM()
 	VPERM2I128(U8(0x21), block, before, joined) // before's high lane, block's low lane
@@ -151,13 +76,14 @@ func (d *decoder) utf8Check(block, before VecVirtual) (ok, by1, by2 VecVirtual) 
 }
 
 // cutAtEnd returns crossingEnd's table: in byte 32-k (k = 1, 2, 3),
-// leadMin(k+1)-1, so that a byte there minus it, saturated at 0, is not 0
+// utf8rule.LeadMin(k+1)-1, so that a byte there minus it, saturated at 0,
+// is not 0
 // exactly when the byte starts a character of more than k bytes, one the
 // end of the 32 cuts; 0xFF in the others, which no byte exceeds.
 func cutAtEnd() []byte {
 	b := splat(0xFF)
 	for k := 1; k <= 3; k++ {
-		b[32-k] = leadMin(k+1) - 1
+		b[32-k] = utf8rule.LeadMin(k+1) - 1
 	}
 	return b
 }

@@ -14,10 +14,9 @@
 //
 //	vector_amd64_asm.go  main: what the output holds, in order
 //	decoder.go           textVector: its registers and its three paths
-//	utf8.go              the UTF-8 rule: its tables, the check, a character crossing a point
+//	utf8.go              the UTF-8 check (the rule: internal/utf8rule/_asm), a character crossing a point
 //	escape.go            the escape rule and the \u stop rule
 //	tables.go            the tables, each computed from what it means
-//	utf8_test.go         the UTF-8 tables, run in Go against unicode/utf8
 //	files_test.go        this map, kept true to the directory
 //	objdiff.sh, objdiff/ the object code of a build compared with a revision's
 //	benchcmp.sh          the speed of a build compared with a revision's

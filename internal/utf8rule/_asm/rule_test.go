@@ -1,4 +1,4 @@
-package main
+package utf8rule
 
 import (
 	"testing"
@@ -7,26 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-// wellFormed runs the check of utf8Blocks in Go over s, with zeros before
-// it and after it: it reports whether the check finds nothing wrong with
-// any byte.
-func wellFormed(s []byte) bool {
-	prevHi, prevLo, curHi := lookups()
-	b := append(append(make([]byte, 3, len(s)+6), s...), 0, 0, 0)
-	for i := 3; i < len(b); i++ {
-		p := b[i-1]
-		errs := prevHi[p>>4] & prevLo[p&0x0F] & curHi[b[i]>>4]
-		third := max(int(b[i-2])-int(leadMin(3)-0x80), 0)
-		fourth := max(int(b[i-3])-int(leadMin(4)-0x80), 0)
-		errs ^= byte(third|fourth) & twoConts
-		if errs != 0 {
-			return false
-		}
-	}
-	return true
-}
-
-// TestLookupsAgree checks the tables that lookups computes from pairs
+// TestLookupsAgree checks the tables that Lookups computes from Pairs
 // against unicode/utf8: every sequence of up to three bytes, and of four
 // from the bytes where UTF-8's rules change, is well-formed to the check
 // exactly when utf8.Valid says so.
@@ -35,7 +16,7 @@ func TestLookupsAgree(t *testing.T) {
 		0xE0, 0xE1, 0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xF7, 0xF8, 0xFF}
 	wrong := 0
 	try := func(s []byte) {
-		if got, want := wellFormed(s), utf8.Valid(s); got != want && wrong < 10 {
+		if got, want := WellFormed(s), utf8.Valid(s); got != want && wrong < 10 {
 			wrong++
 			assert.Equal(t, want, got, "% x: utf8.Valid says %v", s, want)
 		}
@@ -63,19 +44,20 @@ func TestLookupsAgree(t *testing.T) {
 // TestPairsDistinct checks that each pair has a bit of its own.
 func TestPairsDistinct(t *testing.T) {
 	var seen byte
-	for _, p := range pairs {
-		assert.Equal(t, byte(0), p.bit&(p.bit-1), "pair %#02x: one bit", p.bit)
-		assert.Zero(t, seen&p.bit, "pair %#02x: a bit another has", p.bit)
-		seen |= p.bit
+	for _, p := range Pairs {
+		assert.Equal(t, byte(0), p.Bit&(p.Bit-1), "pair %#02x: one bit", p.Bit)
+		assert.Zero(t, seen&p.Bit, "pair %#02x: a bit another has", p.Bit)
+		seen |= p.Bit
 	}
 }
 
-// TestLeadMin checks leadMin against unicode/utf8.
+// TestLeadMin checks LeadMin against unicode/utf8: the least byte that
+// starts a character of n bytes.
 func TestLeadMin(t *testing.T) {
 	least := map[int]rune{2: 0x80, 3: 0x800, 4: 0x10000}
 	for n := 2; n <= 4; n++ {
 		b := utf8.AppendRune(nil, least[n])
 		assert.Len(t, b, n, "U+%04X", least[n])
-		assert.Equal(t, b[0]&^(0xFF>>(n+1)), leadMin(n), "the lead of %d bytes", n)
+		assert.Equal(t, b[0]&^(0xFF>>(n+1)), LeadMin(n), "the lead of %d bytes", n)
 	}
 }
