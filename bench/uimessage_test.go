@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -26,7 +27,10 @@ var uiLongRun = filepath.Join("..", "corpus", "ui", "streams", "7", "long-run.ss
 // each: the long-run stream's start, its two steps repeated until the
 // input has 19,999 chunks, and its finish; 20,000 chunks.
 // bench/sdk/read-ui-message-stream.mjs makes the same input.
-func uiAssembleChunks(tb testing.TB) [][]byte {
+func uiAssembleChunks(tb testing.TB) [][]byte { return uiAssembleChunksN(tb, uiChunks) }
+
+// uiAssembleChunksN is the input of uiAssembleChunks with n chunks.
+func uiAssembleChunksN(tb testing.TB, n int) [][]byte {
 	tb.Helper()
 	body, err := os.ReadFile(uiLongRun)
 	if err != nil {
@@ -42,7 +46,7 @@ func uiAssembleChunks(tb testing.TB) [][]byte {
 	}
 	start, steps, finish := events[0], events[1:len(events)-1], events[len(events)-1]
 	out := [][]byte{start}
-	for len(out) < uiChunks-1 {
+	for len(out) < n-1 {
 		out = append(out, steps[(len(out)-1)%len(steps)])
 	}
 	return append(out, finish)
@@ -90,6 +94,32 @@ func BenchmarkUIAssemble(b *testing.B) {
 			}
 			if len(buf) < 100_000 {
 				b.Fatalf("the message is %d bytes", len(buf))
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(chunks)), "ns/chunk")
+		})
+	}
+}
+
+// BenchmarkUIAssembleScale assembles inputs of 2,000, 20,000 and 200,000
+// chunks (the long-run steps repeated, as uiAssembleChunks makes them)
+// with ai 7's release: the time per chunk stays the same where the
+// assembly is linear (bench/uiassemble.sh's goal row compares 200k to 2k).
+func BenchmarkUIAssembleScale(b *testing.B) {
+	rel := sdk.MustParse("7")
+	for _, n := range []int{2_000, 20_000, 200_000} {
+		chunks := uiAssembleChunksN(b, n)
+		b.Run(fmt.Sprintf("input=ui-long-run-%dk/impl=assemble-7", n/1000), func(b *testing.B) {
+			a := uimessage.NewAssembler(rel)
+			var buf []byte
+			b.ReportAllocs()
+			for b.Loop() {
+				a.Reset()
+				for _, c := range chunks {
+					if err := a.Add(c); err != nil {
+						b.Fatal(err)
+					}
+				}
+				buf = a.AppendJSON(buf[:0])
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(chunks)), "ns/chunk")
 		})
