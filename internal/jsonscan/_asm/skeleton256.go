@@ -7,16 +7,19 @@ import (
 )
 
 // gather gathers the kept bytes of group g (bits 8g to 8g+7 of AX, shifted
-// down to AL) of the block at 0(SP), stored at the skeleton's length in
-// out, zeros past them to the group's eighth byte; the length grows by
-// their number; AX shifts to the next group, ZF set when no kept byte is
-// left (the groups past the line's end, or its last string, are skipped:
-// on lines of under two blocks, 20% less time; skipping each empty group
-// instead cost more in mispredicted branches than it saved).
-func gather(g int) {
+// down to AL) of the block, from the register src that holds them (its
+// low 8 bytes for an even g, its high 8 for an odd one), and stores them at
+// the skeleton's length in out, zeros past them to the group's eighth
+// byte; the length grows by their number; AX shifts to the next group, ZF
+// set when no kept byte is left (the groups past the line's end, or its
+// last string, are skipped: on lines of under two blocks, 20% less time;
+// skipping each empty group instead cost more in mispredicted branches
+// than it saved). Gathering from the registers rather than from a copy of
+// the block on the stack spares the copy's two stores and eight loads (the
+// first of which waited for the stores).
+func gather(g int, src VecPhysical) {
 	MOVBLZX(AL, ECX)
-	VMOVQ(Mem{Disp: g * 8, Base: RSP}, X4)
-	VPSHUFB(Mem{Base: R14, Index: RCX, Scale: 8}, X4, X4)
+	VPSHUFB(Mem{Disp: g % 2 * 2048, Base: R14, Index: RCX, Scale: 8}, src, X4)
 	VMOVQ(X4, Mem{Base: RDI, Index: R9, Scale: 1})
 	POPCNTL(ECX, ECX)
 	ADDQ(RCX, R9)
@@ -44,10 +47,10 @@ func wayEq64(r GPPhysical) {
 // masks made 32 bytes at a time (VPMOVMSKB) and joined: R8 the quotes, CX
 // the backslashes, R13 the control bytes; from there the registers are
 // lineSkeleton512's (skeleton512.go), but for the carry of digits
-// (lineSkeleton512's K4), at 64(SP). With digits, Y2 and Y3 the digits, Y4
+// (lineSkeleton512's K4), at 0(SP). With digits, Y2 and Y3 the digits, Y4
 // and Y5 the bytes less '0'. The skeleton grows in out: each block's bytes,
-// digits made '1', are stored at 0(SP), and gathered from there 8 at a time
-// (gather).
+// digits made '1', are gathered from Y0 and Y1 (their high lanes extracted
+// to X6 and X7) 8 at a time (gather).
 //
 // Constants: Y8 '"', Y9 '\\', Y10 0x1f, Y11 escapeLo, Y12 escapeHi, Y13 the
 // low nibble mask, Y14 all ones (X14 for the prefix XOR), Y15 zeros.
@@ -57,8 +60,8 @@ func lineSkeleton256() {
 	Implement("lineSkeleton256")
 	Attributes(NOSPLIT)
 	fail := LabelRef("fail")
-	AllocLocal(72)
-	carry := Mem{Disp: 64, Base: RSP}
+	AllocLocal(8)
+	carry := Mem{Disp: 0, Base: RSP}
 	Load(Param("p"), RSI)
 	Load(Param("out"), RDI)
 	VMOVDQU(quotes, Y8)
@@ -160,11 +163,25 @@ func lineSkeleton256() {
 	ADDQ(R9, RDX)
 	CMPQ(RDX, Imm(uint64(lay.constant("skeletonMax"))))
 	JA(fail)
-	VMOVDQU(Y0, Mem{Disp: 0, Base: RSP})
-	VMOVDQU(Y1, Mem{Disp: 32, Base: RSP})
 	LEAQ(compress8, R14)
+	// A block with nothing kept in its first 32 bytes (a string's end in
+	// the block after its start) starts at group 4.
+	TESTL(EAX, EAX)
+	JNZ(LabelRef("group0"))
+	SHRQ(Imm(32), RAX)
+	JMP(LabelRef("group4"))
+	Label("group0")
 	for g := range 8 {
-		gather(g)
+		src := []VecPhysical{X0, X6, X1, X7}[g/2]
+		switch g {
+		case 2:
+			VEXTRACTI128(Imm(1), Y0, X6)
+		case 4:
+			Label("group4")
+		case 6:
+			VEXTRACTI128(Imm(1), Y1, X7)
+		}
+		gather(g, src)
 		if g < 7 {
 			JZ(LabelRef("appended"))
 		}
