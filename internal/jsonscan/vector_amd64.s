@@ -1274,8 +1274,8 @@ avx2:
 	JMP ·lineSkeleton256+0(SB)
 
 // func lineSkeleton256(p *byte, n int, out *[256]byte, c *codeSkeletons, digits bool) (size int, end int, way int)
-// Requires: AVX, AVX2, BMI, BMI2, PCLMULQDQ, POPCNT
-TEXT ·lineSkeleton256(SB), NOSPLIT, $8-64
+// Requires: AVX, AVX2, BMI, BMI2, CMOV, PCLMULQDQ, POPCNT
+TEXT ·lineSkeleton256(SB), NOSPLIT, $16-64
 	MOVQ     p+0(FP), SI
 	MOVQ     out+16(FP), DI
 	VMOVDQU  quotes<>+0(SB), Y8
@@ -1291,6 +1291,7 @@ TEXT ·lineSkeleton256(SB), NOSPLIT, $8-64
 	XORQ     R10, R10
 	XORQ     R11, R11
 	MOVQ     $0x00000000, (SP)
+	MOVQ     $0x00000000, 8(SP)
 
 block:
 	LEAQ      64(BX), AX
@@ -1495,19 +1496,63 @@ dot:
 	MOVQ  AX, (SP)
 
 skeleton:
-	MOVQ    R8, AX
-	ORQ     CX, AX
-	ANDNQ   R13, AX, AX
-	POPCNTQ AX, DX
-	JZ      appended
-	ADDQ    R9, DX
-	CMPQ    DX, $0xc0
-	JA      fail
-	LEAQ    compress8<>+0(SB), R14
-	TESTL   AX, AX
-	JNZ     group0
-	SHRQ    $0x20, AX
-	JMP     group4
+	MOVQ      R8, AX
+	ORQ       CX, AX
+	ANDNQ     R13, AX, AX
+	POPCNTQ   AX, DX
+	JZ        appended
+	ADDQ      R9, DX
+	CMPQ      DX, $0xc0
+	JA        fail
+	LEAQ      compress8<>+0(SB), R14
+	TESTQ     BX, BX
+	JNZ       gather
+	MOVQ      c+24(FP), R12
+	CMPL      3136(R12), $0x00
+	JL        firstRest
+	CMPQ      AX, 3128(R12)
+	JNE       firstMiss
+	VPCMPEQB  3140(R12), Y0, Y2
+	VPCMPEQB  3172(R12), Y1, Y3
+	VPMOVMSKB Y2, R8
+	VPMOVMSKB Y3, CX
+	SHLQ      $0x20, CX
+	ORQ       CX, R8
+	ANDNQ     AX, R8, R8
+	JNZ       firstMiss
+	VMOVDQU   3204(R12), Y2
+	VMOVDQU   3236(R12), Y3
+	VMOVDQU   Y2, (DI)
+	VMOVDQU   Y3, 32(DI)
+	MOVQ      DX, R9
+	MOVL      3136(R12), R8
+	INCL      R8
+	MOVL      $0x00000010, CX
+	CMPL      R8, CX
+	CMOVLGT   CX, R8
+	MOVL      R8, 3136(R12)
+	JMP       appended
+
+firstRest:
+	INCL 3136(R12)
+	JMP  gather
+
+firstMiss:
+	SUBL $0x00000004, 3136(R12)
+	JNS  firstLearn
+	MOVL $0xffffffe0, 3136(R12)
+
+firstLearn:
+	MOVQ    $0x00000000, 3128(R12)
+	VMOVDQU Y0, 3140(R12)
+	VMOVDQU Y1, 3172(R12)
+	MOVQ    AX, 8(SP)
+
+gather:
+	TESTL AX, AX
+	JNZ   group0
+	SHRQ  $0x20, AX
+	JMP   group4
 
 group0:
 	MOVBLZX      AL, CX
@@ -1577,20 +1622,29 @@ appended:
 	JMP  block
 
 done:
-	POPCNTQ   R13, AX
-	ADDQ      BX, AX
-	MOVQ      R9, size+40(FP)
-	MOVQ      AX, end+48(FP)
-	MOVQ      $-1, way+56(FP)
-	VMOVDQU   Y15, (DI)(R9*1)
-	VMOVDQU   Y15, 32(DI)(R9*1)
-	TESTQ     R9, R9
-	JZ        ret
-	MOVQ      c+24(FP), CX
+	POPCNTQ R13, AX
+	ADDQ    BX, AX
+	MOVQ    R9, size+40(FP)
+	MOVQ    AX, end+48(FP)
+	MOVQ    $-1, way+56(FP)
+	VMOVDQU Y15, (DI)(R9*1)
+	VMOVDQU Y15, 32(DI)(R9*1)
+	TESTQ   R9, R9
+	JZ      ret
+	MOVQ    c+24(FP), CX
+	CMPQ    R9, $0x40
+	JA      lens
+	VMOVDQU (DI), Y0
+	VMOVDQU 32(DI), Y1
+	MOVQ    8(SP), AX
+	TESTQ   AX, AX
+	JZ      learnt
+	VMOVDQU Y0, 3204(CX)
+	VMOVDQU Y1, 3236(CX)
+	MOVQ    AX, 3128(CX)
+
+learnt:
 	CMPQ      R9, $0x40
-	JA        lens
-	VMOVDQU   (DI), Y0
-	VMOVDQU   32(DI), Y1
 	JEQ       lens
 	XORL      DX, DX
 	VPCMPEQB  (CX)(DX*1), Y0, Y2

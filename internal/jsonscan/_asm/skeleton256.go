@@ -60,8 +60,16 @@ func lineSkeleton256() {
 	Implement("lineSkeleton256")
 	Attributes(NOSPLIT)
 	fail := LabelRef("fail")
-	AllocLocal(8)
+	AllocLocal(16)
 	carry := Mem{Disp: 0, Base: RSP}
+	// learn: the bytes the line's first block keeps, when its skeleton is
+	// to be remembered (firstBlock) should it fit in 64 bytes; else 0.
+	learn := Mem{Disp: 8, Base: RSP}
+	first := lay.offset("codeSkeletons", "first")
+	firstKept := first + lay.offset("firstBlock", "kept")
+	credit := Mem{Disp: first + lay.offset("firstBlock", "credit"), Base: R12}
+	firstBytes := first + lay.offset("firstBlock", "bytes")
+	firstSkeleton := first + lay.offset("firstBlock", "skeleton")
 	Load(Param("p"), RSI)
 	Load(Param("out"), RDI)
 	VMOVDQU(quotes, Y8)
@@ -77,6 +85,7 @@ func lineSkeleton256() {
 	XORQ(R10, R10)
 	XORQ(R11, R11)
 	MOVQ(U32(0), carry)
+	MOVQ(U32(0), learn)
 
 	Label("block")
 	LEAQ(Mem{Disp: 64, Base: RBX}, RAX)
@@ -164,6 +173,51 @@ func lineSkeleton256() {
 	CMPQ(RDX, Imm(uint64(lay.constant("skeletonMax"))))
 	JA(fail)
 	LEAQ(compress8, R14)
+
+	// The first block: where it keeps the bytes the code's last line's
+	// did (c.first), the skeleton's first bytes are that line's, copied;
+	// else they are gathered, and remembered at the end.
+	TESTQ(RBX, RBX)
+	JNZ(LabelRef("gather"))
+	Load(Param("c"), R12)
+	CMPL(credit, Imm(0))
+	JL(LabelRef("firstRest"))
+	CMPQ(RAX, Mem{Disp: firstKept, Base: R12})
+	JNE(LabelRef("firstMiss"))
+	VPCMPEQB(Mem{Disp: firstBytes, Base: R12}, Y0, Y2)
+	VPCMPEQB(Mem{Disp: firstBytes + 32, Base: R12}, Y1, Y3)
+	b.join([]vec{Y2, Y3}, R8)
+	ANDNQ(RAX, R8, R8) // the kept bytes that differ
+	JNZ(LabelRef("firstMiss"))
+	VMOVDQU(Mem{Disp: firstSkeleton, Base: R12}, Y2)
+	VMOVDQU(Mem{Disp: firstSkeleton + 32, Base: R12}, Y3)
+	VMOVDQU(Y2, Mem{Base: RDI})
+	VMOVDQU(Y3, Mem{Disp: 32, Base: RDI})
+	MOVQ(RDX, R9)
+	MOVL(credit, R8L)
+	INCL(R8L)
+	MOVL(U32(lay.constant("firstCreditMax")), ECX)
+	CMPL(R8L, ECX)
+	CMOVLGT(ECX, R8L)
+	MOVL(R8L, credit)
+	JMP(LabelRef("appended"))
+
+	Label("firstRest")
+	INCL(credit)
+	JMP(LabelRef("gather"))
+
+	Label("firstMiss")
+	SUBL(U32(lay.constant("firstMissCost")), credit)
+	JNS(LabelRef("firstLearn"))
+	MOVL(U32(-lay.constant("firstRest")), credit)
+
+	Label("firstLearn")
+	MOVQ(U32(0), Mem{Disp: firstKept, Base: R12}) // none until the end
+	VMOVDQU(Y0, Mem{Disp: firstBytes, Base: R12})
+	VMOVDQU(Y1, Mem{Disp: firstBytes + 32, Base: R12})
+	MOVQ(RAX, learn)
+
+	Label("gather")
 	// A block with nothing kept in its first 32 bytes (a string's end in
 	// the block after its start) starts at group 4.
 	TESTL(EAX, EAX)
@@ -209,6 +263,16 @@ func lineSkeleton256() {
 	JA(LabelRef("lens"))
 	VMOVDQU(Mem{Base: RDI}, Y0)
 	VMOVDQU(Mem{Disp: 32, Base: RDI}, Y1)
+	// A skeleton of up to 64 bytes is remembered with its first block.
+	MOVQ(learn, RAX)
+	TESTQ(RAX, RAX)
+	JZ(LabelRef("learnt"))
+	VMOVDQU(Y0, Mem{Disp: firstSkeleton, Base: RCX})
+	VMOVDQU(Y1, Mem{Disp: firstSkeleton + 32, Base: RCX})
+	MOVQ(RAX, Mem{Disp: firstKept, Base: RCX})
+
+	Label("learnt")
+	CMPQ(R9, Imm(64))
 	JEQ(LabelRef("lens")) // way 0 first only below 64 bytes (wayZeroFirst)
 	XORL(EDX, EDX)
 	wayEq64(RDX)
