@@ -50,7 +50,11 @@ func wayEq64(r GPPhysical) {
 // (lineSkeleton512's K4), at 0(SP). With digits, Y2 and Y3 the digits, Y4
 // and Y5 the bytes less '0'. The skeleton grows in out: each block's bytes,
 // digits made '1', are gathered from Y0 and Y1 (their high lanes extracted
-// to X6 and X7) 8 at a time (gather).
+// to X6 and X7) 8 at a time (gather). The first block's are copied from
+// c.first where that block keeps the bytes it kept (firstBlock in the
+// package's skeleton.go), with R12 c; a line whose skeleton fits in 64
+// bytes is remembered there at the end, its first block's kept bytes at
+// 8(SP) (learn).
 //
 // Constants: Y8 '"', Y9 '\\', Y10 0x1f, Y11 escapeLo, Y12 escapeHi, Y13 the
 // low nibble mask, Y14 all ones (X14 for the prefix XOR), Y15 zeros.
