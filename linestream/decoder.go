@@ -85,7 +85,7 @@ type Decoder struct {
 
 // NewDecoder returns a decoder that reads from r. It buffers r itself; on
 // CPUs where it keeps the skeletons of lines (see the package
-// documentation) it allocates 52 KiB for them, once.
+// documentation) it allocates 55 KiB for them, once.
 func NewDecoder(r io.Reader) *Decoder {
 	d := &Decoder{maxLine: DefaultMaxLineLength}
 	if jsonscan.HaveSkeleton() {

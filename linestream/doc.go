@@ -83,7 +83,7 @@
 // code, of lines the decoder validated token by token) is valid without
 // walking its tokens, and one call checks its strings (\u escapes
 // included) and builds and compares its skeleton 64 bytes at a time. Such
-// a decoder allocates 52 KiB for them. Build with the purego tag for the
+// a decoder allocates 55 KiB for them. Build with the purego tag for the
 // portable code only; [SetVectorScan] switches between the two at run
 // time, and both read every input alike (the package's tests and fuzz
 // targets compare them).

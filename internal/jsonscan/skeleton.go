@@ -30,7 +30,7 @@ import "bytes"
 // skeletonMax is the longest skeleton kept; skeletonWays how many a code
 // keeps (lineSkeleton compares their lengths as 16 bytes); skeletonOut the
 // room lineSkeleton writes to (64 bytes past the longest skeleton it goes
-// on from). A decoder's skeletons take 52 KiB, allocated with it.
+// on from). A decoder's skeletons take 55 KiB, allocated with it.
 const (
 	skeletonMax  = 192
 	skeletonWays = 16
@@ -70,7 +70,42 @@ type codeSkeletons struct {
 	// hits counts the lines found valid by their skeleton, for the tests
 	// that show the skeletons are used.
 	hits int
+	// first is lineSkeleton256's memory of the first block of a line of
+	// the code (firstBlock).
+	first firstBlock
 }
+
+// firstBlock is what lineSkeleton256 remembers of the first 64 bytes of
+// a code's last line whose skeleton fit in 64 bytes: the bytes it kept
+// (kept, a bit each; 0 for none: a value's first byte is always kept), the
+// 64 bytes it gathered them from (digits made '1' where it cut them), and
+// the skeleton's first 64 bytes. The skeleton's bytes from a block depend
+// only on which bytes are kept and what they are: where the next line's
+// first block keeps the same bytes, its skeleton starts with the same
+// popcount(kept) bytes, copied rather than gathered. The lines of a code
+// often share their first 64 bytes but for the content of their strings
+// (the SDK's tool parts: their key names and the tool call's id).
+//
+// A code whose first blocks keep changing (numbers of varying length early
+// in its lines) would pay on most lines for the compare, its mispredicted
+// branch and the learning: credit, as a code's (Skeletons), is what its
+// lines may still lose: a hit adds one, up to firstCreditMax, a miss costs
+// firstMissCost, and below 0 the next firstRest lines gather without
+// trying (a miss at 0 or above is learnt; one that goes below is too, so
+// that the try after the rest compares with a recent line).
+type firstBlock struct {
+	kept     uint64
+	credit   int32
+	bytes    [64]byte
+	skeleton [64]byte
+}
+
+// The first block's credits (firstBlock): lineSkeleton256 reads them.
+const (
+	firstCreditMax = 16
+	firstMissCost  = 4
+	firstRest      = 32
+)
 
 type knownSkeleton struct {
 	b [skeletonMax]byte // zeros past its length (lens)

@@ -73,7 +73,9 @@ func lineSkeleton(p *byte, n int, out *[skeletonOut]byte, c *codeSkeletons, digi
 // (VEX-encoded), BMI1/BMI2 and POPCNT: each 64-byte block as two halves of
 // 32 bytes, its skeleton's bytes gathered eight at a time by a table of
 // byte shuffles (simdjson's compress), stored at the skeleton's length in
-// out and compared with the ways from there.
+// out and compared with the ways from there. The first block's are copied
+// from c.first instead where it keeps the same bytes as the block the
+// code's last line was remembered by (firstBlock, skeleton.go).
 //
 //go:noescape
 func lineSkeleton256(p *byte, n int, out *[skeletonOut]byte, c *codeSkeletons, digits bool) (size, end, way int)

@@ -385,7 +385,263 @@ DATA compress8<>+2024(SB)/8, $0x8007060504030200
 DATA compress8<>+2032(SB)/8, $0x8007060504030201
 DATA compress8<>+2040(SB)/8, $0x0706050403020100
 DATA compress8<>+2048(SB)/8, $0x8080808080808080
-GLOBL compress8<>(SB), RODATA|NOPTR, $2056
+DATA compress8<>+2056(SB)/8, $0x8080808080808008
+DATA compress8<>+2064(SB)/8, $0x8080808080808009
+DATA compress8<>+2072(SB)/8, $0x8080808080800908
+DATA compress8<>+2080(SB)/8, $0x808080808080800a
+DATA compress8<>+2088(SB)/8, $0x8080808080800a08
+DATA compress8<>+2096(SB)/8, $0x8080808080800a09
+DATA compress8<>+2104(SB)/8, $0x80808080800a0908
+DATA compress8<>+2112(SB)/8, $0x808080808080800b
+DATA compress8<>+2120(SB)/8, $0x8080808080800b08
+DATA compress8<>+2128(SB)/8, $0x8080808080800b09
+DATA compress8<>+2136(SB)/8, $0x80808080800b0908
+DATA compress8<>+2144(SB)/8, $0x8080808080800b0a
+DATA compress8<>+2152(SB)/8, $0x80808080800b0a08
+DATA compress8<>+2160(SB)/8, $0x80808080800b0a09
+DATA compress8<>+2168(SB)/8, $0x808080800b0a0908
+DATA compress8<>+2176(SB)/8, $0x808080808080800c
+DATA compress8<>+2184(SB)/8, $0x8080808080800c08
+DATA compress8<>+2192(SB)/8, $0x8080808080800c09
+DATA compress8<>+2200(SB)/8, $0x80808080800c0908
+DATA compress8<>+2208(SB)/8, $0x8080808080800c0a
+DATA compress8<>+2216(SB)/8, $0x80808080800c0a08
+DATA compress8<>+2224(SB)/8, $0x80808080800c0a09
+DATA compress8<>+2232(SB)/8, $0x808080800c0a0908
+DATA compress8<>+2240(SB)/8, $0x8080808080800c0b
+DATA compress8<>+2248(SB)/8, $0x80808080800c0b08
+DATA compress8<>+2256(SB)/8, $0x80808080800c0b09
+DATA compress8<>+2264(SB)/8, $0x808080800c0b0908
+DATA compress8<>+2272(SB)/8, $0x80808080800c0b0a
+DATA compress8<>+2280(SB)/8, $0x808080800c0b0a08
+DATA compress8<>+2288(SB)/8, $0x808080800c0b0a09
+DATA compress8<>+2296(SB)/8, $0x8080800c0b0a0908
+DATA compress8<>+2304(SB)/8, $0x808080808080800d
+DATA compress8<>+2312(SB)/8, $0x8080808080800d08
+DATA compress8<>+2320(SB)/8, $0x8080808080800d09
+DATA compress8<>+2328(SB)/8, $0x80808080800d0908
+DATA compress8<>+2336(SB)/8, $0x8080808080800d0a
+DATA compress8<>+2344(SB)/8, $0x80808080800d0a08
+DATA compress8<>+2352(SB)/8, $0x80808080800d0a09
+DATA compress8<>+2360(SB)/8, $0x808080800d0a0908
+DATA compress8<>+2368(SB)/8, $0x8080808080800d0b
+DATA compress8<>+2376(SB)/8, $0x80808080800d0b08
+DATA compress8<>+2384(SB)/8, $0x80808080800d0b09
+DATA compress8<>+2392(SB)/8, $0x808080800d0b0908
+DATA compress8<>+2400(SB)/8, $0x80808080800d0b0a
+DATA compress8<>+2408(SB)/8, $0x808080800d0b0a08
+DATA compress8<>+2416(SB)/8, $0x808080800d0b0a09
+DATA compress8<>+2424(SB)/8, $0x8080800d0b0a0908
+DATA compress8<>+2432(SB)/8, $0x8080808080800d0c
+DATA compress8<>+2440(SB)/8, $0x80808080800d0c08
+DATA compress8<>+2448(SB)/8, $0x80808080800d0c09
+DATA compress8<>+2456(SB)/8, $0x808080800d0c0908
+DATA compress8<>+2464(SB)/8, $0x80808080800d0c0a
+DATA compress8<>+2472(SB)/8, $0x808080800d0c0a08
+DATA compress8<>+2480(SB)/8, $0x808080800d0c0a09
+DATA compress8<>+2488(SB)/8, $0x8080800d0c0a0908
+DATA compress8<>+2496(SB)/8, $0x80808080800d0c0b
+DATA compress8<>+2504(SB)/8, $0x808080800d0c0b08
+DATA compress8<>+2512(SB)/8, $0x808080800d0c0b09
+DATA compress8<>+2520(SB)/8, $0x8080800d0c0b0908
+DATA compress8<>+2528(SB)/8, $0x808080800d0c0b0a
+DATA compress8<>+2536(SB)/8, $0x8080800d0c0b0a08
+DATA compress8<>+2544(SB)/8, $0x8080800d0c0b0a09
+DATA compress8<>+2552(SB)/8, $0x80800d0c0b0a0908
+DATA compress8<>+2560(SB)/8, $0x808080808080800e
+DATA compress8<>+2568(SB)/8, $0x8080808080800e08
+DATA compress8<>+2576(SB)/8, $0x8080808080800e09
+DATA compress8<>+2584(SB)/8, $0x80808080800e0908
+DATA compress8<>+2592(SB)/8, $0x8080808080800e0a
+DATA compress8<>+2600(SB)/8, $0x80808080800e0a08
+DATA compress8<>+2608(SB)/8, $0x80808080800e0a09
+DATA compress8<>+2616(SB)/8, $0x808080800e0a0908
+DATA compress8<>+2624(SB)/8, $0x8080808080800e0b
+DATA compress8<>+2632(SB)/8, $0x80808080800e0b08
+DATA compress8<>+2640(SB)/8, $0x80808080800e0b09
+DATA compress8<>+2648(SB)/8, $0x808080800e0b0908
+DATA compress8<>+2656(SB)/8, $0x80808080800e0b0a
+DATA compress8<>+2664(SB)/8, $0x808080800e0b0a08
+DATA compress8<>+2672(SB)/8, $0x808080800e0b0a09
+DATA compress8<>+2680(SB)/8, $0x8080800e0b0a0908
+DATA compress8<>+2688(SB)/8, $0x8080808080800e0c
+DATA compress8<>+2696(SB)/8, $0x80808080800e0c08
+DATA compress8<>+2704(SB)/8, $0x80808080800e0c09
+DATA compress8<>+2712(SB)/8, $0x808080800e0c0908
+DATA compress8<>+2720(SB)/8, $0x80808080800e0c0a
+DATA compress8<>+2728(SB)/8, $0x808080800e0c0a08
+DATA compress8<>+2736(SB)/8, $0x808080800e0c0a09
+DATA compress8<>+2744(SB)/8, $0x8080800e0c0a0908
+DATA compress8<>+2752(SB)/8, $0x80808080800e0c0b
+DATA compress8<>+2760(SB)/8, $0x808080800e0c0b08
+DATA compress8<>+2768(SB)/8, $0x808080800e0c0b09
+DATA compress8<>+2776(SB)/8, $0x8080800e0c0b0908
+DATA compress8<>+2784(SB)/8, $0x808080800e0c0b0a
+DATA compress8<>+2792(SB)/8, $0x8080800e0c0b0a08
+DATA compress8<>+2800(SB)/8, $0x8080800e0c0b0a09
+DATA compress8<>+2808(SB)/8, $0x80800e0c0b0a0908
+DATA compress8<>+2816(SB)/8, $0x8080808080800e0d
+DATA compress8<>+2824(SB)/8, $0x80808080800e0d08
+DATA compress8<>+2832(SB)/8, $0x80808080800e0d09
+DATA compress8<>+2840(SB)/8, $0x808080800e0d0908
+DATA compress8<>+2848(SB)/8, $0x80808080800e0d0a
+DATA compress8<>+2856(SB)/8, $0x808080800e0d0a08
+DATA compress8<>+2864(SB)/8, $0x808080800e0d0a09
+DATA compress8<>+2872(SB)/8, $0x8080800e0d0a0908
+DATA compress8<>+2880(SB)/8, $0x80808080800e0d0b
+DATA compress8<>+2888(SB)/8, $0x808080800e0d0b08
+DATA compress8<>+2896(SB)/8, $0x808080800e0d0b09
+DATA compress8<>+2904(SB)/8, $0x8080800e0d0b0908
+DATA compress8<>+2912(SB)/8, $0x808080800e0d0b0a
+DATA compress8<>+2920(SB)/8, $0x8080800e0d0b0a08
+DATA compress8<>+2928(SB)/8, $0x8080800e0d0b0a09
+DATA compress8<>+2936(SB)/8, $0x80800e0d0b0a0908
+DATA compress8<>+2944(SB)/8, $0x80808080800e0d0c
+DATA compress8<>+2952(SB)/8, $0x808080800e0d0c08
+DATA compress8<>+2960(SB)/8, $0x808080800e0d0c09
+DATA compress8<>+2968(SB)/8, $0x8080800e0d0c0908
+DATA compress8<>+2976(SB)/8, $0x808080800e0d0c0a
+DATA compress8<>+2984(SB)/8, $0x8080800e0d0c0a08
+DATA compress8<>+2992(SB)/8, $0x8080800e0d0c0a09
+DATA compress8<>+3000(SB)/8, $0x80800e0d0c0a0908
+DATA compress8<>+3008(SB)/8, $0x808080800e0d0c0b
+DATA compress8<>+3016(SB)/8, $0x8080800e0d0c0b08
+DATA compress8<>+3024(SB)/8, $0x8080800e0d0c0b09
+DATA compress8<>+3032(SB)/8, $0x80800e0d0c0b0908
+DATA compress8<>+3040(SB)/8, $0x8080800e0d0c0b0a
+DATA compress8<>+3048(SB)/8, $0x80800e0d0c0b0a08
+DATA compress8<>+3056(SB)/8, $0x80800e0d0c0b0a09
+DATA compress8<>+3064(SB)/8, $0x800e0d0c0b0a0908
+DATA compress8<>+3072(SB)/8, $0x808080808080800f
+DATA compress8<>+3080(SB)/8, $0x8080808080800f08
+DATA compress8<>+3088(SB)/8, $0x8080808080800f09
+DATA compress8<>+3096(SB)/8, $0x80808080800f0908
+DATA compress8<>+3104(SB)/8, $0x8080808080800f0a
+DATA compress8<>+3112(SB)/8, $0x80808080800f0a08
+DATA compress8<>+3120(SB)/8, $0x80808080800f0a09
+DATA compress8<>+3128(SB)/8, $0x808080800f0a0908
+DATA compress8<>+3136(SB)/8, $0x8080808080800f0b
+DATA compress8<>+3144(SB)/8, $0x80808080800f0b08
+DATA compress8<>+3152(SB)/8, $0x80808080800f0b09
+DATA compress8<>+3160(SB)/8, $0x808080800f0b0908
+DATA compress8<>+3168(SB)/8, $0x80808080800f0b0a
+DATA compress8<>+3176(SB)/8, $0x808080800f0b0a08
+DATA compress8<>+3184(SB)/8, $0x808080800f0b0a09
+DATA compress8<>+3192(SB)/8, $0x8080800f0b0a0908
+DATA compress8<>+3200(SB)/8, $0x8080808080800f0c
+DATA compress8<>+3208(SB)/8, $0x80808080800f0c08
+DATA compress8<>+3216(SB)/8, $0x80808080800f0c09
+DATA compress8<>+3224(SB)/8, $0x808080800f0c0908
+DATA compress8<>+3232(SB)/8, $0x80808080800f0c0a
+DATA compress8<>+3240(SB)/8, $0x808080800f0c0a08
+DATA compress8<>+3248(SB)/8, $0x808080800f0c0a09
+DATA compress8<>+3256(SB)/8, $0x8080800f0c0a0908
+DATA compress8<>+3264(SB)/8, $0x80808080800f0c0b
+DATA compress8<>+3272(SB)/8, $0x808080800f0c0b08
+DATA compress8<>+3280(SB)/8, $0x808080800f0c0b09
+DATA compress8<>+3288(SB)/8, $0x8080800f0c0b0908
+DATA compress8<>+3296(SB)/8, $0x808080800f0c0b0a
+DATA compress8<>+3304(SB)/8, $0x8080800f0c0b0a08
+DATA compress8<>+3312(SB)/8, $0x8080800f0c0b0a09
+DATA compress8<>+3320(SB)/8, $0x80800f0c0b0a0908
+DATA compress8<>+3328(SB)/8, $0x8080808080800f0d
+DATA compress8<>+3336(SB)/8, $0x80808080800f0d08
+DATA compress8<>+3344(SB)/8, $0x80808080800f0d09
+DATA compress8<>+3352(SB)/8, $0x808080800f0d0908
+DATA compress8<>+3360(SB)/8, $0x80808080800f0d0a
+DATA compress8<>+3368(SB)/8, $0x808080800f0d0a08
+DATA compress8<>+3376(SB)/8, $0x808080800f0d0a09
+DATA compress8<>+3384(SB)/8, $0x8080800f0d0a0908
+DATA compress8<>+3392(SB)/8, $0x80808080800f0d0b
+DATA compress8<>+3400(SB)/8, $0x808080800f0d0b08
+DATA compress8<>+3408(SB)/8, $0x808080800f0d0b09
+DATA compress8<>+3416(SB)/8, $0x8080800f0d0b0908
+DATA compress8<>+3424(SB)/8, $0x808080800f0d0b0a
+DATA compress8<>+3432(SB)/8, $0x8080800f0d0b0a08
+DATA compress8<>+3440(SB)/8, $0x8080800f0d0b0a09
+DATA compress8<>+3448(SB)/8, $0x80800f0d0b0a0908
+DATA compress8<>+3456(SB)/8, $0x80808080800f0d0c
+DATA compress8<>+3464(SB)/8, $0x808080800f0d0c08
+DATA compress8<>+3472(SB)/8, $0x808080800f0d0c09
+DATA compress8<>+3480(SB)/8, $0x8080800f0d0c0908
+DATA compress8<>+3488(SB)/8, $0x808080800f0d0c0a
+DATA compress8<>+3496(SB)/8, $0x8080800f0d0c0a08
+DATA compress8<>+3504(SB)/8, $0x8080800f0d0c0a09
+DATA compress8<>+3512(SB)/8, $0x80800f0d0c0a0908
+DATA compress8<>+3520(SB)/8, $0x808080800f0d0c0b
+DATA compress8<>+3528(SB)/8, $0x8080800f0d0c0b08
+DATA compress8<>+3536(SB)/8, $0x8080800f0d0c0b09
+DATA compress8<>+3544(SB)/8, $0x80800f0d0c0b0908
+DATA compress8<>+3552(SB)/8, $0x8080800f0d0c0b0a
+DATA compress8<>+3560(SB)/8, $0x80800f0d0c0b0a08
+DATA compress8<>+3568(SB)/8, $0x80800f0d0c0b0a09
+DATA compress8<>+3576(SB)/8, $0x800f0d0c0b0a0908
+DATA compress8<>+3584(SB)/8, $0x8080808080800f0e
+DATA compress8<>+3592(SB)/8, $0x80808080800f0e08
+DATA compress8<>+3600(SB)/8, $0x80808080800f0e09
+DATA compress8<>+3608(SB)/8, $0x808080800f0e0908
+DATA compress8<>+3616(SB)/8, $0x80808080800f0e0a
+DATA compress8<>+3624(SB)/8, $0x808080800f0e0a08
+DATA compress8<>+3632(SB)/8, $0x808080800f0e0a09
+DATA compress8<>+3640(SB)/8, $0x8080800f0e0a0908
+DATA compress8<>+3648(SB)/8, $0x80808080800f0e0b
+DATA compress8<>+3656(SB)/8, $0x808080800f0e0b08
+DATA compress8<>+3664(SB)/8, $0x808080800f0e0b09
+DATA compress8<>+3672(SB)/8, $0x8080800f0e0b0908
+DATA compress8<>+3680(SB)/8, $0x808080800f0e0b0a
+DATA compress8<>+3688(SB)/8, $0x8080800f0e0b0a08
+DATA compress8<>+3696(SB)/8, $0x8080800f0e0b0a09
+DATA compress8<>+3704(SB)/8, $0x80800f0e0b0a0908
+DATA compress8<>+3712(SB)/8, $0x80808080800f0e0c
+DATA compress8<>+3720(SB)/8, $0x808080800f0e0c08
+DATA compress8<>+3728(SB)/8, $0x808080800f0e0c09
+DATA compress8<>+3736(SB)/8, $0x8080800f0e0c0908
+DATA compress8<>+3744(SB)/8, $0x808080800f0e0c0a
+DATA compress8<>+3752(SB)/8, $0x8080800f0e0c0a08
+DATA compress8<>+3760(SB)/8, $0x8080800f0e0c0a09
+DATA compress8<>+3768(SB)/8, $0x80800f0e0c0a0908
+DATA compress8<>+3776(SB)/8, $0x808080800f0e0c0b
+DATA compress8<>+3784(SB)/8, $0x8080800f0e0c0b08
+DATA compress8<>+3792(SB)/8, $0x8080800f0e0c0b09
+DATA compress8<>+3800(SB)/8, $0x80800f0e0c0b0908
+DATA compress8<>+3808(SB)/8, $0x8080800f0e0c0b0a
+DATA compress8<>+3816(SB)/8, $0x80800f0e0c0b0a08
+DATA compress8<>+3824(SB)/8, $0x80800f0e0c0b0a09
+DATA compress8<>+3832(SB)/8, $0x800f0e0c0b0a0908
+DATA compress8<>+3840(SB)/8, $0x80808080800f0e0d
+DATA compress8<>+3848(SB)/8, $0x808080800f0e0d08
+DATA compress8<>+3856(SB)/8, $0x808080800f0e0d09
+DATA compress8<>+3864(SB)/8, $0x8080800f0e0d0908
+DATA compress8<>+3872(SB)/8, $0x808080800f0e0d0a
+DATA compress8<>+3880(SB)/8, $0x8080800f0e0d0a08
+DATA compress8<>+3888(SB)/8, $0x8080800f0e0d0a09
+DATA compress8<>+3896(SB)/8, $0x80800f0e0d0a0908
+DATA compress8<>+3904(SB)/8, $0x808080800f0e0d0b
+DATA compress8<>+3912(SB)/8, $0x8080800f0e0d0b08
+DATA compress8<>+3920(SB)/8, $0x8080800f0e0d0b09
+DATA compress8<>+3928(SB)/8, $0x80800f0e0d0b0908
+DATA compress8<>+3936(SB)/8, $0x8080800f0e0d0b0a
+DATA compress8<>+3944(SB)/8, $0x80800f0e0d0b0a08
+DATA compress8<>+3952(SB)/8, $0x80800f0e0d0b0a09
+DATA compress8<>+3960(SB)/8, $0x800f0e0d0b0a0908
+DATA compress8<>+3968(SB)/8, $0x808080800f0e0d0c
+DATA compress8<>+3976(SB)/8, $0x8080800f0e0d0c08
+DATA compress8<>+3984(SB)/8, $0x8080800f0e0d0c09
+DATA compress8<>+3992(SB)/8, $0x80800f0e0d0c0908
+DATA compress8<>+4000(SB)/8, $0x8080800f0e0d0c0a
+DATA compress8<>+4008(SB)/8, $0x80800f0e0d0c0a08
+DATA compress8<>+4016(SB)/8, $0x80800f0e0d0c0a09
+DATA compress8<>+4024(SB)/8, $0x800f0e0d0c0a0908
+DATA compress8<>+4032(SB)/8, $0x8080800f0e0d0c0b
+DATA compress8<>+4040(SB)/8, $0x80800f0e0d0c0b08
+DATA compress8<>+4048(SB)/8, $0x80800f0e0d0c0b09
+DATA compress8<>+4056(SB)/8, $0x800f0e0d0c0b0908
+DATA compress8<>+4064(SB)/8, $0x80800f0e0d0c0b0a
+DATA compress8<>+4072(SB)/8, $0x800f0e0d0c0b0a08
+DATA compress8<>+4080(SB)/8, $0x800f0e0d0c0b0a09
+DATA compress8<>+4088(SB)/8, $0x0f0e0d0c0b0a0908
+DATA compress8<>+4096(SB)/8, $0x8080808080808080
+GLOBL compress8<>(SB), RODATA|NOPTR, $4104
 
 // func scanStringVector(w []byte, i int, n int) int
 // Requires: AVX, AVX2
@@ -1018,8 +1274,8 @@ avx2:
 	JMP ·lineSkeleton256+0(SB)
 
 // func lineSkeleton256(p *byte, n int, out *[256]byte, c *codeSkeletons, digits bool) (size int, end int, way int)
-// Requires: AVX, AVX2, BMI, BMI2, PCLMULQDQ, POPCNT
-TEXT ·lineSkeleton256(SB), NOSPLIT, $72-64
+// Requires: AVX, AVX2, BMI, BMI2, CMOV, PCLMULQDQ, POPCNT
+TEXT ·lineSkeleton256(SB), NOSPLIT, $16-64
 	MOVQ     p+0(FP), SI
 	MOVQ     out+16(FP), DI
 	VMOVDQU  quotes<>+0(SB), Y8
@@ -1034,7 +1290,8 @@ TEXT ·lineSkeleton256(SB), NOSPLIT, $72-64
 	XORQ     R9, R9
 	XORQ     R10, R10
 	XORQ     R11, R11
-	MOVQ     $0x00000000, 64(SP)
+	MOVQ     $0x00000000, (SP)
+	MOVQ     $0x00000000, 8(SP)
 
 block:
 	LEAQ      64(BX), AX
@@ -1181,7 +1438,7 @@ noLineEnd2:
 	XORL      AX, AX
 	ANDQ      R13, R12
 	JZ        dot
-	MOVQ      64(SP), AX
+	MOVQ      (SP), AX
 	BTQ       $0x02, AX
 	JCC       starts
 	BTQ       $0x00, R12
@@ -1209,7 +1466,7 @@ starts:
 	VPMOVMSKB Y7, R14
 	SHLQ      $0x20, R14
 	ORQ       R14, DX
-	MOVQ      64(SP), R14
+	MOVQ      (SP), R14
 	SHRQ      $0x01, R14
 	ANDQ      $0x01, R14
 	LEAQ      (R14)(DX*2), DX
@@ -1236,83 +1493,127 @@ dot:
 	CMPB  63(SI)(BX*1), $0x2e
 	SETEQ DL
 	LEAQ  (AX)(DX*2), AX
-	MOVQ  AX, 64(SP)
+	MOVQ  AX, (SP)
 
 skeleton:
-	MOVQ    R8, AX
-	ORQ     CX, AX
-	ANDNQ   R13, AX, AX
-	POPCNTQ AX, DX
-	JZ      appended
-	ADDQ    R9, DX
-	CMPQ    DX, $0xc0
-	JA      fail
-	VMOVDQU Y0, (SP)
-	VMOVDQU Y1, 32(SP)
-	LEAQ    compress8<>+0(SB), R14
-	MOVBLZX AL, CX
-	VMOVQ   (SP), X4
-	VPSHUFB (R14)(CX*8), X4, X4
-	VMOVQ   X4, (DI)(R9*1)
-	POPCNTL CX, CX
-	ADDQ    CX, R9
-	SHRQ    $0x08, AX
-	JZ      appended
-	MOVBLZX AL, CX
-	VMOVQ   8(SP), X4
-	VPSHUFB (R14)(CX*8), X4, X4
-	VMOVQ   X4, (DI)(R9*1)
-	POPCNTL CX, CX
-	ADDQ    CX, R9
-	SHRQ    $0x08, AX
-	JZ      appended
-	MOVBLZX AL, CX
-	VMOVQ   16(SP), X4
-	VPSHUFB (R14)(CX*8), X4, X4
-	VMOVQ   X4, (DI)(R9*1)
-	POPCNTL CX, CX
-	ADDQ    CX, R9
-	SHRQ    $0x08, AX
-	JZ      appended
-	MOVBLZX AL, CX
-	VMOVQ   24(SP), X4
-	VPSHUFB (R14)(CX*8), X4, X4
-	VMOVQ   X4, (DI)(R9*1)
-	POPCNTL CX, CX
-	ADDQ    CX, R9
-	SHRQ    $0x08, AX
-	JZ      appended
-	MOVBLZX AL, CX
-	VMOVQ   32(SP), X4
-	VPSHUFB (R14)(CX*8), X4, X4
-	VMOVQ   X4, (DI)(R9*1)
-	POPCNTL CX, CX
-	ADDQ    CX, R9
-	SHRQ    $0x08, AX
-	JZ      appended
-	MOVBLZX AL, CX
-	VMOVQ   40(SP), X4
-	VPSHUFB (R14)(CX*8), X4, X4
-	VMOVQ   X4, (DI)(R9*1)
-	POPCNTL CX, CX
-	ADDQ    CX, R9
-	SHRQ    $0x08, AX
-	JZ      appended
-	MOVBLZX AL, CX
-	VMOVQ   48(SP), X4
-	VPSHUFB (R14)(CX*8), X4, X4
-	VMOVQ   X4, (DI)(R9*1)
-	POPCNTL CX, CX
-	ADDQ    CX, R9
-	SHRQ    $0x08, AX
-	JZ      appended
-	MOVBLZX AL, CX
-	VMOVQ   56(SP), X4
-	VPSHUFB (R14)(CX*8), X4, X4
-	VMOVQ   X4, (DI)(R9*1)
-	POPCNTL CX, CX
-	ADDQ    CX, R9
-	SHRQ    $0x08, AX
+	MOVQ      R8, AX
+	ORQ       CX, AX
+	ANDNQ     R13, AX, AX
+	POPCNTQ   AX, DX
+	JZ        appended
+	ADDQ      R9, DX
+	CMPQ      DX, $0xc0
+	JA        fail
+	LEAQ      compress8<>+0(SB), R14
+	TESTQ     BX, BX
+	JNZ       gather
+	MOVQ      c+24(FP), R12
+	CMPL      3136(R12), $0x00
+	JL        firstRest
+	CMPQ      AX, 3128(R12)
+	JNE       firstMiss
+	VPCMPEQB  3140(R12), Y0, Y2
+	VPCMPEQB  3172(R12), Y1, Y3
+	VPMOVMSKB Y2, R8
+	VPMOVMSKB Y3, CX
+	SHLQ      $0x20, CX
+	ORQ       CX, R8
+	ANDNQ     AX, R8, R8
+	JNZ       firstMiss
+	VMOVDQU   3204(R12), Y2
+	VMOVDQU   3236(R12), Y3
+	VMOVDQU   Y2, (DI)
+	VMOVDQU   Y3, 32(DI)
+	MOVQ      DX, R9
+	MOVL      3136(R12), R8
+	INCL      R8
+	MOVL      $0x00000010, CX
+	CMPL      R8, CX
+	CMOVLGT   CX, R8
+	MOVL      R8, 3136(R12)
+	JMP       appended
+
+firstRest:
+	INCL 3136(R12)
+	JMP  gather
+
+firstMiss:
+	SUBL $0x00000004, 3136(R12)
+	JNS  firstLearn
+	MOVL $0xffffffe0, 3136(R12)
+
+firstLearn:
+	MOVQ    $0x00000000, 3128(R12)
+	VMOVDQU Y0, 3140(R12)
+	VMOVDQU Y1, 3172(R12)
+	MOVQ    AX, 8(SP)
+
+gather:
+	TESTL AX, AX
+	JNZ   group0
+	SHRQ  $0x20, AX
+	JMP   group4
+
+group0:
+	MOVBLZX      AL, CX
+	VPSHUFB      (R14)(CX*8), X0, X4
+	VMOVQ        X4, (DI)(R9*1)
+	POPCNTL      CX, CX
+	ADDQ         CX, R9
+	SHRQ         $0x08, AX
+	JZ           appended
+	MOVBLZX      AL, CX
+	VPSHUFB      2048(R14)(CX*8), X0, X4
+	VMOVQ        X4, (DI)(R9*1)
+	POPCNTL      CX, CX
+	ADDQ         CX, R9
+	SHRQ         $0x08, AX
+	JZ           appended
+	VEXTRACTI128 $0x01, Y0, X6
+	MOVBLZX      AL, CX
+	VPSHUFB      (R14)(CX*8), X6, X4
+	VMOVQ        X4, (DI)(R9*1)
+	POPCNTL      CX, CX
+	ADDQ         CX, R9
+	SHRQ         $0x08, AX
+	JZ           appended
+	MOVBLZX      AL, CX
+	VPSHUFB      2048(R14)(CX*8), X6, X4
+	VMOVQ        X4, (DI)(R9*1)
+	POPCNTL      CX, CX
+	ADDQ         CX, R9
+	SHRQ         $0x08, AX
+	JZ           appended
+
+group4:
+	MOVBLZX      AL, CX
+	VPSHUFB      (R14)(CX*8), X1, X4
+	VMOVQ        X4, (DI)(R9*1)
+	POPCNTL      CX, CX
+	ADDQ         CX, R9
+	SHRQ         $0x08, AX
+	JZ           appended
+	MOVBLZX      AL, CX
+	VPSHUFB      2048(R14)(CX*8), X1, X4
+	VMOVQ        X4, (DI)(R9*1)
+	POPCNTL      CX, CX
+	ADDQ         CX, R9
+	SHRQ         $0x08, AX
+	JZ           appended
+	VEXTRACTI128 $0x01, Y1, X7
+	MOVBLZX      AL, CX
+	VPSHUFB      (R14)(CX*8), X7, X4
+	VMOVQ        X4, (DI)(R9*1)
+	POPCNTL      CX, CX
+	ADDQ         CX, R9
+	SHRQ         $0x08, AX
+	JZ           appended
+	MOVBLZX      AL, CX
+	VPSHUFB      2048(R14)(CX*8), X7, X4
+	VMOVQ        X4, (DI)(R9*1)
+	POPCNTL      CX, CX
+	ADDQ         CX, R9
+	SHRQ         $0x08, AX
 
 appended:
 	CMPQ R13, $-1
@@ -1321,20 +1622,29 @@ appended:
 	JMP  block
 
 done:
-	POPCNTQ   R13, AX
-	ADDQ      BX, AX
-	MOVQ      R9, size+40(FP)
-	MOVQ      AX, end+48(FP)
-	MOVQ      $-1, way+56(FP)
-	VMOVDQU   Y15, (DI)(R9*1)
-	VMOVDQU   Y15, 32(DI)(R9*1)
-	TESTQ     R9, R9
-	JZ        ret
-	MOVQ      c+24(FP), CX
+	POPCNTQ R13, AX
+	ADDQ    BX, AX
+	MOVQ    R9, size+40(FP)
+	MOVQ    AX, end+48(FP)
+	MOVQ    $-1, way+56(FP)
+	VMOVDQU Y15, (DI)(R9*1)
+	VMOVDQU Y15, 32(DI)(R9*1)
+	TESTQ   R9, R9
+	JZ      ret
+	MOVQ    c+24(FP), CX
+	CMPQ    R9, $0x40
+	JA      lens
+	VMOVDQU (DI), Y0
+	VMOVDQU 32(DI), Y1
+	MOVQ    8(SP), AX
+	TESTQ   AX, AX
+	JZ      learnt
+	VMOVDQU Y0, 3204(CX)
+	VMOVDQU Y1, 3236(CX)
+	MOVQ    AX, 3128(CX)
+
+learnt:
 	CMPQ      R9, $0x40
-	JA        lens
-	VMOVDQU   (DI), Y0
-	VMOVDQU   32(DI), Y1
 	JEQ       lens
 	XORL      DX, DX
 	VPCMPEQB  (CX)(DX*1), Y0, Y2

@@ -7,16 +7,19 @@ import (
 )
 
 // gather gathers the kept bytes of group g (bits 8g to 8g+7 of AX, shifted
-// down to AL) of the block at 0(SP), stored at the skeleton's length in
-// out, zeros past them to the group's eighth byte; the length grows by
-// their number; AX shifts to the next group, ZF set when no kept byte is
-// left (the groups past the line's end, or its last string, are skipped:
-// on lines of under two blocks, 20% less time; skipping each empty group
-// instead cost more in mispredicted branches than it saved).
-func gather(g int) {
+// down to AL) of the block, from the register src that holds them (its
+// low 8 bytes for an even g, its high 8 for an odd one), and stores them at
+// the skeleton's length in out, zeros past them to the group's eighth
+// byte; the length grows by their number; AX shifts to the next group, ZF
+// set when no kept byte is left (the groups past the line's end, or its
+// last string, are skipped: on lines of under two blocks, 20% less time;
+// skipping each empty group instead cost more in mispredicted branches
+// than it saved). Gathering from the registers rather than from a copy of
+// the block on the stack spares the copy's two stores and eight loads (the
+// first of which waited for the stores).
+func gather(g int, src VecPhysical) {
 	MOVBLZX(AL, ECX)
-	VMOVQ(Mem{Disp: g * 8, Base: RSP}, X4)
-	VPSHUFB(Mem{Base: R14, Index: RCX, Scale: 8}, X4, X4)
+	VPSHUFB(Mem{Disp: g % 2 * 2048, Base: R14, Index: RCX, Scale: 8}, src, X4)
 	VMOVQ(X4, Mem{Base: RDI, Index: R9, Scale: 1})
 	POPCNTL(ECX, ECX)
 	ADDQ(RCX, R9)
@@ -44,10 +47,14 @@ func wayEq64(r GPPhysical) {
 // masks made 32 bytes at a time (VPMOVMSKB) and joined: R8 the quotes, CX
 // the backslashes, R13 the control bytes; from there the registers are
 // lineSkeleton512's (skeleton512.go), but for the carry of digits
-// (lineSkeleton512's K4), at 64(SP). With digits, Y2 and Y3 the digits, Y4
+// (lineSkeleton512's K4), at 0(SP). With digits, Y2 and Y3 the digits, Y4
 // and Y5 the bytes less '0'. The skeleton grows in out: each block's bytes,
-// digits made '1', are stored at 0(SP), and gathered from there 8 at a time
-// (gather).
+// digits made '1', are gathered from Y0 and Y1 (their high lanes extracted
+// to X6 and X7) 8 at a time (gather). The first block's are copied from
+// c.first where that block keeps the bytes it kept (firstBlock in the
+// package's skeleton.go), with R12 c; a line whose skeleton fits in 64
+// bytes is remembered there at the end, its first block's kept bytes at
+// 8(SP) (learn).
 //
 // Constants: Y8 '"', Y9 '\\', Y10 0x1f, Y11 escapeLo, Y12 escapeHi, Y13 the
 // low nibble mask, Y14 all ones (X14 for the prefix XOR), Y15 zeros.
@@ -57,8 +64,16 @@ func lineSkeleton256() {
 	Implement("lineSkeleton256")
 	Attributes(NOSPLIT)
 	fail := LabelRef("fail")
-	AllocLocal(72)
-	carry := Mem{Disp: 64, Base: RSP}
+	AllocLocal(16)
+	carry := Mem{Disp: 0, Base: RSP}
+	// learn: the bytes the line's first block keeps, when its skeleton is
+	// to be remembered (firstBlock) should it fit in 64 bytes; else 0.
+	learn := Mem{Disp: 8, Base: RSP}
+	first := lay.offset("codeSkeletons", "first")
+	firstKept := first + lay.offset("firstBlock", "kept")
+	credit := Mem{Disp: first + lay.offset("firstBlock", "credit"), Base: R12}
+	firstBytes := first + lay.offset("firstBlock", "bytes")
+	firstSkeleton := first + lay.offset("firstBlock", "skeleton")
 	Load(Param("p"), RSI)
 	Load(Param("out"), RDI)
 	VMOVDQU(quotes, Y8)
@@ -74,6 +89,7 @@ func lineSkeleton256() {
 	XORQ(R10, R10)
 	XORQ(R11, R11)
 	MOVQ(U32(0), carry)
+	MOVQ(U32(0), learn)
 
 	Label("block")
 	LEAQ(Mem{Disp: 64, Base: RBX}, RAX)
@@ -160,11 +176,70 @@ func lineSkeleton256() {
 	ADDQ(R9, RDX)
 	CMPQ(RDX, Imm(uint64(lay.constant("skeletonMax"))))
 	JA(fail)
-	VMOVDQU(Y0, Mem{Disp: 0, Base: RSP})
-	VMOVDQU(Y1, Mem{Disp: 32, Base: RSP})
 	LEAQ(compress8, R14)
+
+	// The first block: where it keeps the bytes the code's last line's
+	// did (c.first), the skeleton's first bytes are that line's, copied;
+	// else they are gathered, and remembered at the end.
+	TESTQ(RBX, RBX)
+	JNZ(LabelRef("gather"))
+	Load(Param("c"), R12)
+	CMPL(credit, Imm(0))
+	JL(LabelRef("firstRest"))
+	CMPQ(RAX, Mem{Disp: firstKept, Base: R12})
+	JNE(LabelRef("firstMiss"))
+	VPCMPEQB(Mem{Disp: firstBytes, Base: R12}, Y0, Y2)
+	VPCMPEQB(Mem{Disp: firstBytes + 32, Base: R12}, Y1, Y3)
+	b.join([]vec{Y2, Y3}, R8)
+	ANDNQ(RAX, R8, R8) // the kept bytes that differ
+	JNZ(LabelRef("firstMiss"))
+	VMOVDQU(Mem{Disp: firstSkeleton, Base: R12}, Y2)
+	VMOVDQU(Mem{Disp: firstSkeleton + 32, Base: R12}, Y3)
+	VMOVDQU(Y2, Mem{Base: RDI})
+	VMOVDQU(Y3, Mem{Disp: 32, Base: RDI})
+	MOVQ(RDX, R9)
+	MOVL(credit, R8L)
+	INCL(R8L)
+	MOVL(U32(lay.constant("firstCreditMax")), ECX)
+	CMPL(R8L, ECX)
+	CMOVLGT(ECX, R8L)
+	MOVL(R8L, credit)
+	JMP(LabelRef("appended"))
+
+	Label("firstRest")
+	INCL(credit)
+	JMP(LabelRef("gather"))
+
+	Label("firstMiss")
+	SUBL(U32(lay.constant("firstMissCost")), credit)
+	JNS(LabelRef("firstLearn"))
+	MOVL(U32(-lay.constant("firstRest")), credit)
+
+	Label("firstLearn")
+	MOVQ(U32(0), Mem{Disp: firstKept, Base: R12}) // none until the end
+	VMOVDQU(Y0, Mem{Disp: firstBytes, Base: R12})
+	VMOVDQU(Y1, Mem{Disp: firstBytes + 32, Base: R12})
+	MOVQ(RAX, learn)
+
+	Label("gather")
+	// A block with nothing kept in its first 32 bytes (a string's end in
+	// the block after its start) starts at group 4.
+	TESTL(EAX, EAX)
+	JNZ(LabelRef("group0"))
+	SHRQ(Imm(32), RAX)
+	JMP(LabelRef("group4"))
+	Label("group0")
 	for g := range 8 {
-		gather(g)
+		src := []VecPhysical{X0, X6, X1, X7}[g/2]
+		switch g {
+		case 2:
+			VEXTRACTI128(Imm(1), Y0, X6)
+		case 4:
+			Label("group4")
+		case 6:
+			VEXTRACTI128(Imm(1), Y1, X7)
+		}
+		gather(g, src)
 		if g < 7 {
 			JZ(LabelRef("appended"))
 		}
@@ -192,6 +267,16 @@ func lineSkeleton256() {
 	JA(LabelRef("lens"))
 	VMOVDQU(Mem{Base: RDI}, Y0)
 	VMOVDQU(Mem{Disp: 32, Base: RDI}, Y1)
+	// A skeleton of up to 64 bytes is remembered with its first block.
+	MOVQ(learn, RAX)
+	TESTQ(RAX, RAX)
+	JZ(LabelRef("learnt"))
+	VMOVDQU(Y0, Mem{Disp: firstSkeleton, Base: RCX})
+	VMOVDQU(Y1, Mem{Disp: firstSkeleton + 32, Base: RCX})
+	MOVQ(RAX, Mem{Disp: firstKept, Base: RCX})
+
+	Label("learnt")
+	CMPQ(R9, Imm(64))
 	JEQ(LabelRef("lens")) // way 0 first only below 64 bytes (wayZeroFirst)
 	XORL(EDX, EDX)
 	wayEq64(RDX)

@@ -88,14 +88,19 @@ func declareTables() {
 	nine32 = splat("nine32", 32, '9'-'0')
 
 	// compress8[8m:8m+8], for each mask m of 8 bits, is the indexes of m's
-	// set bits, lowest first, then 0x80 (VPSHUFB writes a zero for it); 8
-	// more bytes of 0x80 follow the last, as VPSHUFB reads 16.
-	compress8 = table("compress8", 256*8+8, func(i int) byte {
-		m, k := i/8, i%8
+	// set bits, lowest first, then 0x80 (VPSHUFB writes a zero for it);
+	// compress8[2048+8m:2048+8m+8] the same plus 8, to gather from the
+	// high 8 bytes of a 16-byte register; 8 more bytes of 0x80 follow the
+	// last, as VPSHUFB reads 16.
+	compress8 = table("compress8", 2*256*8+8, func(i int) byte {
+		m, k, hi := i%2048/8, i%8, byte(i/2048*8)
+		if i >= 2*2048 {
+			return 0x80
+		}
 		for j := range 8 {
 			if m&(1<<j) != 0 {
 				if k == 0 {
-					return byte(j)
+					return byte(j) + hi
 				}
 				k--
 			}
