@@ -1531,7 +1531,10 @@ skeleton:
 	CMPL      R8, CX
 	CMOVLGT   CX, R8
 	MOVL      R8, 3136(R12)
-	JMP       appended
+	CMPQ      R13, $-1
+	JNE       copiedDone
+	ADDQ      $0x40, BX
+	JMP       block
 
 firstRest:
 	INCL 3136(R12)
@@ -1620,6 +1623,19 @@ appended:
 	JNE  done
 	ADDQ $0x40, BX
 	JMP  block
+
+copiedDone:
+	POPCNTQ R13, AX
+	ADDQ    BX, AX
+	MOVQ    R9, size+40(FP)
+	MOVQ    AX, end+48(FP)
+	MOVQ    $-1, way+56(FP)
+	VMOVDQU Y15, (DI)(R9*1)
+	VMOVDQU Y15, 32(DI)(R9*1)
+	MOVQ    c+24(FP), CX
+	VMOVDQA Y2, Y0
+	VMOVDQA Y3, Y1
+	JMP     learnt
 
 done:
 	POPCNTQ R13, AX
