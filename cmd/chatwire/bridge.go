@@ -145,22 +145,7 @@ Flags:
 	}
 	fmt.Fprintf(stdout, "chatwire bridge listening on http://%s\n", ln.Addr())
 	logf("chatwire bridge: upstream %s, answering in %s\n", u.Redacted(), protocolChoice(want))
-	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
-	select {
-	case err := <-served:
-		fmt.Fprintf(stderr, "chatwire bridge: %v\n", err)
-		return exitFail
-	case <-ctx.Done():
-	}
-	logf("chatwire bridge: shutting down\n")
-	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
-	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil {
-		fmt.Fprintf(stderr, "chatwire bridge: shutdown: %v\n", err)
-		return exitFail
-	}
-	return exitOK
+	return serveUntilDone(ctx, hs, ln, "bridge", stderr, logf)
 }
 
 // translateFile writes the translation of the stream in name ("-":

@@ -166,19 +166,27 @@ Flags:
 		logf("chatwire serve: variant %s: %s\n", v.Name, v.Description)
 	}
 	fmt.Fprintf(stdout, "chatwire mock listening on http://%s\n", ln.Addr())
+	return serveUntilDone(ctx, hs, ln, "serve", stderr, logf)
+}
+
+// serveUntilDone serves hs on ln until ctx is done (an interrupt), then
+// shuts it down, waiting up to shutdownGrace for open requests; an error of
+// the server's is printed as "chatwire CMD: …" and exits 1. serve and
+// bridge stop this way.
+func serveUntilDone(ctx context.Context, hs *http.Server, ln net.Listener, cmd string, stderr io.Writer, logf func(string, ...any)) int {
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	select {
 	case err := <-served:
-		fmt.Fprintf(stderr, "chatwire serve: %v\n", err)
+		fmt.Fprintf(stderr, "chatwire %s: %v\n", cmd, err)
 		return exitFail
 	case <-ctx.Done():
 	}
-	logf("chatwire serve: shutting down\n")
+	logf("chatwire %s: shutting down\n", cmd)
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
 	if err := hs.Shutdown(sctx); err != nil {
-		fmt.Fprintf(stderr, "chatwire serve: shutdown: %v\n", err)
+		fmt.Fprintf(stderr, "chatwire %s: shutdown: %v\n", cmd, err)
 		return exitFail
 	}
 	return exitOK
