@@ -88,40 +88,6 @@ func mayHaveTypeKey(b []byte) bool {
 	return bytes.Contains(b, typeKey) || hasLetterEscape(b)
 }
 
-// skipValue returns the index just past the valid JSON value at b[i].
-func skipValue(b []byte, i int) int {
-	switch b[i] {
-	case '"':
-		e, _ := jsonscan.ScanString(b, i)
-		return e
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(b); j++ {
-			switch b[j] {
-			case '"':
-				e, _ := jsonscan.ScanString(b, j)
-				j = e - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return len(b)
-	}
-	j := i
-	for j < len(b) && !isDelim(b[j]) {
-		j++
-	}
-	return j
-}
-
-func isDelim(c byte) bool {
-	return c == ',' || c == '}' || c == ']' || c == ':' || jsonscan.IsWS(c)
-}
-
 // appendUnquoted appends the text of the valid JSON string at b[i] (its
 // opening quote), escapes decoded, to dst as WTF-8 (a lone surrogate as its
 // three-byte form), and returns the index past the closing quote.
@@ -208,7 +174,7 @@ func (w *objWalker) topType(b []byte) (vs, ve int, found bool) {
 		k1, _ := jsonscan.ScanString(b, i)
 		isType := w.keyIs(b, i, k1, "type")
 		v := jsonscan.SkipWS(b, jsonscan.SkipWS(b, k1)+1)
-		e := skipValue(b, v)
+		e := jsonscan.SkipValue(b, v)
 		if isType {
 			vs, ve, found = v, e, true
 		}
@@ -251,7 +217,7 @@ func (w *objWalker) forbiddenKey(b []byte) int {
 		case '"':
 			f := &w.frames[len(w.frames)-1]
 			if !f.obj || !f.key {
-				i = skipValue(b, i)
+				i = jsonscan.SkipValue(b, i)
 				break
 			}
 			k0, q := len(w.keys), i
@@ -266,7 +232,7 @@ func (w *objWalker) forbiddenKey(b []byte) int {
 		case ':', ' ', '\t', '\n', '\r':
 			i++
 		default:
-			i = skipValue(b, i)
+			i = jsonscan.SkipValue(b, i)
 		}
 	}
 	return -1

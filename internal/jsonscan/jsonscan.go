@@ -48,6 +48,12 @@ func ScanCompactMasks(b []byte, i int, quotes, bad uint64) (int, bool) {
 	return scanCompactWith(b, i, true, quotes, bad)
 }
 
+// SkipValue returns the index just past the JSON value that starts at
+// b[i], which must be valid (as Validate or ScanValue found it): a string
+// to its closing quote, an object or array to its closing bracket, a
+// number or literal to the delimiter after it. It validates nothing.
+func SkipValue(b []byte, i int) int { return skipValue(b, i) }
+
 // SkipWS returns the index of the first byte at or after b[i] that is not
 // JSON whitespace.
 func SkipWS(b []byte, i int) int { return skipWS(b, i) }

@@ -405,3 +405,35 @@ func scanValue(b []byte, i int, stack []byte, lf bool) (start, end, next int, _ 
 		i = skipSpace(b, i+1, lf)
 	}
 }
+
+// skipValue is SkipValue: the brackets of a valid value are counted, its
+// strings skipped with scanString (which finds the closing quote whatever
+// the escapes).
+func skipValue(b []byte, i int) int {
+	switch b[i] {
+	case '"':
+		e, _ := scanString(b, i)
+		return e
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(b); j++ {
+			switch b[j] {
+			case '"':
+				e, _ := scanString(b, j)
+				j = e - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return len(b)
+	}
+	j := i
+	for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ':' && !isWS(b[j]) {
+		j++
+	}
+	return j
+}

@@ -22,40 +22,7 @@ func ws(b []byte, i int) int { return jsonscan.SkipWS(b, i) }
 
 // end returns the index just past the valid JSON value that starts at
 // b[i].
-func end(b []byte, i int) int {
-	switch b[i] {
-	case '"':
-		j, _ := jsonscan.ScanString(b, i)
-		return j
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(b); j++ {
-			switch b[j] {
-			case '"':
-				k, _ := jsonscan.ScanString(b, j)
-				j = k - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return len(b)
-	default:
-		j := i
-		for j < len(b) {
-			c := b[j]
-			if c == ',' || c == '}' || c == ']' || jsonscan.IsWS(c) {
-				break
-			}
-			j++
-		}
-		return j
-	}
-}
+func end(b []byte, i int) int { return jsonscan.SkipValue(b, i) }
 
 // A member is one key and value of an object: b[key:keyEnd] is the key
 // with its quotes, b[val:valEnd] the value.
