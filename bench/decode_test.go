@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -43,27 +44,7 @@ func BenchmarkDecode(b *testing.B) {
 				continue
 			}
 			b.Run("input="+in.name+"/impl="+impl.name, func(b *testing.B) {
-				decode := impl.newFunc()
-				r := bytes.NewReader(in.data)
-				b.ReportAllocs()
-				b.SetBytes(int64(len(in.data)))
-				var parts int
-				var err error
-				runtime.LockOSThread()
-				defer runtime.UnlockOSThread()
-				cpu := threadCPU()
-				for b.Loop() {
-					r.Reset(in.data)
-					parts, err = decode(r)
-				}
-				cpu = threadCPU() - cpu
-				if err != nil || parts != in.parts {
-					b.Fatalf("%s on %s: got %d parts, error %v; want %d parts", impl.name, in.name, parts, err, in.parts)
-				}
-				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(in.parts), "ns/line")
-				if cpu > 0 {
-					b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)/float64(in.parts), "cpu-ns/line")
-				}
+				measureDecode(b, impl.name, in.name, impl.newFunc(), in.data, in.parts, "line")
 			})
 		}
 	}
@@ -172,4 +153,33 @@ func TestShortStreams(t *testing.T) {
 	assert.Greater(t, events, 49000, "ui-one-token-text-50k: want 50k text-delta events")
 	perEvent := float64(len(ui)) / float64(bytes.Count(ui, []byte("\n\n")))
 	assert.InDelta(t, 50, perEvent, 5, "ui-one-token-text-50k: want about 50 bytes an event")
+}
+
+// measureDecode is the body of BenchmarkDecode and BenchmarkUIDecode: it
+// decodes data with decode b.N times on a locked thread and reports the
+// time per unit (a line or an event: ns/UNIT, and the thread's CPU time,
+// cpu-ns/UNIT, where the platform has it), failing unless every run found
+// want units and no error. Both protocols' figures come from one loop, so
+// their ratios compare like with like.
+func measureDecode(b *testing.B, impl, input string, decode func(io.Reader) (int, error), data []byte, want int, unit string) {
+	r := bytes.NewReader(data)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(data)))
+	var n int
+	var err error
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	cpu := threadCPU()
+	for b.Loop() {
+		r.Reset(data)
+		n, err = decode(r)
+	}
+	cpu = threadCPU() - cpu
+	if err != nil || n != want {
+		b.Fatalf("%s on %s: got %d %ss, error %v; want %d %ss", impl, input, n, unit, err, want, unit)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(want), "ns/"+unit)
+	if cpu > 0 {
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)/float64(want), "cpu-ns/"+unit)
+	}
 }

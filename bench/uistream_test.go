@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -254,27 +253,7 @@ func BenchmarkUIDecode(b *testing.B) {
 	for _, in := range uiDecodeInputs(b) {
 		for _, impl := range uiDecodeImpls {
 			b.Run("input="+in.name+"/impl="+impl.name, func(b *testing.B) {
-				decode := impl.newFunc()
-				r := bytes.NewReader(in.data)
-				b.ReportAllocs()
-				b.SetBytes(int64(len(in.data)))
-				var events int
-				var err error
-				runtime.LockOSThread()
-				defer runtime.UnlockOSThread()
-				cpu := threadCPU()
-				for b.Loop() {
-					r.Reset(in.data)
-					events, err = decode(r)
-				}
-				cpu = threadCPU() - cpu
-				if err != nil || events != in.events {
-					b.Fatalf("%s on %s: got %d events, error %v; want %d events", impl.name, in.name, events, err, in.events)
-				}
-				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(in.events), "ns/event")
-				if cpu > 0 {
-					b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)/float64(in.events), "cpu-ns/event")
-				}
+				measureDecode(b, impl.name, in.name, impl.newFunc(), in.data, in.events, "event")
 			})
 		}
 	}
