@@ -114,11 +114,8 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs.SetOutput(stderr)
 	registerCheckFlags(fs, &f, "check")
 	fs.Usage = func() { checkUsage(fs) }
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
 	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
 	if fs.NArg() > 0 {

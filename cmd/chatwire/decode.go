@@ -114,11 +114,8 @@ func runDecode(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		fmt.Fprintf(fs.Output(), decodeUsage, sdk.Newest())
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
 	usage := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "chatwire decode: "+format+"\n", a...)

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -77,4 +79,18 @@ func usage(w io.Writer) {
 	}
 	fmt.Fprint(w, "\nRun 'chatwire <command> -h' for the flags of a command.\n"+
 		"API keys come only from environment variables (CHATWIRE_API_KEY and role keys).\n")
+}
+
+// parseFlags parses a command's args with fs, whose output is the
+// command's standard error. Where parsing ends the command it returns the
+// exit code and false: 0 after -h (fs printed the usage), 2 after a bad
+// flag (fs printed what is wrong and the usage).
+func parseFlags(fs *flag.FlagSet, args []string) (int, bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK, false
+		}
+		return exitUsage, false
+	}
+	return exitOK, true
 }

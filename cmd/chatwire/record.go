@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -28,11 +27,8 @@ func runRecord(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	fs.BoolVar(&overwrite, "overwrite", false, "replace the transcripts and report DIR holds from an earlier recording")
 	registerCheckFlags(fs, &f, "record")
 	fs.Usage = func() { recordUsage(fs) }
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
 	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
 	if fs.NArg() > 0 {

@@ -52,11 +52,8 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	f.ui.register(fs, "")
 	fs.StringVar(&f.scenario, "corpus", "", "replay the embedded corpus scenario `NAME` (conformant, rate-limited, fault-…; 'list' lists them)")
 	fs.Usage = func() { replayUsage(fs) }
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
 	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
 	paths := fs.Args()

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -68,11 +67,8 @@ Flags:
 `, mock.KeyValid, mock.KeyValid, mock.KeyNoCredits, mock.KeyOtherTeam, mock.KeyTeamA, mock.KeyRateLimited, mock.KeyServerError)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
 	usageError := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "chatwire serve: "+format+"\n", a...)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -136,11 +135,8 @@ func runVersion(ctx context.Context, args []string, stdin io.Reader, stdout, std
 			"Reports and transcripts name the build by the first line's version.\n"+
 			"'chatwire -version' prints the same.\n")
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "chatwire version: unexpected argument %q\n", fs.Arg(0))
