@@ -1564,14 +1564,12 @@ group0:
 	POPCNTL      CX, CX
 	ADDQ         CX, R9
 	SHRQ         $0x08, AX
-	JZ           appended
 	MOVBLZX      AL, CX
 	VPSHUFB      2048(R14)(CX*8), X0, X4
 	VMOVQ        X4, (DI)(R9*1)
 	POPCNTL      CX, CX
 	ADDQ         CX, R9
 	SHRQ         $0x08, AX
-	JZ           appended
 	VEXTRACTI128 $0x01, Y0, X6
 	MOVBLZX      AL, CX
 	VPSHUFB      (R14)(CX*8), X6, X4
@@ -1579,7 +1577,6 @@ group0:
 	POPCNTL      CX, CX
 	ADDQ         CX, R9
 	SHRQ         $0x08, AX
-	JZ           appended
 	MOVBLZX      AL, CX
 	VPSHUFB      2048(R14)(CX*8), X6, X4
 	VMOVQ        X4, (DI)(R9*1)
@@ -1595,7 +1592,6 @@ group4:
 	POPCNTL      CX, CX
 	ADDQ         CX, R9
 	SHRQ         $0x08, AX
-	JZ           appended
 	MOVBLZX      AL, CX
 	VPSHUFB      2048(R14)(CX*8), X1, X4
 	VMOVQ        X4, (DI)(R9*1)
@@ -1610,7 +1606,6 @@ group4:
 	POPCNTL      CX, CX
 	ADDQ         CX, R9
 	SHRQ         $0x08, AX
-	JZ           appended
 	MOVBLZX      AL, CX
 	VPSHUFB      2048(R14)(CX*8), X7, X4
 	VMOVQ        X4, (DI)(R9*1)
