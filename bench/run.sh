@@ -8,7 +8,9 @@
 # It builds the benchmark binaries once, then runs RUNS rounds (default 10).
 # Each round runs, one after the other: the cross-implementation decoder
 # benchmarks (bench/, -count 1), the AI SDK's processDataStream on the same
-# 100k-line corpus stream (bench/sdk, Node, one timed run after its warm-up),
+# 100k-line corpus stream and the one-token stream (bench/sdk, Node, five
+# timed runs after its warm-up, of which a round takes the median: a single
+# run of the SDK varied by 2× from one to the next),
 # and the linestream micro-benchmarks. Interleaving the rounds spreads the
 # noise of a busy machine over every implementation alike.
 #
@@ -57,6 +59,8 @@ set -euo pipefail
 runs=10
 out=
 sdk=1
+# sdkruns is how many timed runs of the SDK a round makes (the median counts).
+sdkruns=5
 idle=
 benchtime=1s
 report=0
@@ -150,8 +154,8 @@ rounds() {
 		fi
 		(cd bench && "$out/bench.test" -test.run '^$' -test.bench '^BenchmarkDecode$' -test.count 1 -test.benchtime "$benchtime") >>"$out/decode.txt"
 		if [ "$sdk" = 1 ]; then
-			(cd bench/sdk && node process-data-stream.mjs "$stream" -count 1) >>"$out/sdk.txt"
-			(cd bench/sdk && node process-data-stream.mjs "$onetoken" -count 1) >>"$out/sdk.txt"
+			(cd bench/sdk && node process-data-stream.mjs "$stream" -count "$sdkruns") >>"$out/sdk.txt"
+			(cd bench/sdk && node process-data-stream.mjs "$onetoken" -count "$sdkruns") >>"$out/sdk.txt"
 		fi
 		(cd linestream && "$out/linestream.test" -test.run '^$' -test.bench . -test.count 1 -test.benchtime "$benchtime") >>"$out/linestream.txt"
 	done
@@ -371,15 +375,22 @@ FILENAME != sdkfile && /^BenchmarkDecode\// {
 		if ($(f+1) == "MB/s") mbs[name, round[name]] = $f
 	}
 }
-FILENAME == sdkfile && /^BenchmarkSDKProcessDataStream\/llm-mix-100k-lines / {
-	sdkround++
-	ns["sdk", sdkround] = $3
-}
-FILENAME == sdkfile && /^BenchmarkSDKProcessDataStream\/one-token-text-100k / {
-	sdkround1++
-	ns["sdk-one-token", sdkround1] = $3
+# Each node run (one per round and stream) starts with its configuration
+# lines: its timed runs are that round, of which the median counts.
+FILENAME == sdkfile && /^goos:/ { sdknew = 1 }
+FILENAME == sdkfile && /^BenchmarkSDKProcessDataStream\/(llm-mix-100k-lines|one-token-text-100k) / {
+	k = $1 ~ /one-token/ ? "sdk-one-token" : "sdk"
+	if (sdknew) { sdkr[k]++; sdknew = 0 }
+	sdkruns_[k, sdkr[k]]++
+	sdkns[k, sdkr[k], sdkruns_[k, sdkr[k]]] = $3
 }
 END {
+	for (kr in sdkruns_) {
+		split(kr, p, SUBSEP)
+		delete v
+		for (j = 1; j <= sdkruns_[kr]; j++) v[j] = sdkns[p[1], p[2], j]
+		ns[p[1], p[2]] = median(v, sdkruns_[kr])
+	}
 	print "| goal | want | measured: median of per-round ratios | |"
 	print "|---|---|---|---|"
 	n = split("go-llm-mix-100k go-text-1mib sdk-llm-mix-100k sdk-text-1mib sdk-agent-run sdk-all-codes", inputs, " ")

@@ -95,3 +95,19 @@ func TestRunReportNoResults(t *testing.T) {
 	assert.Error(t, err, "run.sh -report -floor4k on results without impl=floor-4k must fail")
 	assert.Contains(t, stderr, "no BenchmarkDecode results of impl=linestream", "run.sh says why")
 }
+
+// TestRunSDKMedian checks the goals table's SDK rows: a round takes the
+// median of the timed runs its node run made (five by default; a run of
+// one from before counts as it is), and the row the median of the
+// rounds' ratios to linestream's ns/op. Mix: round 1's runs 50, 30, 45,
+// 60, 41 ms give 45 ms, 45× linestream's 1 ms; round 2's one run 90 ms,
+// 45× its 2 ms. One token: rounds 35 and 31 ms against 0.8 ms, 43.75×
+// and 38.75×, whose median is 41.25×.
+func TestRunSDKMedian(t *testing.T) {
+	stdout, stderr, _, err := runReport(t, map[string]string{
+		"decode.txt": "goals-decode.txt", "sdk.txt": "goals-sdk.txt", "linestream.txt": "goals-decode.txt",
+	})
+	require.NoError(t, err, "run.sh -report: %s", stderr)
+	assert.Contains(t, stdout, "| speed-up over the SDK processDataStream, llm-mix-100k-lines | ≥ 40× | 45.000× (rounds: 45.00–45.00, n=2) | met |")
+	assert.Contains(t, stdout, "| speed-up over the SDK processDataStream, one-token-text-100k | ≥ 40× | 41.250× (rounds: 38.75–43.75, n=2) | met |")
+}
