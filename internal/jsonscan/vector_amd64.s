@@ -1126,6 +1126,8 @@ starts:
 ones:
 	VPBROADCASTD one32<>+0(SB), Z21
 	VMOVDQU8     Z21, K5, Z0
+	CMPQ         R13, $-1
+	JNE          skeleton
 	MOVQ         R12, AX
 	SHRQ         $0x3f, AX
 	JZ           lastDigit1
@@ -1476,6 +1478,8 @@ starts:
 ones:
 	VPBLENDVB Y2, one32<>+0(SB), Y0, Y0
 	VPBLENDVB Y3, one32<>+0(SB), Y1, Y1
+	CMPQ      R13, $-1
+	JNE       skeleton
 	MOVQ      R12, AX
 	SHRQ      $0x3f, AX
 	JZ        lastDigit2
