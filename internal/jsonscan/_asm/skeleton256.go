@@ -166,11 +166,7 @@ func lineSkeleton256() {
 	Label("ones")
 	VPBLENDVB(Y2, one32, Y0, Y0)
 	VPBLENDVB(Y3, one32, Y1, Y1)
-	// What the block's last byte tells the next block, unless the line
-	// ends in this one.
-	CMPQ(R13, I8(-1))
-	JNE(LabelRef("skeleton"))
-	lastDigit()
+	lastDigit(LabelRef("skeleton"))
 
 	Label("dot")
 	lastDot()

@@ -136,11 +136,7 @@ func lineSkeleton() {
 	Label("ones")
 	VPBROADCASTD(one32, Z21)
 	VMOVDQU8(Z21, K5, Z0)
-	// What the block's last byte tells the next block, unless the line
-	// ends in this one.
-	CMPQ(R13, I8(-1))
-	JNE(LabelRef("skeleton"))
-	lastDigit()
+	lastDigit(LabelRef("skeleton"))
 
 	Label("dot")
 	lastDot()

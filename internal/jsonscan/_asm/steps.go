@@ -53,9 +53,12 @@ func runs() {
 // lastDigit carries runs of digits across a block's end (runs,
 // zeroRuns): it sets AX's bit 0 when the block ends in a digit, and bit 2
 // when that digit is a '0' that starts a run other than a fraction (then
-// the next block must not start with a digit).
-func lastDigit() {
+// the next block must not start with a digit). Where the line ends in the
+// block (R13 not all ones) no block follows: it jumps to lineEnds instead.
+func lastDigit(lineEnds LabelRef) {
 	done := newLabel("lastDigit")
+	CMPQ(R13, I8(-1))
+	JNE(lineEnds)
 	MOVQ(R12, RAX)
 	SHRQ(Imm(63), RAX)
 	JZ(done)
