@@ -35,21 +35,8 @@ func V4ToUI(w io.Writer, r io.Reader, t *ToUI) (Stats, error) {
 	}
 	d := linestream.NewDecoder(r)
 	d.SetMaxLineLength(t.o.MaxPartLength)
-	var buf []byte
-	for d.Next() {
-		var err error
-		buf, err = t.Part(buf[:0], d.Part())
-		if err != nil {
-			return t.Stats, failWrite(w, t.Fail(buf[:0], err.Error()), err)
-		}
-		if err := flushWrite(w, buf); err != nil {
-			return t.Stats, err
-		}
-	}
-	if err := d.Err(); err != nil {
-		return t.Stats, failWrite(w, t.Fail(buf[:0], err.Error()), err)
-	}
-	return t.Stats, flushWrite(w, t.End(buf[:0]))
+	err := pump(w, d.Next, d.Err, func(dst []byte) ([]byte, error) { return t.Part(dst, d.Part()) }, t)
+	return t.Stats, err
 }
 
 // UIToV4 reads the UI message stream from r and writes its translation, the
@@ -61,21 +48,35 @@ func UIToV4(w io.Writer, r io.Reader, t *ToV4) (Stats, error) {
 	}
 	d := uistream.NewDecoder(r)
 	d.SetMaxEventLength(t.o.MaxPartLength)
+	err := pump(w, d.Next, d.Err, func(dst []byte) ([]byte, error) { return t.Chunk(dst, d.Chunk()) }, t)
+	return t.Stats, err
+}
+
+// closer ends a translated stream: *ToUI and *ToV4.
+type closer interface {
+	End(dst []byte) []byte
+	Fail(dst []byte, msg string) []byte
+}
+
+// pump is the loop of V4ToUI and UIToV4: while next reads a part (or
+// chunk) of the input, translate appends its translation, which is
+// written and flushed; at the end, readErr's error, or translate's, is
+// written as t.Fail writes it and returned, else t.End is written.
+func pump(w io.Writer, next func() bool, readErr func() error, translate func(dst []byte) ([]byte, error), t closer) error {
 	var buf []byte
-	for d.Next() {
+	for next() {
 		var err error
-		buf, err = t.Chunk(buf[:0], d.Chunk())
-		if err != nil {
-			return t.Stats, failWrite(w, t.Fail(buf[:0], err.Error()), err)
+		if buf, err = translate(buf[:0]); err != nil {
+			return failWrite(w, t.Fail(buf[:0], err.Error()), err)
 		}
 		if err := flushWrite(w, buf); err != nil {
-			return t.Stats, err
+			return err
 		}
 	}
-	if err := d.Err(); err != nil {
-		return t.Stats, failWrite(w, t.Fail(buf[:0], err.Error()), err)
+	if err := readErr(); err != nil {
+		return failWrite(w, t.Fail(buf[:0], err.Error()), err)
 	}
-	return t.Stats, flushWrite(w, t.End(buf[:0]))
+	return flushWrite(w, t.End(buf[:0]))
 }
 
 // failWrite writes the closing frames b and returns the cause, or w's
