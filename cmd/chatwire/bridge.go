@@ -6,9 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log"
 	"net"
-	"net/http"
 	"net/url"
 	"os"
 	"strings"
@@ -133,15 +131,9 @@ Flags:
 		fmt.Fprintf(stderr, "chatwire bridge: %v\n", err)
 		return exitFail
 	}
-	hs := &http.Server{
-		Handler:           p,
-		BaseContext:       func(net.Listener) context.Context { return ctx },
-		ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog:          log.New(writerFunc(func(b []byte) { logf("chatwire bridge: %s", b) }), "", 0),
-	}
 	fmt.Fprintf(stdout, "chatwire bridge listening on http://%s\n", ln.Addr())
 	logf("chatwire bridge: upstream %s, answering in %s\n", u.Redacted(), protocolChoice(want))
-	return serveUntilDone(ctx, hs, ln, "bridge", stderr, logf)
+	return serveUntilDone(ctx, p, ln, "bridge", stderr, logf)
 }
 
 // translateFile writes the translation of the stream in name ("-":

@@ -143,13 +143,6 @@ Flags:
 		fmt.Fprintf(stderr, "chatwire serve: %v\n", err)
 		return exitFail
 	}
-	// Handlers run under ctx, so open streams end when serve stops.
-	hs := &http.Server{
-		Handler:           srv,
-		BaseContext:       func(net.Listener) context.Context { return ctx },
-		ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog:          log.New(writerFunc(func(b []byte) { logf("chatwire serve: %s", b) }), "", 0),
-	}
 	if p == protocol.UI {
 		logf("chatwire serve: protocol ui: the UI message stream of AI SDK 5, 6 and 7, the chat id in the start chunk's messageMetadata.chatId\n")
 	}
@@ -162,14 +155,22 @@ Flags:
 		logf("chatwire serve: variant %s: %s\n", v.Name, v.Description)
 	}
 	fmt.Fprintf(stdout, "chatwire mock listening on http://%s\n", ln.Addr())
-	return serveUntilDone(ctx, hs, ln, "serve", stderr, logf)
+	return serveUntilDone(ctx, srv, ln, "serve", stderr, logf)
 }
 
-// serveUntilDone serves hs on ln until ctx is done (an interrupt), then
+// serveUntilDone serves h on ln until ctx is done (an interrupt), then
 // shuts it down, waiting up to shutdownGrace for open requests; an error of
-// the server's is printed as "chatwire CMD: …" and exits 1. serve and
-// bridge stop this way.
-func serveUntilDone(ctx context.Context, hs *http.Server, ln net.Listener, cmd string, stderr io.Writer, logf func(string, ...any)) int {
+// the server's is printed as "chatwire CMD: …" and exits 1, and the
+// server's own log lines go to logf as "chatwire CMD: …". Handlers run
+// under ctx, so open streams end when the command stops. serve and bridge
+// serve this way.
+func serveUntilDone(ctx context.Context, h http.Handler, ln net.Listener, cmd string, stderr io.Writer, logf func(string, ...any)) int {
+	hs := &http.Server{
+		Handler:           h,
+		BaseContext:       func(net.Listener) context.Context { return ctx },
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          log.New(writerFunc(func(b []byte) { logf("chatwire %s: %s", cmd, b) }), "", 0),
+	}
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	select {
