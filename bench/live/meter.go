@@ -425,6 +425,25 @@ func (m *Meter) Read(body io.Reader, s *Sample) error {
 	return err
 }
 
+// count counts a line or event read at at (the time its last byte came):
+// the time to the first, or the gap since the one before, at *last, which
+// becomes at. Past maxUnits it returns ErrTooManyUnits. readV4 and readUI
+// count this way.
+func (m *Meter) count(s *Sample, at time.Duration, last *time.Duration) error {
+	if s.Lines == 0 {
+		s.TTFL = at - s.Sent
+	} else {
+		if s.Lines >= m.maxUnits {
+			return ErrTooManyUnits
+		}
+		s.Gaps = append(s.Gaps, at-*last)
+	}
+	*last = at
+	s.Lines++
+	m.sr.pending++
+	return nil
+}
+
 // readV4 reads a v4 data stream, line by line.
 func (m *Meter) readV4(s *Sample) error {
 	m.d.Reset(&m.sr)
@@ -433,22 +452,14 @@ func (m *Meter) readV4(s *Sample) error {
 	for m.d.Next() {
 		at := m.sr.at
 		part := m.d.Part()
-		if s.Lines == 0 {
-			s.TTFL = at - s.Sent
-			if part.Kind() == linestream.KindData {
-				if id, err := linestream.AppendChatID(m.id[:0], part.Value); err == nil {
-					s.ChatID, m.id = string(id), id
-				}
+		if s.Lines == 0 && part.Kind() == linestream.KindData {
+			if id, err := linestream.AppendChatID(m.id[:0], part.Value); err == nil {
+				s.ChatID, m.id = string(id), id
 			}
-		} else {
-			if s.Lines >= m.maxUnits {
-				return ErrTooManyUnits
-			}
-			s.Gaps = append(s.Gaps, at-last)
 		}
-		last = at
-		s.Lines++
-		m.sr.pending++
+		if err := m.count(s, at, &last); err != nil {
+			return err
+		}
 		switch part.Kind() {
 		case linestream.KindText:
 			// A JSON string longer than "" holds text (the strict
@@ -478,17 +489,9 @@ func (m *Meter) readUI(s *Sample) error {
 	for m.ui.Next() {
 		at := m.sr.at
 		c := m.ui.Chunk()
-		if s.Lines == 0 {
-			s.TTFL = at - s.Sent
-		} else {
-			if s.Lines >= m.maxUnits {
-				return ErrTooManyUnits
-			}
-			s.Gaps = append(s.Gaps, at-last)
+		if err := m.count(s, at, &last); err != nil {
+			return err
 		}
-		last = at
-		s.Lines++
-		m.sr.pending++
 		switch c.Kind {
 		case uistream.ChunkTextDelta:
 			// A JSON string longer than "" holds text.
