@@ -2,6 +2,8 @@ package corpus
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -93,6 +95,17 @@ type UIReadingLine struct {
 // Stops reports whether the client stops reading at this line's chunk:
 // its parse throws or its assembly does.
 func (l *UIReadingLine) Stops() bool { return l.ParseError != nil || l.Throws != nil }
+
+// SameMessage reports whether msg, a message's JSON, is this line's
+// message: byte for byte, or by its SHA-256 where the reading keeps only
+// the hash (Hashed).
+func (l *UIReadingLine) SameMessage(msg []byte) bool {
+	if l.MessageSHA256 != "" {
+		sum := sha256.Sum256(msg)
+		return hex.EncodeToString(sum[:]) == l.MessageSHA256
+	}
+	return bytes.Equal(msg, l.Message)
+}
 
 // ReadUIManifest reads MANIFEST.json of the UI corpus in fsys.
 func ReadUIManifest(fsys fs.FS) (*UIManifest, error) {

@@ -99,3 +99,17 @@ func checkUIReading(t *testing.T, ui fs.FS, p string, events int, release, resul
 		assert.Equal(t, *event, *body[len(body)-1].Event, "ui/%s: the throw's event", p)
 	}
 }
+
+// TestUIReadingLineSameMessage: a reading line's message matches the same
+// bytes only, whether it keeps the message or its SHA-256.
+func TestUIReadingLineSameMessage(t *testing.T) {
+	msg := []byte(`{"id":"m","role":"assistant","parts":[]}`)
+	sum := sha256.Sum256(msg)
+	kept := UIReadingLine{Message: msg}
+	hashed := UIReadingLine{MessageSHA256: hex.EncodeToString(sum[:])}
+	for _, l := range []UIReadingLine{kept, hashed} {
+		assert.True(t, l.SameMessage(msg), "%+v: the message itself", l)
+		assert.False(t, l.SameMessage(append(msg[:len(msg):len(msg)], ' ')), "%+v: one byte more", l)
+		assert.False(t, l.SameMessage(nil), "%+v: no message", l)
+	}
+}

@@ -10,8 +10,6 @@ package main
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -34,15 +32,6 @@ import (
 var judgedReleases = []string{"5.0.0", "5.0.277", "6.0.0", "6.0.326", "7.0.173"}
 
 const uiCorpus = "../../corpus/ui"
-
-// sameMessage reports whether got is the line's message (or its hash).
-func sameMessage(got []byte, want corpus.UIReadingLine) bool {
-	if want.MessageSHA256 != "" {
-		sum := sha256.Sum256(got)
-		return hex.EncodeToString(sum[:]) == want.MessageSHA256
-	}
-	return bytes.Equal(got, want.Message)
-}
 
 // uiJudgeCase is one stream read by one release.
 type uiJudgeCase struct {
@@ -93,7 +82,7 @@ func judgeCut(c uiJudgeCase, n int, want corpus.UIReadingLine, wantThrow bool) s
 		return fmt.Sprintf("read error: %v", err)
 	}
 	var diffs []string
-	if !sameMessage(res.Message, want) {
+	if !want.SameMessage(res.Message) {
 		w := string(want.Message)
 		if want.MessageSHA256 != "" {
 			w = "sha256 " + want.MessageSHA256
@@ -185,7 +174,7 @@ func TestDecodeJudge(t *testing.T) {
 		}
 		if len(c.lines) > 0 {
 			last := c.lines[len(c.lines)-1]
-			if !sameMessage(res.Message, last) {
+			if !last.SameMessage(res.Message) {
 				fail("the whole stream", "message differs from the last event's")
 			}
 		}
@@ -238,7 +227,7 @@ func TestDecodeJudgeBinary(t *testing.T) {
 			}
 			where := fmt.Sprintf("%s -sdk %s cut after event %d", c.path, c.release, *l.Event)
 			assert.Equal(t, wantCode, code, "%s: exit code (stderr %s)", where, stderr.String())
-			assert.True(t, sameMessage(bytes.TrimSuffix(stdout.Bytes(), []byte("\n")), l), "%s: stdout %s", where, clipText(stdout.Bytes()))
+			assert.True(t, l.SameMessage(bytes.TrimSuffix(stdout.Bytes(), []byte("\n"))), "%s: stdout %s", where, clipText(stdout.Bytes()))
 			runs++
 		}
 	}
