@@ -20,10 +20,6 @@ import (
 // than it saved. Gathering from the registers rather than from a copy of
 // the block on the stack spares the copy's two stores and eight loads (the
 // first of which waited for the stores).
-// gatherExits are the groups after which the gather stops when no kept
-// byte is left (gather).
-var gatherExits = [8]bool{3: true, 5: true}
-
 func gather(g int, src VecPhysical) {
 	MOVBLZX(AL, ECX)
 	VPSHUFB(Mem{Disp: g % 2 * 2048, Base: R14, Index: RCX, Scale: 8}, src, X4)
@@ -32,6 +28,10 @@ func gather(g int, src VecPhysical) {
 	ADDQ(RCX, R9)
 	SHRQ(Imm(8), RAX)
 }
+
+// gatherExits are the groups after which the gather stops when no kept
+// byte is left (gather).
+var gatherExits = [8]bool{3: true, 5: true}
 
 // wayEq64 sets ZF when the 64 bytes of way r (its offset in c, CX) are
 // those of Y0 and Y1, the skeleton (zeros past it): the skeleton is that
