@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -24,7 +25,7 @@ var assembleLines = []int{5_000, 20_000, 100_000}
 // bench/sdk/call-chat-api.mjs makes the same input.
 func assembleStream(tb testing.TB, n int) []byte {
 	tb.Helper()
-	s, err := corpus.Load(corpus.Valid, "llm-mix-100k-lines")
+	s, err := corpus.Load(os.DirFS("../corpus"), corpus.Valid, "llm-mix-100k-lines")
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -51,7 +51,7 @@ func decodeInputs(tb testing.TB) []decodeInput {
 		newDecodeInput("go-text-1mib", longTextLine(longLineLen)),
 	}
 	for _, c := range corpusInputs {
-		s, err := corpus.Load(corpus.Valid, c.stream)
+		s, err := corpus.Load(os.DirFS("../corpus"), corpus.Valid, c.stream)
 		if err != nil {
 			tb.Fatalf("input %s: %v", c.name, err)
 		}
@@ -138,7 +138,7 @@ const (
 // stream's first lines of each shape and of Reset.
 func shortInputs(tb testing.TB) []decodeInput {
 	tb.Helper()
-	streams, err := corpus.Streams(corpus.Valid)
+	streams, err := corpus.Streams(os.DirFS("../corpus"), corpus.Valid)
 	if err != nil {
 		tb.Fatalf("short inputs: %v", err)
 	}

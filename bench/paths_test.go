@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"io"
+	"os"
 	"strconv"
 	"testing"
 	"testing/iotest"
@@ -39,7 +40,7 @@ func decodeRecord(r io.Reader, strict bool) ([]decodedPart, error) {
 // path) or one byte at a time (every line takes the general path): the same
 // parts, positions and errors.
 func TestDecoderReadSizesAgree(t *testing.T) {
-	streams, err := corpus.AllStreams()
+	streams, err := corpus.AllStreams(os.DirFS("../corpus"))
 	require.NoError(t, err, "load the corpus")
 	type input struct {
 		name string

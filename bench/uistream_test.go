@@ -117,7 +117,7 @@ type uiDecodeInput struct {
 // createUIMessageStreamResponse (bench/sdk/short-streams.mjs).
 func uiDecodeInputs(tb testing.TB) []uiDecodeInput {
 	tb.Helper()
-	mix, err := corpus.Load(corpus.Valid, "llm-mix-100k-lines")
+	mix, err := corpus.Load(os.DirFS("../corpus"), corpus.Valid, "llm-mix-100k-lines")
 	require.NoError(tb, err)
 	ui := uiFromV4(tb, mix.Data)
 	runs, err := filepath.Glob(filepath.Join("..", "corpus", "streams", "valid", "agent-run-*.stream"))
@@ -126,7 +126,7 @@ func uiDecodeInputs(tb testing.TB) []uiDecodeInput {
 	var agents []byte
 	for range 50 {
 		for _, f := range runs {
-			s, err := corpus.Load(corpus.Valid, strings.TrimSuffix(filepath.Base(f), corpus.StreamSuffix))
+			s, err := corpus.Load(os.DirFS("../corpus"), corpus.Valid, strings.TrimSuffix(filepath.Base(f), corpus.StreamSuffix))
 			require.NoError(tb, err)
 			agents = append(agents, bytes.TrimSuffix(uiFromV4(tb, s.Data), []byte("data: [DONE]\n\n"))...)
 		}

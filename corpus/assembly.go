@@ -31,10 +31,14 @@ type AssemblyStep struct {
 }
 
 // Assembly returns the SDK's assembly of every line prefix of the stream,
-// read from streams/CLASS/NAME.assembly.jsonl.
+// read from streams/CLASS/NAME.assembly.jsonl of the corpus directory the
+// stream was read from.
 func (s Stream) Assembly() ([]AssemblyStep, error) {
 	p := path.Join("streams", s.Class, s.Name+AssemblySuffix)
-	steps, err := readJSONL[AssemblyStep](p)
+	if s.fsys == nil {
+		return nil, fmt.Errorf("corpus: %s: the stream was not read from a corpus directory (Load, Streams)", p)
+	}
+	steps, err := readJSONL[AssemblyStep](s.fsys, p)
 	if err != nil {
 		return nil, err
 	}
@@ -55,14 +59,15 @@ type PartialJSONCase struct {
 	Value json.RawMessage `json:"value"`
 }
 
-// PartialJSONCases returns the cases of [PartialJSONPath].
-func PartialJSONCases() ([]PartialJSONCase, error) {
-	return readJSONL[PartialJSONCase](PartialJSONPath)
+// PartialJSONCases returns the cases of [PartialJSONPath] in fsys, the
+// corpus directory.
+func PartialJSONCases(fsys fs.FS) ([]PartialJSONCase, error) {
+	return readJSONL[PartialJSONCase](fsys, PartialJSONPath)
 }
 
 // readJSONL reads a JSON Lines file of the corpus, one T per line.
-func readJSONL[T any](p string) ([]T, error) {
-	b, err := fs.ReadFile(files, p)
+func readJSONL[T any](fsys fs.FS, p string) ([]T, error) {
+	b, err := fs.ReadFile(fsys, p)
 	if err != nil {
 		return nil, fmt.Errorf("corpus: %w", err)
 	}

@@ -20,7 +20,8 @@ const (
 // Classes returns the three classes in the order [AllStreams] reads them.
 func Classes() []string { return []string{Valid, Accepted, Invalid} }
 
-// The files' name suffixes and the manifest's path in [FS].
+// The files' name suffixes, and the paths of the manifest and the
+// parsePartialJson cases in the corpus directory.
 const (
 	StreamSuffix   = ".stream"
 	ExpectedSuffix = ".expected.jsonl"
@@ -32,20 +33,17 @@ const (
 	ManifestPath    = "streams/MANIFEST.json"
 )
 
-// FS returns the corpus files: streams/CLASS/NAME.stream,
-// streams/CLASS/NAME.expected.jsonl and streams/MANIFEST.json.
-// The files are embedded in the binary and read-only.
-func FS() fs.FS { return files }
-
 // A Stream is one corpus stream with the reading the SDK gives it.
 type Stream struct {
 	Name        string         // the file name without ".stream", such as "crlf-line-endings"
 	Class       string         // Valid, Accepted or Invalid
-	Path        string         // the stream's path in FS, such as "streams/accepted/crlf-line-endings.stream"
+	Path        string         // the stream's path in the corpus directory, such as "streams/accepted/crlf-line-endings.stream"
 	Description string         // what the stream holds, from the manifest
 	Data        []byte         // the stream's bytes
 	Parts       []ExpectedPart // the parts the SDK reads, in order (for an invalid stream: those before the bad line)
 	Err         *ExpectedError // the line the SDK rejects; nil unless Class is Invalid
+
+	fsys fs.FS // the corpus directory it was read from, for [Stream.Assembly]
 }
 
 // ID returns the stream's class and name, such as "accepted/crlf-line-endings".
@@ -81,17 +79,18 @@ type manifest struct {
 	} `json:"files"`
 }
 
-// Streams returns the streams of one class, sorted by name.
-func Streams(class string) ([]Stream, error) {
+// Streams returns the streams of one class in fsys, the corpus directory
+// (os.DirFS of corpus/), sorted by name.
+func Streams(fsys fs.FS, class string) ([]Stream, error) {
 	if !slices.Contains(Classes(), class) {
 		return nil, fmt.Errorf("corpus: unknown class %q (want %s)", class, strings.Join(Classes(), ", "))
 	}
-	m, err := readManifest()
+	m, err := readManifest(fsys)
 	if err != nil {
 		return nil, err
 	}
 	dir := path.Join("streams", class)
-	entries, err := fs.ReadDir(files, dir)
+	entries, err := fs.ReadDir(fsys, dir)
 	if err != nil {
 		return nil, fmt.Errorf("corpus: %w", err)
 	}
@@ -101,7 +100,7 @@ func Streams(class string) ([]Stream, error) {
 		if !ok || e.IsDir() {
 			continue
 		}
-		s, err := load(m, class, name)
+		s, err := load(fsys, m, class, name)
 		if err != nil {
 			return nil, err
 		}
@@ -111,11 +110,12 @@ func Streams(class string) ([]Stream, error) {
 	return streams, nil
 }
 
-// AllStreams returns the streams of every class: valid, accepted, invalid.
-func AllStreams() ([]Stream, error) {
+// AllStreams returns the streams of every class in fsys, the corpus
+// directory: valid, accepted, invalid.
+func AllStreams(fsys fs.FS) ([]Stream, error) {
 	var all []Stream
 	for _, class := range Classes() {
-		streams, err := Streams(class)
+		streams, err := Streams(fsys, class)
 		if err != nil {
 			return nil, err
 		}
@@ -124,21 +124,21 @@ func AllStreams() ([]Stream, error) {
 	return all, nil
 }
 
-// Load returns one stream by class and name, such as
-// Load(corpus.Valid, "llm-mix-100k-lines").
-func Load(class, name string) (Stream, error) {
+// Load returns one stream of fsys, the corpus directory, by class and
+// name, such as Load(fsys, corpus.Valid, "llm-mix-100k-lines").
+func Load(fsys fs.FS, class, name string) (Stream, error) {
 	if !slices.Contains(Classes(), class) {
 		return Stream{}, fmt.Errorf("corpus: unknown class %q (want %s)", class, strings.Join(Classes(), ", "))
 	}
-	m, err := readManifest()
+	m, err := readManifest(fsys)
 	if err != nil {
 		return Stream{}, err
 	}
-	return load(m, class, name)
+	return load(fsys, m, class, name)
 }
 
-func readManifest() (*manifest, error) {
-	b, err := fs.ReadFile(files, ManifestPath)
+func readManifest(fsys fs.FS) (*manifest, error) {
+	b, err := fs.ReadFile(fsys, ManifestPath)
 	if err != nil {
 		return nil, fmt.Errorf("corpus: %w", err)
 	}
@@ -150,9 +150,9 @@ func readManifest() (*manifest, error) {
 }
 
 // load reads a stream, its expected reading and its manifest entry.
-func load(m *manifest, class, name string) (Stream, error) {
+func load(fsys fs.FS, m *manifest, class, name string) (Stream, error) {
 	rel := path.Join(class, name+StreamSuffix)
-	s := Stream{Name: name, Class: class, Path: path.Join("streams", rel)}
+	s := Stream{Name: name, Class: class, Path: path.Join("streams", rel), fsys: fsys}
 	entry, ok := m.Files[rel]
 	if !ok {
 		return Stream{}, fmt.Errorf("corpus: %s: not listed in %s", s.Path, ManifestPath)
@@ -162,11 +162,11 @@ func load(m *manifest, class, name string) (Stream, error) {
 	}
 	s.Description = entry.Description
 	var err error
-	if s.Data, err = fs.ReadFile(files, s.Path); err != nil {
+	if s.Data, err = fs.ReadFile(fsys, s.Path); err != nil {
 		return Stream{}, fmt.Errorf("corpus: %w", err)
 	}
 	expPath := path.Join("streams", class, name+ExpectedSuffix)
-	exp, err := fs.ReadFile(files, expPath)
+	exp, err := fs.ReadFile(fsys, expPath)
 	if err != nil {
 		return Stream{}, fmt.Errorf("corpus: %s has no expected reading: %w", s.Path, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io/fs"
+	"os"
 	"path"
 	"strings"
 	"testing"
@@ -13,12 +14,16 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// corpusDir is the corpus directory, the package's own: the tests read the
+// streams from disk, as every test of the module does.
+var corpusDir = os.DirFS(".")
+
 // TestFilesPaired checks that every stream has its expected reading and its
 // assembly, each of those its stream, and that nothing else sits beside them.
 func TestFilesPaired(t *testing.T) {
 	for _, class := range Classes() {
 		t.Run(class, func(t *testing.T) {
-			entries, err := fs.ReadDir(FS(), path.Join("streams", class))
+			entries, err := fs.ReadDir(corpusDir, path.Join("streams", class))
 			require.NoError(t, err, "read streams/%s", class)
 			present := map[string]bool{}
 			for _, e := range entries {
@@ -51,7 +56,7 @@ func TestFilesPaired(t *testing.T) {
 // TestNamesUnique checks that a stream's name says which stream it is,
 // whatever its class.
 func TestNamesUnique(t *testing.T) {
-	all, err := AllStreams()
+	all, err := AllStreams(corpusDir)
 	require.NoError(t, err, "AllStreams")
 	seen := map[string]string{}
 	for _, s := range all {
@@ -79,7 +84,7 @@ type manifestFile struct {
 // TestManifest checks that MANIFEST.json lists exactly the streams present,
 // with their class, size, hash, part count and error line.
 func TestManifest(t *testing.T) {
-	b, err := fs.ReadFile(FS(), ManifestPath)
+	b, err := fs.ReadFile(corpusDir, ManifestPath)
 	require.NoError(t, err, "read %s", ManifestPath)
 	var m struct {
 		Counts map[string]int          `json:"counts"`
@@ -87,7 +92,7 @@ func TestManifest(t *testing.T) {
 	}
 	require.NoError(t, json.Unmarshal(b, &m), "parse %s", ManifestPath)
 
-	all, err := AllStreams()
+	all, err := AllStreams(corpusDir)
 	require.NoError(t, err, "AllStreams")
 	counts := map[string]int{}
 	present := map[string]bool{}
@@ -126,7 +131,7 @@ func TestManifest(t *testing.T) {
 func TestStreamsByClass(t *testing.T) {
 	for _, class := range Classes() {
 		t.Run(class, func(t *testing.T) {
-			streams, err := Streams(class)
+			streams, err := Streams(corpusDir, class)
 			require.NoError(t, err, "Streams(%q)", class)
 			require.NotEmpty(t, streams, "Streams(%q)", class)
 			for i, s := range streams {
@@ -146,7 +151,7 @@ func TestStreamsByClass(t *testing.T) {
 }
 
 func TestStreamsUnknownClass(t *testing.T) {
-	_, err := Streams("valid/../invalid")
+	_, err := Streams(corpusDir, "valid/../invalid")
 	require.Error(t, err, "Streams of a class that does not exist")
 	assert.Contains(t, err.Error(), `unknown class "valid/../invalid"`, "the error names the class")
 }
@@ -164,7 +169,7 @@ func TestLoad(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := Load(tt.class, tt.stream)
+			s, err := Load(corpusDir, tt.class, tt.stream)
 			if tt.wantErr != "" {
 				require.Error(t, err, "Load(%q, %q)", tt.class, tt.stream)
 				assert.Contains(t, err.Error(), tt.wantErr, "Load(%q, %q)", tt.class, tt.stream)

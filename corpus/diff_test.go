@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -122,7 +123,7 @@ func lenientIn(id string, m mode) leniency {
 
 func loadClass(t *testing.T, class string) []corpus.Stream {
 	t.Helper()
-	streams, err := corpus.Streams(class)
+	streams, err := corpus.Streams(os.DirFS("."), class)
 	require.NoError(t, err, "load the %s streams", class)
 	require.NotEmpty(t, streams, "the corpus has %s streams", class)
 	return streams

@@ -1,7 +1,10 @@
 // Package corpus holds streams of the AI SDK v4 data stream protocol, each
-// with the reading the real SDK gives it, for tests across the module.
+// with the reading the real SDK gives it, for tests across the module; and
+// the recorded conformance scenarios chatwire replay judges.
 //
-// The files live in corpus/streams/ and are embedded in the package:
+// The streams live in corpus/streams/ and are read from disk, from the
+// corpus directory a caller passes (os.DirFS of corpus/, relative to the
+// test's package):
 //
 //	streams/valid/NAME.stream      written by the SDK's own writers
 //	streams/accepted/NAME.stream   odd bytes the SDK's parser accepts
@@ -19,27 +22,30 @@
 // rejects. The generator, corpus/generator/generate.mjs, writes every file;
 // corpus/README.md says how to rerun it.
 //
-// [FS] exposes the files; [Streams], [AllStreams] and [Load] read them into
-// [Stream] values:
+// [Streams], [AllStreams] and [Load] read them into [Stream] values:
 //
-//	streams, err := corpus.Streams(corpus.Valid)
+//	streams, err := corpus.Streams(os.DirFS("../corpus"), corpus.Valid)
 //	for _, s := range streams {
 //		d := linestream.NewDecoder(bytes.NewReader(s.Data))
 //		...
 //	}
 //
+// The scenarios of transcripts/ are the one part a command reads (chatwire
+// replay): they are embedded in the package, as one archive, and
+// [Transcripts] serves them; [Scenarios] names them.
+//
 // # Files
 //
 //	corpus.go         Stream, the classes, Streams, AllStreams, Load, the expected readings
 //	ui.go             UIManifest and UIReadingLine: the UI corpus's manifest and each
-//	                  release's reading, read from the directory (ui/ is not embedded)
+//	                  release's reading, read from the directory
 //	assembly.go       AssemblyStep and PartialJSONCase: the SDK client's message at every
 //	                  line, its parsePartialJson
-//	transcripts.go    the recorded scenarios: Scenarios, ScenarioDir
-//	embed.go          the embedded files (streams/, transcripts/)
+//	transcripts.go    the recorded scenarios: Transcripts, Scenarios, ScenarioDir
+//	embed.go          the embedded archive of transcripts/ (transcripts.zip.gz)
 //	generator/        generate.mjs: the real AI SDK (npm) writes every stream file
 //	streams/, transcripts/  the data
 //	ui/               the UI message stream of AI SDK 5, 6 and 7: streams written by the real
 //	                  servers, hand-made edge streams, 46 client releases' readings, and their
-//	                  generator (ui/README.md); not embedded yet
+//	                  generator (ui/README.md)
 package corpus

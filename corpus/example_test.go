@@ -1,16 +1,21 @@
 package corpus_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"log"
+	"os"
+	"path"
 	"strings"
 
 	"github.com/chatwire/chatwire/corpus"
 )
 
 func ExampleLoad() {
-	s, err := corpus.Load(corpus.Accepted, "crlf-line-endings")
+	// The corpus directory: corpus/ of the module, where the example runs.
+	fsys := os.DirFS(".")
+	s, err := corpus.Load(fsys, corpus.Accepted, "crlf-line-endings")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -27,7 +32,7 @@ func ExampleLoad() {
 }
 
 func ExampleStreams() {
-	streams, err := corpus.Streams(corpus.Invalid)
+	streams, err := corpus.Streams(os.DirFS("."), corpus.Invalid)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -41,7 +46,7 @@ func ExampleStreams() {
 }
 
 func ExampleAllStreams() {
-	all, err := corpus.AllStreams()
+	all, err := corpus.AllStreams(os.DirFS("."))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -54,25 +59,33 @@ func ExampleAllStreams() {
 	// map[accepted:true invalid:true valid:true]
 }
 
-func ExampleFS() {
-	b, err := fs.ReadFile(corpus.FS(), "streams/invalid/no-separator.stream")
+func ExampleTranscripts() {
+	fsys, err := corpus.Transcripts()
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("%s", b)
+	names, err := corpus.Scenarios()
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(names), "scenarios, the first", names[0])
+	b, err := fs.ReadFile(fsys, path.Join(corpus.ScenarioDir("fault-malformed-line"), "expected.json"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	var expected struct{ Mode string }
+	if err := json.Unmarshal(b, &expected); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("mode", expected.Mode)
 	// Output:
-	// 2:[{"chatId":"chat-invalid-1"}]
-	// f:{"messageId":"msg-1"}
-	// 0:"Hello"
-	// 0:", world"
-	// 0"no colon"
-	// 0:"never read"
-	// e:{"finishReason":"stop","isContinued":false}
+	// 42 scenarios, the first conformant
+	// mode fault-malformed-line
 }
 
 func ExampleClasses() {
 	for _, class := range corpus.Classes() {
-		streams, err := corpus.Streams(class)
+		streams, err := corpus.Streams(os.DirFS("."), class)
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -85,7 +98,7 @@ func ExampleClasses() {
 }
 
 func ExampleStream_Assembly() {
-	s, err := corpus.Load(corpus.Valid, "assembly-tool-result-before-any-call")
+	s, err := corpus.Load(os.DirFS("."), corpus.Valid, "assembly-tool-result-before-any-call")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -107,7 +120,7 @@ func ExampleStream_Assembly() {
 }
 
 func ExamplePartialJSONCases() {
-	cases, err := corpus.PartialJSONCases()
+	cases, err := corpus.PartialJSONCases(os.DirFS("."))
 	if err != nil {
 		log.Fatal(err)
 	}

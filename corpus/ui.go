@@ -13,8 +13,8 @@ import (
 
 // UIManifest is ui/MANIFEST.json: the client releases that read the UI
 // corpus and, for every stream, what it is and where each release's
-// reading of it lies. Read it with [ReadUIManifest] from a directory
-// (os.DirFS("corpus/ui")): the UI corpus is not embedded.
+// reading of it lies. Read it with [ReadUIManifest] from the directory
+// (os.DirFS("corpus/ui")), as the streams are read.
 type UIManifest struct {
 	Releases []UIRelease          `json:"releases"`
 	Streams  map[string]*UIStream `json:"streams"`

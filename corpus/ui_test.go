@@ -16,8 +16,7 @@ import (
 // TestUICorpusComplete checks that every stream of corpus/ui is listed in
 // its manifest with its size and hash, that every installed release has a
 // reading of it whose outcome is the manifest's, and that no file lies
-// there that nothing names. The corpus is not embedded yet: it is read
-// from the directory.
+// there that nothing names.
 func TestUICorpusComplete(t *testing.T) {
 	ui := os.DirFS("ui")
 	m, err := ReadUIManifest(ui)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -28,7 +29,7 @@ import (
 // escaped quote in an object key); and complete JSON parses to its own
 // value.
 func FuzzPartialJSON(f *testing.F) {
-	cases, err := corpus.PartialJSONCases()
+	cases, err := corpus.PartialJSONCases(os.DirFS("../corpus"))
 	require.NoError(f, err)
 	for _, c := range cases {
 		f.Add([]byte(c.Text))

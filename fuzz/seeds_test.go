@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"os"
 	"testing"
 
 	"github.com/chatwire/chatwire/corpus"
@@ -24,7 +25,7 @@ const maxFuzzSeed = 64 << 10
 // fuzzing, those up to maxFuzzSeed bytes).
 func corpusStreams(tb testing.TB) []corpus.Stream {
 	tb.Helper()
-	all, err := corpus.AllStreams()
+	all, err := corpus.AllStreams(os.DirFS("../corpus"))
 	if err != nil {
 		tb.Fatalf("load the corpus: %v", err)
 	}

@@ -206,7 +206,7 @@ func TestRealClients(t *testing.T) {
 		path := "/mock/" + strconv.Itoa(i) + "/api/chat"
 		reqs = append(reqs, &clientRequest{Client: "ui", API: bridge.URL + path, Body: body, name: "mock " + path, want: v4Want(path)})
 	}
-	streams, err := corpus.Streams(corpus.Valid)
+	streams, err := corpus.Streams(os.DirFS("../../corpus"), corpus.Valid)
 	require.NoError(t, err)
 	for _, s := range streams {
 		tr := NewToUI(Options{})

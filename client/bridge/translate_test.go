@@ -57,7 +57,7 @@ func checkV4Output(t *testing.T, name string, out []byte) {
 // whole, the UI message ai 7's client assembles from the output equals the
 // v4 message (compare_test.go's comparison).
 func TestToUICorpus(t *testing.T) {
-	streams, err := corpus.AllStreams()
+	streams, err := corpus.AllStreams(os.DirFS("../../corpus"))
 	require.NoError(t, err)
 	compared := 0
 	for _, s := range streams {

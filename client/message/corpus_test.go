@@ -11,6 +11,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -88,7 +89,7 @@ func TestCorpusAssembly(t *testing.T) {
 }
 
 func corpusAssembly(t *testing.T) {
-	streams, err := corpus.AllStreams()
+	streams, err := corpus.AllStreams(os.DirFS("../../corpus"))
 	require.NoError(t, err, "AllStreams")
 	a := message.NewAssembler()
 	d := linestream.NewDecoder(nil)
@@ -166,7 +167,7 @@ func corpusAssembly(t *testing.T) {
 // the message is asked for, so the message asked for once, at the end, must
 // still be the SDK's final one.
 func TestCorpusAssemblyUnlooked(t *testing.T) {
-	streams, err := corpus.AllStreams()
+	streams, err := corpus.AllStreams(os.DirFS("../../corpus"))
 	require.NoError(t, err, "AllStreams")
 	a := message.NewAssembler()
 	d := linestream.NewDecoder(nil)

@@ -130,7 +130,7 @@ func TestDecodeMessageUsage(t *testing.T) {
 // corpus stream, the result the SDK assembled from the whole stream where
 // the corpus holds it in full.
 func TestDecodeMessageCorpus(t *testing.T) {
-	streams, err := corpus.Streams(corpus.Valid)
+	streams, err := corpus.Streams(os.DirFS("../../corpus"), corpus.Valid)
 	require.NoError(t, err)
 	checked := 0
 	for _, s := range streams {

@@ -112,13 +112,18 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	var expected *recording.Expected
 	var recorded *conformance.Report
 	if f.scenario != "" {
+		embedded, err := corpus.Transcripts()
+		if err != nil {
+			fmt.Fprintf(stderr, "chatwire replay: %v\n", err)
+			return exitFail
+		}
 		dir := corpus.ScenarioDir(f.scenario)
-		if ts, err = recording.ReadFS(corpus.FS(), dir, "corpus/"); err != nil {
+		if ts, err = recording.ReadFS(embedded, dir, "corpus/"); err != nil {
 			fmt.Fprintf(stderr, "chatwire replay: -corpus %s: %v (chatwire replay -corpus list names them)\n", f.scenario, err)
 			return exitFail
 		}
 		from = "corpus/" + dir
-		if expected, err = readExpectedFS(corpus.FS(), dir); err != nil {
+		if expected, err = readExpectedFS(embedded, dir); err != nil {
 			fmt.Fprintf(stderr, "chatwire replay: %v\n", err)
 			return exitFail
 		}
@@ -262,6 +267,11 @@ Flags:
 // replayCorpus replays every embedded scenario and compares it with its
 // expected outcomes.
 func replayCorpus(ctx context.Context, verbose bool, stdout, stderr io.Writer) int {
+	embedded, err := corpus.Transcripts()
+	if err != nil {
+		fmt.Fprintf(stderr, "chatwire replay: %v\n", err)
+		return exitFail
+	}
 	names, err := corpus.Scenarios()
 	if err != nil {
 		fmt.Fprintf(stderr, "chatwire replay: %v\n", err)
@@ -270,12 +280,12 @@ func replayCorpus(ctx context.Context, verbose bool, stdout, stderr io.Writer) i
 	code := exitOK
 	for _, name := range names {
 		dir := corpus.ScenarioDir(name)
-		ts, err := recording.ReadFS(corpus.FS(), dir, "corpus/")
+		ts, err := recording.ReadFS(embedded, dir, "corpus/")
 		if err != nil {
 			fmt.Fprintf(stderr, "chatwire replay: %v\n", err)
 			return exitFail
 		}
-		exp, err := readExpectedFS(corpus.FS(), dir)
+		exp, err := readExpectedFS(embedded, dir)
 		if err != nil {
 			fmt.Fprintf(stderr, "chatwire replay: %v\n", err)
 			return exitFail
@@ -397,7 +407,12 @@ func lintTranscripts(paths []string, stdout, stderr io.Writer) int {
 		return err
 	}
 	if len(paths) == 0 {
-		if err := lint(corpus.FS(), ".", "corpus/"); err != nil {
+		embedded, err := corpus.Transcripts()
+		if err != nil {
+			fmt.Fprintf(stderr, "chatwire replay: %v\n", err)
+			return exitFail
+		}
+		if err := lint(embedded, ".", "corpus/"); err != nil {
 			fmt.Fprintf(stderr, "chatwire replay: %v\n", err)
 			return exitFail
 		}

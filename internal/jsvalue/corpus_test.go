@@ -1,6 +1,7 @@
 package jsvalue_test
 
 import (
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -14,7 +15,7 @@ import (
 // its state and value for each text of corpus/streams/partial-json.jsonl,
 // which the real SDK read.
 func TestCorpusPartialJSON(t *testing.T) {
-	cases, err := corpus.PartialJSONCases()
+	cases, err := corpus.PartialJSONCases(os.DirFS("../../corpus"))
 	require.NoError(t, err)
 	require.NotEmpty(t, cases)
 	for _, c := range cases {

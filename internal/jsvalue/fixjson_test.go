@@ -1,6 +1,7 @@
 package jsvalue
 
 import (
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -14,7 +15,7 @@ import (
 // fixer fed the whole text ends, also when a piece ends in a lone high
 // surrogate whose low half starts the next piece.
 func TestFixerIncremental(t *testing.T) {
-	cases, err := corpus.PartialJSONCases()
+	cases, err := corpus.PartialJSONCases(os.DirFS("../../corpus"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package jsvalue_test
 
 import (
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -29,7 +30,7 @@ func quotedPieces(text string, size int) [][]byte {
 // reads from the whole text so far. One StreamedJSON is reused for every
 // text, as the assembly reuses them.
 func TestStreamedJSON(t *testing.T) {
-	cases, err := corpus.PartialJSONCases()
+	cases, err := corpus.PartialJSONCases(os.DirFS("../../corpus"))
 	require.NoError(t, err)
 	texts := []string{`{"s":"a😀b","n":[1,2.5e3,true,nul`, `["😀😀","x`, "{\"a\":\"\\u00e9\\n\"}", ``, `   `}
 	for _, c := range cases {
