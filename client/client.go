@@ -12,11 +12,13 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/chatwire/chatwire/internal/chatapi"
 )
 
 // EnvAPIKey is the environment variable [New] reads the API key from when
 // no [WithAPIKey] option gives one.
-const EnvAPIKey = "CHATWIRE_API_KEY"
+const EnvAPIKey = chatapi.EnvAPIKey
 
 // DefaultMaxRetryWait is the longest wait before a retry unless
 // [WithMaxRetryWait] says otherwise.

@@ -227,8 +227,9 @@ func TestModelsMatchMock(t *testing.T) {
 
 // TestImports keeps the client layer's dependencies to what .ci/run allows:
 // client, client/message and internal/jsvalue import nothing of the module
-// but each other, linestream and internal/cpu (the CPU check), and of other
-// modules only fastjson: the mock is for tests only.
+// but each other, linestream, internal/cpu (the CPU check) and
+// internal/chatapi (the spec's facts), and of other modules only fastjson:
+// the mock is for tests only.
 func TestImports(t *testing.T) {
 	const module = "github.com/chatwire/chatwire/"
 	allowed := map[string]bool{
@@ -237,6 +238,7 @@ func TestImports(t *testing.T) {
 		module + "internal/jsvalue":   true,
 		module + "linestream":         true,
 		module + "internal/cpu":       true,
+		module + "internal/chatapi":   true,
 		"github.com/valyala/fastjson": true,
 		"golang.org/x/sys/cpu":        true,
 	}
@@ -256,7 +258,7 @@ func TestImports(t *testing.T) {
 				first, _, _ := strings.Cut(path, "/")
 				std := !strings.Contains(first, ".")
 				assert.True(t, std || allowed[path],
-					"%s imports %s: the client layer may import only the standard library, each other, linestream, internal/cpu and fastjson", f, path)
+					"%s imports %s: the client layer may import only the standard library, each other, linestream, internal/cpu, internal/chatapi and fastjson", f, path)
 			}
 			checked++
 		}

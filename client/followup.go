@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 
+	"github.com/chatwire/chatwire/internal/chatapi"
 	"github.com/valyala/fastjson"
 )
 
@@ -118,5 +119,5 @@ func followUpPath(chatID, op string) (string, error) {
 	case ".", "..":
 		return "", fmt.Errorf("chat id %q is not an id", chatID)
 	}
-	return "/api/chat/" + url.PathEscape(chatID) + "/" + op, nil
+	return chatapi.ChatPath + "/" + url.PathEscape(chatID) + "/" + op, nil
 }

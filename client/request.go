@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/chatwire/chatwire/internal/chatapi"
 	"github.com/valyala/fastjson"
 )
 
@@ -46,16 +47,16 @@ type Attachment struct {
 
 // BackendDefault is the spec's default backend, what an empty
 // Request.Backend means.
-const BackendDefault = "DEFAULT"
+const BackendDefault = chatapi.BackendDefault
 
 // An ExecutionMode controls how the AI approaches the task.
 type ExecutionMode string
 
 // The execution modes of the spec.
 const (
-	ExecutionModeAuto     ExecutionMode = "auto"
-	ExecutionModePlanning ExecutionMode = "planning"
-	ExecutionModeBuild    ExecutionMode = "build"
+	ExecutionModeAuto     ExecutionMode = chatapi.ExecutionModeAuto
+	ExecutionModePlanning ExecutionMode = chatapi.ExecutionModePlanning
+	ExecutionModeBuild    ExecutionMode = chatapi.ExecutionModeBuild
 )
 
 // A ReasoningEffort controls how deeply the AI reasons.
@@ -63,8 +64,8 @@ type ReasoningEffort string
 
 // The reasoning efforts of the spec.
 const (
-	ReasoningEffortMedium ReasoningEffort = "medium"
-	ReasoningEffortHigh   ReasoningEffort = "high"
+	ReasoningEffortMedium ReasoningEffort = chatapi.ReasoningEffortMedium
+	ReasoningEffortHigh   ReasoningEffort = chatapi.ReasoningEffortHigh
 )
 
 // A Model identifies the model a chat uses. The constants are the spec's
@@ -74,15 +75,15 @@ type Model string
 
 // The spec's current set of models (section 4), in its order.
 const (
-	ModelAlpha5_6Terra Model = "alpha-5.6-terra"
-	ModelAlpha6_1Sol   Model = "alpha-6.1-sol"
-	ModelAlpha6Luna    Model = "alpha-6-luna"
-	ModelBeta4_6       Model = "beta-4-6"
-	ModelGammaK3       Model = "gamma-k3"
-	ModelDelta5_5      Model = "delta-5-5"
-	ModelEpsilon5_5    Model = "epsilon-5-5"
-	ModelZeta5_3       Model = "zeta-5-3"
-	ModelZeta5_3Flash  Model = "zeta-5-3-flash"
+	ModelAlpha5_6Terra Model = chatapi.ModelAlpha5_6Terra
+	ModelAlpha6_1Sol   Model = chatapi.ModelAlpha6_1Sol
+	ModelAlpha6Luna    Model = chatapi.ModelAlpha6Luna
+	ModelBeta4_6       Model = chatapi.ModelBeta4_6
+	ModelGammaK3       Model = chatapi.ModelGammaK3
+	ModelDelta5_5      Model = chatapi.ModelDelta5_5
+	ModelEpsilon5_5    Model = chatapi.ModelEpsilon5_5
+	ModelZeta5_3       Model = chatapi.ModelZeta5_3
+	ModelZeta5_3Flash  Model = chatapi.ModelZeta5_3Flash
 )
 
 // The models of the spec's earlier published variant. A service may
@@ -90,31 +91,33 @@ const (
 const (
 	// Deprecated: delta-4-5 is listed only by the spec's earlier variant;
 	// use a current model such as ModelDelta5_5.
-	ModelDelta4_5 Model = "delta-4-5"
+	ModelDelta4_5 Model = chatapi.ModelDelta4_5
 	// Deprecated: delta-4-6 is listed only by the spec's earlier variant;
 	// use a current model such as ModelDelta5_5.
-	ModelDelta4_6 Model = "delta-4-6"
+	ModelDelta4_6 Model = chatapi.ModelDelta4_6
 	// Deprecated: epsilon-4-5 is listed only by the spec's earlier variant;
 	// use a current model such as ModelEpsilon5_5.
-	ModelEpsilon4_5 Model = "epsilon-4-5"
+	ModelEpsilon4_5 Model = chatapi.ModelEpsilon4_5
 	// Deprecated: epsilon-4-6 is listed only by the spec's earlier variant;
 	// use a current model such as ModelEpsilon5_5.
-	ModelEpsilon4_6 Model = "epsilon-4-6"
+	ModelEpsilon4_6 Model = chatapi.ModelEpsilon4_6
 )
 
 // CurrentModels returns the spec's current set of models, in its order.
 // Each call returns a fresh slice.
-func CurrentModels() []Model {
-	return []Model{
-		ModelAlpha5_6Terra, ModelAlpha6_1Sol, ModelAlpha6Luna, ModelBeta4_6, ModelGammaK3,
-		ModelDelta5_5, ModelEpsilon5_5, ModelZeta5_3, ModelZeta5_3Flash,
-	}
-}
+func CurrentModels() []Model { return models(chatapi.CurrentModels()) }
 
 // EarlierModels returns the models of the spec's earlier published
 // variant. Each call returns a fresh slice.
-func EarlierModels() []Model {
-	return []Model{ModelDelta4_5, ModelDelta4_6, ModelEpsilon4_5, ModelEpsilon4_6}
+func EarlierModels() []Model { return models(chatapi.EarlierModels()) }
+
+// models returns names as Models.
+func models(names []string) []Model {
+	out := make([]Model, len(names))
+	for i, n := range names {
+		out[i] = Model(n)
+	}
+	return out
 }
 
 // body returns the JSON body of r with the given stream value.
@@ -158,7 +161,7 @@ const maxJSONBody = 1 << 20
 // an error wrapping [ErrUnexpectedResponse]. Creating a chat spends
 // credits; see [WithRetry] about retries.
 func (c *Client) CreateChatJSON(ctx context.Context, r Request, opts ...Option) (*Chat, error) {
-	return c.postJSON(ctx, "create chat", "/api/chat", &r, opts)
+	return c.postJSON(ctx, "create chat", chatapi.ChatPath, &r, opts)
 }
 
 // post prepares the POST of a request to path with the given stream value:

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/chatwire/chatwire/client/message"
+	"github.com/chatwire/chatwire/internal/chatapi"
 	"github.com/chatwire/chatwire/linestream"
 )
 
@@ -64,7 +65,7 @@ type ChatStream struct {
 // [*linestream.SyntaxError] when the line is not a part at all. Creating a
 // chat spends credits; see [WithRetry] about retries.
 func (c *Client) CreateChat(ctx context.Context, r Request, opts ...Option) (*ChatStream, error) {
-	return c.postStream(ctx, "create chat", "/api/chat", &r, opts)
+	return c.postStream(ctx, "create chat", chatapi.ChatPath, &r, opts)
 }
 
 // postStream posts a request with stream true to path and opens its stream.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/chatwire/chatwire/conformance/spectable"
 	"github.com/chatwire/chatwire/conformance/transcript"
+	"github.com/chatwire/chatwire/internal/chatapi"
 )
 
 // A Check is one requirement of the spec and how to judge it: data (its ID,
@@ -122,7 +123,7 @@ const (
 )
 
 // documentedStatuses are the statuses of POST /api/chat's status table.
-var documentedStatuses = [...]int{200, 400, 401, 402, 403, 422, 429, 500}
+var documentedStatuses = chatapi.Statuses()
 
 // validationProbes are the probes whose statuses chat/7.3/validation-status-split reports.
 func validationProbes() []string {

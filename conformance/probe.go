@@ -2,11 +2,12 @@ package conformance
 
 import (
 	"fmt"
-
-	"github.com/chatwire/chatwire/conformance/spectable"
 	"net/http"
 	"net/textproto"
 	"strings"
+
+	"github.com/chatwire/chatwire/conformance/spectable"
+	"github.com/chatwire/chatwire/internal/chatapi"
 )
 
 // A Probe is one deterministic request of the catalogue: what to send,
@@ -84,7 +85,7 @@ const (
 func (c Cost) spends() bool { return c == CostChat || c == CostMaybe }
 
 // ChatPath is the path of the operation under test.
-const ChatPath = "/api/chat"
+const ChatPath = chatapi.ChatPath
 
 // Prompt is the content of every probe that has one: short and harmless,
 // for the chats the spending probes create.

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/chatwire/chatwire/internal/chatapi"
 )
 
 // A Role names the key a probe authenticates with, never the key itself:
@@ -35,9 +37,9 @@ const (
 
 // The environment variables the keys are read from.
 const (
-	EnvKey          = "CHATWIRE_API_KEY"
-	EnvKeyNoCredits = "CHATWIRE_API_KEY_NO_CREDITS"
-	EnvKeyOtherTeam = "CHATWIRE_API_KEY_OTHER_TEAM"
+	EnvKey          = chatapi.EnvAPIKey
+	EnvKeyNoCredits = EnvKey + "_NO_CREDITS"
+	EnvKeyOtherTeam = EnvKey + "_OTHER_TEAM"
 )
 
 // EnvVar returns the environment variable that holds the key of role r, or

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chatwire/chatwire/internal/chatapi"
 	"github.com/stretchr/testify/require"
 )
 
@@ -146,10 +147,10 @@ func validate(obj map[string]any) string {
 		}
 		return ""
 	}
-	if msg := enum("executionMode", "auto", "planning", "build"); msg != "" {
+	if msg := enum("executionMode", chatapi.ExecutionModes()...); msg != "" {
 		return msg
 	}
-	if msg := enum("reasoningEffort", "medium", "high"); msg != "" {
+	if msg := enum("reasoningEffort", chatapi.ReasoningEfforts()...); msg != "" {
 		return msg
 	}
 	if msg := enum("model", append(CurrentModels(), EarlierModels()...)...); msg != "" {
@@ -165,7 +166,7 @@ func validate(obj map[string]any) string {
 			if !ok || !isString(m["url"]) {
 				return "attachment: want an object with a string url"
 			}
-			for _, f := range []string{"name", "contentType"} {
+			for _, f := range chatapi.Optional(chatapi.AttachmentFields()) {
 				if v, ok := m[f]; ok && !isString(v) {
 					return "attachment " + f + ": want a string"
 				}

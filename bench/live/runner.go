@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/chatwire/chatwire/client/httpfail"
+	"github.com/chatwire/chatwire/internal/chatapi"
 	"github.com/chatwire/chatwire/internal/protocol"
 )
 
@@ -140,7 +141,7 @@ func NewRunner(cfg Config) (*Runner, error) {
 	}
 	r := &Runner{
 		cfg:    cfg,
-		url:    strings.TrimRight(cfg.BaseURL, "/") + "/api/chat",
+		url:    strings.TrimRight(cfg.BaseURL, "/") + chatapi.ChatPath,
 		body:   body,
 		client: cfg.Client,
 		clock:  cfg.Clock,

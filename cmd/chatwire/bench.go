@@ -16,6 +16,7 @@ import (
 
 	"github.com/chatwire/chatwire/bench/live"
 	"github.com/chatwire/chatwire/conformance/mock"
+	"github.com/chatwire/chatwire/internal/chatapi"
 	"github.com/chatwire/chatwire/internal/protocol"
 )
 
@@ -45,7 +46,7 @@ finish, an abort, or none).
 
 Without -base-url it measures the built-in mock, started on 127.0.0.1 with
 -mock-pace between lines (events), speaking -protocol (v4 unless ui). With
--base-url it measures that service with the key in CHATWIRE_API_KEY
+-base-url it measures that service with the key in ` + chatapi.EnvAPIKey + `
 (required; never printed).
 
 Every request creates a chat, and chats cost credits: the run sends -n
@@ -216,9 +217,9 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return usageErr("-base-url %q is not an absolute http(s) URL", *baseURL)
 		}
-		key := os.Getenv("CHATWIRE_API_KEY")
+		key := os.Getenv(chatapi.EnvAPIKey)
 		if key == "" {
-			return usageErr("-base-url needs an API key in the environment variable CHATWIRE_API_KEY")
+			return usageErr("-base-url needs an API key in the environment variable %s", chatapi.EnvAPIKey)
 		}
 		cfg.BaseURL, cfg.Key = *baseURL, key
 		target = u.Redacted()
@@ -236,7 +237,7 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		cfg.BaseURL, cfg.Key = srv, mock.KeyValid
 		// A mock test key from the environment selects a mock scenario
 		// (cw_test_rate_limited, …); any other key would only get 401.
-		if k := os.Getenv("CHATWIRE_API_KEY"); strings.HasPrefix(k, "cw_test_") {
+		if k := os.Getenv(chatapi.EnvAPIKey); strings.HasPrefix(k, mock.KeyPrefix) {
 			cfg.Key = k
 		}
 		target = "built-in mock"

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/chatwire/chatwire/internal/chatapi"
 	"github.com/chatwire/chatwire/internal/protocol"
 )
 
@@ -81,7 +82,7 @@ const (
 
 // rejectedModel is the current model the current-model-rejected fault
 // refuses.
-const rejectedModel = "gamma-k3"
+const rejectedModel = chatapi.ModelGammaK3
 
 // Faults returns every fault of the v4 data stream mock (the default
 // protocol), the ones that make checks fail first, then the ones that only
@@ -179,10 +180,19 @@ func earlierModelChecks() []string {
 }
 
 // nullOptionalFields are the optional request fields (and attachment
-// fields) a probe sends as null.
+// fields) a probe sends as null, as check IDs name them.
 func nullOptionalFields() []string {
-	return []string{"stream", "backend", "executionMode", "model", "reasoningEffort", "attachments",
-		"attachment-name", "attachment-contentType"}
+	var names []string
+	for _, f := range chatapi.Optional(chatapi.RequestFields()) {
+		if f == "experimental_attachments" {
+			f = "attachments"
+		}
+		names = append(names, f)
+	}
+	for _, f := range chatapi.Optional(chatapi.AttachmentFields()) {
+		names = append(names, "attachment-"+f)
+	}
+	return names
 }
 
 // nullOptionalChecks are the checks the null-500 fault fails.
@@ -197,7 +207,7 @@ func nullOptionalChecks() []string {
 // attachmentFieldChecks are the checks the attachment-fields-unchecked fault fails.
 func attachmentFieldChecks() []string {
 	var ids []string
-	for _, f := range []string{"name", "contentType"} {
+	for _, f := range chatapi.Optional(chatapi.AttachmentFields()) {
 		for _, t := range []string{"not-string", "boolean", "array", "object"} {
 			ids = append(ids, "chat/4.2/invalid-rejected[attachment-"+f+"-"+t+"]")
 		}

@@ -14,22 +14,22 @@ const (
 	// KeyValid is a key with credits and permission for team "default".
 	// Every key starting with KeyValid+"_" is valid too, so suites can
 	// use one key per test.
-	KeyValid = "cw_test_valid"
+	KeyValid = KeyPrefix + "valid"
 	// KeyNoCredits is a valid key whose team has no credits: creating a
 	// chat or publishing a message gives 402.
-	KeyNoCredits = "cw_test_no_credits"
+	KeyNoCredits = KeyPrefix + "no_credits"
 	// KeyOtherTeam is a valid key without permission for the team the
 	// request names: every chat operation gives 403.
-	KeyOtherTeam = "cw_test_other_team"
+	KeyOtherTeam = KeyPrefix + "other_team"
 	// KeyTeamA is a key of team "a". A request naming another team in
 	// the X-Team header gives 403.
-	KeyTeamA = "cw_test_team_a"
+	KeyTeamA = KeyPrefix + "team_a"
 	// KeyRateLimited is a key over its rate limit: every chat operation
 	// gives 429 with "Retry-After: 1".
-	KeyRateLimited = "cw_test_rate_limited"
+	KeyRateLimited = KeyPrefix + "rate_limited"
 	// KeyServerError is a key whose requests hit a server fault: every chat
 	// operation gives 500.
-	KeyServerError = "cw_test_server_error"
+	KeyServerError = KeyPrefix + "server_error"
 )
 
 // Role is what a request's key is to the mock, as it appears in

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/chatwire/chatwire/internal/chatapi"
 	"github.com/chatwire/chatwire/internal/protocol"
 )
 
@@ -248,12 +250,12 @@ func (s *Server) route(w *response, r *http.Request) {
 	switch {
 	case p == "/":
 		method, handle = http.MethodGet, s.index
-	case p == "/api/chat":
+	case p == chatapi.ChatPath:
 		method, handle = http.MethodPost, s.create
-	case strings.HasPrefix(p, "/api/chat/"):
+	case strings.HasPrefix(p, chatapi.ChatPath+"/"):
 		var op string
 		var ok bool
-		id, op, ok = strings.Cut(strings.TrimPrefix(p, "/api/chat/"), "/")
+		id, op, ok = strings.Cut(strings.TrimPrefix(p, chatapi.ChatPath+"/"), "/")
 		if ok && id != "" && !strings.Contains(op, "/") {
 			switch op {
 			case "status":
@@ -379,8 +381,21 @@ func (s *Server) forbidden(w *response, msg string) {
 	s.writeError(w, http.StatusForbidden, codeForbidden, "", msg)
 }
 
+// scenarioValues returns the values X-Mock-Scenario takes: the error
+// statuses of the spec's status table.
+func scenarioValues() []string {
+	var vs []string
+	for _, status := range chatapi.Statuses() {
+		if status >= 400 {
+			vs = append(vs, strconv.Itoa(status))
+		}
+	}
+	return vs
+}
+
 // scenarioStatus returns the status and error code a value of
-// X-Mock-Scenario forces, and false for a value it does not know.
+// X-Mock-Scenario forces ([scenarioValues]), and false for a value it does
+// not know.
 func scenarioStatus(v string) (int, string, bool) {
 	switch v {
 	case "400":
@@ -412,7 +427,7 @@ func (s *Server) scenario(w *response, r *http.Request) bool {
 	status, code, ok := scenarioStatus(v)
 	if !ok {
 		s.writeError(w, http.StatusBadRequest, codeInvalidScenario, "",
-			fmt.Sprintf("%s must be one of 400, 401, 402, 403, 422, 429, 500; got %q", HeaderScenario, v))
+			fmt.Sprintf("%s must be one of %s; got %q", HeaderScenario, strings.Join(scenarioValues(), ", "), v))
 		return false
 	}
 	if status == http.StatusTooManyRequests {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -189,6 +190,23 @@ func TestScenarioHeader(t *testing.T) {
 				assert.Equal(t, "1", resp.Header.Get("Retry-After"), "Retry-After of a forced 429")
 			}
 		})
+	}
+}
+
+// TestScenarioValues checks that X-Mock-Scenario forces each error status
+// of the spec's table, and only those.
+func TestScenarioValues(t *testing.T) {
+	require.NotEmpty(t, scenarioValues())
+	for _, v := range scenarioValues() {
+		status, code, ok := scenarioStatus(v)
+		if assert.True(t, ok, "X-Mock-Scenario %s", v) {
+			assert.Equal(t, v, strconv.Itoa(status), "the status X-Mock-Scenario %s forces", v)
+			assert.NotEmpty(t, code, "the error code of X-Mock-Scenario %s", v)
+		}
+	}
+	for _, v := range []string{"200", "404", ""} {
+		_, _, ok := scenarioStatus(v)
+		assert.False(t, ok, "X-Mock-Scenario %q is not a value", v)
 	}
 }
 

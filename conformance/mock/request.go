@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+
+	"github.com/chatwire/chatwire/internal/chatapi"
 )
 
 // maxBodyBytes is the largest request body the mock reads. The spec does not
@@ -32,7 +34,7 @@ type chatRequest struct {
 func (c *chatRequest) workflow() bool { return c.Backend != defaultBackend }
 
 // defaultBackend is the spec's default of the backend field.
-const defaultBackend = "DEFAULT"
+const defaultBackend = chatapi.BackendDefault
 
 // attachment is one element of experimental_attachments.
 type attachment struct {
@@ -120,16 +122,16 @@ func (s *Server) validate(obj map[string]any) (chatRequest, *requestError) {
 			return req, invalidField("backend", "must be a string, got %s", jsonType(v))
 		}
 		if req.Backend == "" {
-			return req, invalidField("backend", `must not be empty (omit it for "DEFAULT")`)
+			return req, invalidField("backend", "must not be empty (omit it for %q)", defaultBackend)
 		}
 	}
-	if e := s.enum(obj, "executionMode", &req.ExecutionMode, []string{"auto", "planning", "build"}); e != nil {
+	if e := s.enum(obj, "executionMode", &req.ExecutionMode, chatapi.ExecutionModes()); e != nil {
 		return req, e
 	}
 	if e := s.model(obj, &req.Model); e != nil {
 		return req, e
 	}
-	if e := s.enum(obj, "reasoningEffort", &req.ReasoningEffort, []string{"medium", "high"}); e != nil {
+	if e := s.enum(obj, "reasoningEffort", &req.ReasoningEffort, chatapi.ReasoningEfforts()); e != nil {
 		return req, e
 	}
 	if v, ok := obj["experimental_attachments"]; ok {
@@ -239,7 +241,7 @@ func (s *Server) attachments(v any) ([]attachment, *requestError) {
 // hasOptionalNull reports whether an optional field of the body, or of
 // one of its attachments, is null.
 func hasOptionalNull(obj map[string]any) bool {
-	for _, name := range []string{"stream", "backend", "executionMode", "model", "reasoningEffort", "experimental_attachments"} {
+	for _, name := range chatapi.Optional(chatapi.RequestFields()) {
 		if v, ok := obj[name]; ok && v == nil {
 			return true
 		}
@@ -247,7 +249,7 @@ func hasOptionalNull(obj map[string]any) bool {
 	arr, _ := obj["experimental_attachments"].([]any)
 	for _, el := range arr {
 		a, _ := el.(map[string]any)
-		for _, name := range []string{"name", "contentType"} {
+		for _, name := range chatapi.Optional(chatapi.AttachmentFields()) {
 			if v, ok := a[name]; ok && v == nil {
 				return true
 			}

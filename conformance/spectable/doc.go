@@ -12,8 +12,9 @@
 // A new row in the table is a new set of probes, check IDs and documented
 // checks, with no other change.
 //
-// The package depends on nothing else of chatwire; conformance builds its
-// probes and checks from it.
+// The rows are internal/chatapi's, the one place chatwire writes the spec's
+// facts, with the names the checker gives them (Slug); conformance builds
+// its probes and checks from them.
 //
 // # Files
 //

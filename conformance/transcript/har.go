@@ -11,6 +11,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/chatwire/chatwire/internal/chatapi"
 )
 
 // A HAREntry is one POST /api/chat exchange taken from a HAR file (the
@@ -117,7 +119,7 @@ func FromHAR(r io.Reader) ([]HAREntry, error) {
 // any base path.
 func isChatURL(rawURL string) bool {
 	u, err := url.Parse(rawURL)
-	return err == nil && strings.HasSuffix(strings.TrimSuffix(u.Path, "/"), "/api/chat")
+	return err == nil && strings.HasSuffix(strings.TrimSuffix(u.Path, "/"), chatapi.ChatPath)
 }
 
 // harError gives a JSON error the line and column it happened at.
