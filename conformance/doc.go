@@ -42,7 +42,7 @@
 // the checks tie probes to judges; running uses them all:
 //
 //	spectable/        the spec's request tables and models as data; generates wrong bodies
-//	                  (no chatwire imports)
+//	                  (of chatwire, imports internal/chatapi alone)
 //	probe.go, table.go  the probes: the catalogue's requests, generated bodies among them
 //	followup.go       the request-header (4.1) and follow-up (5.3) probes and checks
 //	rolekey.go        the companion probes of the role-key checks
