@@ -69,6 +69,10 @@ type judge struct {
 	// each judges one exchange of the run for an invariant; ok is false
 	// when the invariant does not apply to the exchange.
 	each func(o observed) (v verdict, ok bool)
+	// across judges every exchange of the run together, for an invariant
+	// about several of them; offender is the exchange that decided a
+	// verdict other than pass, when one did.
+	across func(all []observed) (v verdict, offender *observed)
 }
 
 // verdict is what a judge concludes.
@@ -199,6 +203,7 @@ func Catalogue() []Check {
 			Expected: []string{"Content-Type text/*"}, Probes: streamProbe, judge: judge{each: judgeStreamContentType}},
 	)
 	cs = append(cs, uiChecks()...)
+	cs = append(cs, endChecks()...)
 
 	statuses := make([]string, len(documentedStatuses))
 	for i, s := range documentedStatuses {

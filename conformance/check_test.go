@@ -243,7 +243,7 @@ func violations(t *testing.T) []violation {
 		{name: "unknown type", check: "chat/4.5/ui-chunk-schema", override: whenStream(uiStream("", uiBody(uiEvent(2, `{"type":"text-sparkle","id":"t"}`)))), want: Fail, reason: `unknown chunk type "text-sparkle"`},
 		{name: "not JSON", check: "chat/4.5/ui-chunk-schema", override: whenStream(uiStream("", uiBody(uiEvent(2, `{"type":"text-delta",`)))), want: Fail, reason: "every client throws"},
 		{name: "delta for no part", check: "chat/4.5/ui-assembly", override: whenStream(uiStream("", uiBody(uiEvent(2, `{"type":"text-delta","id":"x","delta":"hi"}`)))), want: Fail, reason: "assembly throws"},
-		{name: "error chunk", check: "chat/4.5/ui-assembly", override: whenStream(uiStream("", uiBody(uiEvent(3, `{"type":"error","errorText":"overloaded"}`)))), want: Info, reason: "error chunk: overloaded"},
+		{name: "error chunk, then finish", check: "chat/4.5/stream-error", override: whenStream(uiStream("", uiBody(uiEvent(3, `{"type":"error","errorText":"overloaded"}`)))), want: Warn, reason: `ended in error: an error chunk at event 4 (line 7, byte 151): "overloaded"`},
 		{name: "no chatId", check: "chat/4.5/ui-chat-id", override: whenStream(uiStream("", uiBody(uiEvent(0, `{"type":"start"}`)))), want: Warn, reason: "no messageMetadata.chatId"},
 		{name: "chatId number", check: "chat/4.5/ui-chat-id", override: whenStream(uiStream("", uiBody(uiEvent(0, `{"type":"start","messageMetadata":{"chatId":7}}`)))), want: Fail, reason: "not a string"},
 		{name: "start not first", check: "chat/4.5/ui-chat-id", override: whenStream(uiStream("", uiBody(func(e []string) []string { e[0], e[1] = e[1], e[0]; return e }))), want: Warn, reason: "not start"},
@@ -268,7 +268,36 @@ func violations(t *testing.T) []violation {
 		{name: "bad shape", check: "chat/4.5/line-grammar", override: whenStream(stream(`2:[{"chatId":"c"}]`, `0:123`)), want: Fail, reason: "text"},
 		{name: "unknown code", check: "chat/4.5/line-grammar", override: whenStream(stream(`2:[{"chatId":"c"}]`, `x:1`)), want: Warn},
 		{name: "unknown code strict", check: "chat/4.5/line-grammar", override: whenStream(stream(`2:[{"chatId":"c"}]`, `x:1`)), want: Fail, strict: true},
-		{name: "error part", check: "chat/4.5/line-grammar", override: whenStream(stream(`2:[{"chatId":"c"}]`, `3:"quota hit"`)), want: Info, reason: "quota hit"},
+		{name: "error part", check: "chat/4.5/stream-error", override: whenStream(stream(`2:[{"chatId":"c"}]`, `3:"quota hit"`)), want: Warn, reason: `an error part 3: at line 2: "quota hit"`},
+		{name: "error part, then success", check: "chat/4.5/stream-error", override: whenStream(stream(`2:[{"chatId":"c"}]`, `0:"a"`, `3:"quota hit"`, `d:{"finishReason":"stop"}`)),
+			want: Fail, reason: "then claims success at line 4"},
+		{name: "only the chat id", check: "chat/4.5/message-not-empty", override: whenStream(stream(`2:[{"chatId":"c"}]`)), want: Fail, reason: "the client ai@4.3.19 leaves the user, with no error, an empty message"},
+		{name: "no chunk", check: "chat/4.5/message-not-empty", override: whenStream(uiStream("", "data: [DONE]\n\n")), want: Fail, reason: "every client read (ai@5.0.0, ai@5.0.277, ai@6.0.0, ai@6.0.326, ai@7.0.0, ai@7.0.173) leave the user, with no error, an empty message"},
+		{name: "no d:", check: "chat/4.5/message-complete", override: whenStream(stream(`2:[{"chatId":"c"}]`, `f:{"messageId":"m"}`, `0:"hi"`, `e:{"finishReason":"stop"}`)),
+			want: Fail, reason: "no finish_message part d:"},
+		{name: "no finish chunk", check: "chat/4.5/message-complete", override: whenStream(uiStream("", uiBody(func(e []string) []string { return append(e[:4], e[5]) }))),
+			want: Fail, reason: "no finish chunk"},
+		{name: "spec parts only", check: "chat/4.5/message-complete", override: whenStream(stream(`2:[{"chatId":"c"}]`, `0:"hi"`)), want: Info, reason: "no end marker"},
+		{name: "tool call twice", check: "chat/4.5/message-once", want: Fail, reason: "tool call t1 (2 tool invocations)",
+			override: whenStream(stream(`2:[{"chatId":"c"}]`, `9:{"toolCallId":"t1","toolName":"w","args":{}}`, `9:{"toolCallId":"t1","toolName":"w","args":{}}`, `d:{"finishReason":"stop"}`))},
+		{name: "not UTF-8", check: "chat/4.5/message-unaltered", override: whenStream(stream(`2:[{"chatId":"c"}]`, "0:\"caf\xe9\"", `d:{"finishReason":"stop"}`)),
+			want: Fail, reason: "not UTF-8 at line 2, byte 25"},
+		{name: "chunk outside data", check: "chat/4.5/message-unaltered", want: Fail, reason: "line 5: a chunk alone on its line",
+			override: whenStream(uiStream("", strings.Replace(uiBody(nil), `data: {"type":"text-delta"`, `{"type":"text-delta"`, 1)))},
+		{name: "no chat id anywhere", check: "chat/4.5/message-chat", override: whenStream(uiStream("", uiBody(uiEvent(0, `{"type":"start"}`)))), want: Fail, reason: "no chat id anywhere"},
+		{name: "another chat later", check: "chat/4.5/message-chat", override: whenStream(stream(`2:[{"chatId":"c"}]`, `0:"hi"`, `2:[{"chatId":"d"}]`)), want: Fail, reason: `names chat "c" at line 1 (2:) chatId and chat "d"`},
+		{name: "the same chat id twice", check: "chat/4.4/chat-id-unique", want: Fail, reason: `the same chat id "chat_1": probe json`,
+			override: func(w http.ResponseWriter, q *request) bool {
+				if q.auth != "Bearer "+testKeyValid || q.obj == nil || validate(q.obj) != "" {
+					return false
+				}
+				if q.has("stream", false) {
+					jsonBody(`{"chatId":"chat_1","url":"https://x.example/chat_1"}`)(w, q)
+				} else {
+					accept(w, q)
+				}
+				return true
+			}},
 		{name: "octet-stream", check: "chat/4.5/stream-content-type", want: Warn, override: whenStream(func(w http.ResponseWriter, q *request) {
 			writeStream(w, "application/octet-stream", conformantStream...)
 		})},

@@ -32,7 +32,7 @@ var judgedMembers = []string{"chatId", "url", "streamId", "assistantMessageId"}
 
 // judgeWhole returns what the judges read from the whole body of x, which
 // the exchange is about to cut to its excerpt.
-func judgeWhole(x *transcript.Exchange, ui UIOptions) map[string]string {
+func judgeWhole(x *transcript.Exchange, p *Probe, ui UIOptions) map[string]string {
 	facts := map[string]string{}
 	if obj, err := jsonObject(x); err != nil {
 		facts[factJSONError] = err.Error()
@@ -62,6 +62,7 @@ func judgeWhole(x *transcript.Exchange, ui UIOptions) map[string]string {
 	v := judgeGrammar(x)
 	facts[factGrammar], facts[factGrammarReason], facts[factGrammarActual] = string(v.outcome), v.reason, v.actual
 	judgeUIWhole(x, ui, facts)
+	judgeEndWhole(observed{probe: p, x: x, ui: ui}, facts)
 	return facts
 }
 

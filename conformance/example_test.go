@@ -56,7 +56,7 @@ func ExampleRun() {
 }
 
 func ExampleSelect() {
-	checks, err := conformance.Select(conformance.Catalogue(), []string{"chat/*/missing-*,chat/4.5"}, []string{"chat/4.5/stream-*", "chat/4.5/ui-*"})
+	checks, err := conformance.Select(conformance.Catalogue(), []string{"chat/*/missing-*,chat/4.5"}, []string{"chat/4.5/stream-*", "chat/4.5/ui-*", "chat/4.5/message-*"})
 	if err != nil {
 		panic(err)
 	}
@@ -101,7 +101,7 @@ func ExamplePlanOf() {
 	p := conformance.PlanOf(checks)
 	fmt.Printf("%d probes: %d create a chat, %d may, %d free; -max-chats defaults to %d\n",
 		p.Probes, p.Chats, p.Maybe, p.Free, conformance.ChatsNeeded(checks))
-	// Output: 6 probes: 1 create a chat, 4 may, 1 free; -max-chats defaults to 5
+	// Output: 7 probes: 2 create a chat, 4 may, 1 free; -max-chats defaults to 6
 }
 
 func ExampleFollowUpPath() {

@@ -41,7 +41,7 @@ func JudgeExchanges(cfg Config, names []string, xs []*transcript.Exchange) *Repo
 	for i := range cfg.Checks {
 		c := &cfg.Checks[i]
 		var res Result
-		if c.judge.each == nil {
+		if c.judge.each == nil && c.judge.across == nil {
 			res = Result{ID: c.ID, Title: c.Title, Section: c.Section, Level: c.Level, Kind: string(c.Kind), Cost: string(c.Cost),
 				Requirement: c.Requirement, Expected: c.Expected, Params: c.Params,
 				Outcome: Skip, Reason: "judges the answer to its own probe; the exchanges judged here were sent by no probe"}

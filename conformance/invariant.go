@@ -162,8 +162,8 @@ func judgeLineGrammar(o observed) (verdict, bool) {
 func judgeGrammar(x *transcript.Exchange) verdict {
 	lines := judgedLines(x)
 	d := linestream.NewDecoder(&linesReader{lines: lines})
-	var unknown, errPart []byte
-	unknownLine, errLine, parts := 0, 0, 0
+	var unknown []byte
+	unknownLine, parts := 0, 0
 	for d.Next() {
 		p := d.Part()
 		parts++
@@ -177,9 +177,6 @@ func judgeGrammar(x *transcript.Exchange) verdict {
 			return verdict{outcome: Fail, reason: fmt.Sprintf("line %d: %v", p.Line, err),
 				actual: fmt.Sprintf("line %d: %s", p.Line, excerpt(p.Raw))}
 		}
-		if p.Kind() == linestream.KindError && errPart == nil {
-			errPart, errLine = p.Clone().Value, p.Line
-		}
 	}
 	if err := d.Err(); err != nil {
 		actual := err.Error()
@@ -189,14 +186,9 @@ func judgeGrammar(x *transcript.Exchange) verdict {
 		}
 		return verdict{outcome: Fail, reason: err.Error(), actual: actual}
 	}
-	switch {
-	case unknown != nil:
+	if unknown != nil {
 		return verdict{outcome: Warn, reason: fmt.Sprintf("line %d has a code the AI SDK v4 does not know (its parser throws on it)", unknownLine),
 			actual: fmt.Sprintf("line %d: %s", unknownLine, excerpt(unknown))}
-	case errPart != nil:
-		text, _ := linestream.AppendString(nil, errPart)
-		return verdict{outcome: Info, reason: fmt.Sprintf("line %d is an error part: %s", errLine, excerpt(text)),
-			actual: fmt.Sprintf("line %d: 3:%s", errLine, excerpt(errPart))}
 	}
 	return verdict{outcome: Pass, actual: fmt.Sprintf("%d lines well formed", parts)}
 }

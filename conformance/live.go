@@ -29,7 +29,7 @@ const (
 	DefaultTimeout          = 30 * time.Second // total time of one exchange, and the stream time cap
 	DefaultFirstLineTimeout = 20 * time.Second // request sent to first non-blank body line
 	DefaultConnectTimeout   = 10 * time.Second
-	DefaultMaxLines         = 200     // lines of a body read before it is closed
+	DefaultMaxLines         = 100_000 // lines of a body read before it is closed: room for a whole chat, whose end the checks judge
 	DefaultMaxBytes         = 8 << 20 // bytes of a body read before it is closed
 )
 
@@ -476,7 +476,7 @@ func (r *exchangeRun) finish(reason string, kind httpfail.Kind, msg string) {
 				sum.Write([]byte{'\n'})
 			}
 		}
-		r.x.End.Truncated = &transcript.Truncation{Kept: r.kept, SHA256: hex.EncodeToString(sum.Sum(nil)), Judged: judgeWhole(r.x, r.l.o.UI)}
+		r.x.End.Truncated = &transcript.Truncation{Kept: r.kept, SHA256: hex.EncodeToString(sum.Sum(nil)), Judged: judgeWhole(r.x, r.p, r.l.o.UI)}
 		r.x.Lines = r.keptLines
 	}
 	if f := r.l.o.Observer.OnEnd; f != nil {

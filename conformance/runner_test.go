@@ -219,7 +219,8 @@ func TestChatsNeeded(t *testing.T) {
 	}{
 		{"chat", 25}, // 15 chats, and 10 requests the spec allows to be accepted
 		{"chat/5", 0},
-		{"chat/4.4", 1},
+		{"chat/4.4", 2}, // chat-id-unique needs two chats: the JSON one and a stream
+		{"chat/4.4/json-", 1},
 		{"chat/4.5/first-line-code-2", 1},
 		{"chat/4.3/model-current-*", 9},
 		{"chat/9.2", 4},
@@ -307,6 +308,9 @@ func TestCatalogueShape(t *testing.T) {
 		"chat/4.2/null-optional[attachment-name]": Must, "chat/5.3/follow-up-missing-key-401[status]": Must,
 		"chat/4.5/ui-content-type": Should, "chat/4.5/ui-framing": Must, "chat/4.5/ui-chunk-schema": Must,
 		"chat/4.5/ui-assembly": Must, "chat/4.5/ui-chat-id": Should, "chat/4.5/ui-skew": Must,
+		"chat/4.5/message-not-empty": Must, "chat/4.5/message-complete": Must, "chat/4.5/message-once": Must,
+		"chat/4.5/message-unaltered": Must, "chat/4.5/message-chat": Must, "chat/4.5/stream-error": Must,
+		"chat/4.4/chat-id-unique": Must,
 	}
 	byID := map[string]Check{}
 	for _, c := range Catalogue() {
@@ -319,8 +323,9 @@ func TestCatalogueShape(t *testing.T) {
 		}
 	}
 	// One per generated body (spectable.Cases), 2 Content-Types, the split, 9+4 models,
-	// 5 JSON, 5 stream, 6 UI stream, 2 status, 4+1 auth, 6 follow-ups, 2 body, credits, rate limit.
-	assert.Equal(t, len(spectable.Cases())+2+1+9+4+5+5+6+2+4+1+6+2+1+1, len(byID), "checks in the catalogue")
+	// 5+1 JSON and chat ids, 5 stream, 6 UI stream, 6 end state, 2 status, 4+1 auth, 6 follow-ups,
+	// 2 body, credits, rate limit.
+	assert.Equal(t, len(spectable.Cases())+2+1+9+4+6+5+6+6+2+4+1+6+2+1+1, len(byID), "checks in the catalogue")
 }
 
 // TestFollowUpsAddressTheRunsChat checks that the follow-up probes go to
@@ -335,7 +340,7 @@ func TestFollowUpsAddressTheRunsChat(t *testing.T) {
 		return false
 	}
 	testRun{ids: []string{"chat/4.4/json-status-200", "chat/5.3/follow-up-missing-key-401[status]"}}.run(t, service{override: record})
-	assert.Equal(t, []string{"/api/chat/chat_1/status"}, paths, "the follow-up addresses the chat the JSON probe created")
+	assert.Equal(t, []string{"/api/chat/" + fixtureChatID(probeBody(t, "json")) + "/status"}, paths, "the follow-up addresses the chat the JSON probe created")
 
 	notFound := func(w http.ResponseWriter, q *request) bool {
 		if !strings.HasSuffix(q.r.URL.Path, "/status") {

@@ -234,7 +234,8 @@ func TestUIMockFaults(t *testing.T) {
 			results := checkMockWith(t, mock.Options{Protocol: protocol.UI, Fault: f.Name}, false)
 			assert.Equal(t, wantFails, orEmpty(byOutcome(results, conformance.Fail)), "checks failed by UI fault %s (%s)", f.Name, f.Description)
 			assert.Equal(t, wantWarns, orEmpty(byOutcome(results, conformance.Warn)), "checks warned by UI fault %s", f.Name)
-			for _, o := range []conformance.Outcome{conformance.Inconclusive, conformance.Error, conformance.Skip} {
+			assert.Equal(t, orEmpty(slices.Sorted(slices.Values(f.Skips))), orEmpty(byOutcome(results, conformance.Skip)), "checks skipped with UI fault %s", f.Name)
+			for _, o := range []conformance.Outcome{conformance.Inconclusive, conformance.Error} {
 				assert.Empty(t, byOutcome(results, o), "checks with outcome %s, UI fault %s", o, f.Name)
 			}
 			for _, id := range append(slices.Clone(f.Fails), f.Warns...) {

@@ -2,6 +2,8 @@ package conformance
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -82,8 +84,20 @@ func writeStream(w http.ResponseWriter, contentType string, lines ...string) {
 	}
 }
 
-// conformantStream is the stream the test service sends.
-var conformantStream = []string{`2:[{"chatId":"chat_1"}]`, `0:"Planning"`, `0:" the page"`, `d:{"finishReason":"stop"}`}
+// conformantStream is the stream the test service sends for chat_1.
+var conformantStream = conformantLines("chat_1")
+
+// conformantLines returns the stream the test service sends for a chat.
+func conformantLines(chatID string) []string {
+	return []string{`2:[{"chatId":"` + chatID + `"}]`, `0:"Planning"`, `0:" the page"`, `d:{"finishReason":"stop"}`}
+}
+
+// fixtureChatID is the chat id the test service gives the chat a request
+// body creates: its own for each body, as every chat has its own.
+func fixtureChatID(body []byte) string {
+	sum := sha256.Sum256(body)
+	return "chat_" + hex.EncodeToString(sum[:4])
+}
 
 func serveConformant(w http.ResponseWriter, q *request) {
 	scheme, key, _ := strings.Cut(q.auth, " ")
@@ -117,10 +131,11 @@ func serveConformant(w http.ResponseWriter, q *request) {
 	}
 	if q.has("stream", false) {
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
-		w.Write([]byte(`{"chatId":"chat_1","url":"http://` + q.r.Host + `/chat/chat_1"}`))
+		id := fixtureChatID(q.body)
+		w.Write([]byte(`{"chatId":"` + id + `","url":"http://` + q.r.Host + `/chat/` + id + `"}`))
 		return
 	}
-	writeStream(w, "text/plain; charset=utf-8", conformantStream...)
+	writeStream(w, "text/plain; charset=utf-8", conformantLines(fixtureChatID(q.body))...)
 }
 
 // validate returns what is wrong with a request object, or "".

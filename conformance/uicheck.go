@@ -61,7 +61,7 @@ func uiChecks() []Check {
 			judgeUIChunkSchema),
 		ui("ui-assembly", "the client's message assembly takes every chunk of a UI message stream", Must, reqProgress,
 			[]string{"processUIMessageStream of the client chosen with -sdk throws at no chunk (a delta for a part not started or already ended, an output for an unknown tool call, …)",
-				"an error chunk: info (the client reports it)"},
+				"an error chunk is chat/4.5/stream-error's"},
 			judgeUIAssembly),
 		ui("ui-chat-id", "the first chunk of a UI message stream is start with messageMetadata.chatId", Should, reqChatID+" … "+reqStreamID,
 			[]string{"the first event a start chunk whose messageMetadata.chatId is the chat id (chatwire's convention for UI services): else warn",
@@ -74,9 +74,6 @@ func uiChecks() []Check {
 			judgeUISkew),
 	}
 }
-
-// Names of the facts judgeWhole records for the UI checks, per check ID.
-func uiFact(id, what string) string { return id + "/" + what }
 
 // uiJudge makes the judge of UI check id from j: it applies to the streams
 // of the run that are UI message streams; a v4 stream is skipped (the v4
@@ -91,8 +88,8 @@ func uiJudge(id string, j func(*transcript.Exchange, UIOptions) verdict) func(ob
 			return verdict{outcome: Skip, reason: "not judged: no UI message stream in the run (the streams are the v4 data stream, told by " + how + ")"}, true
 		}
 		if facts, ok := judged(o.x); ok {
-			if out, ok := facts[uiFact(id, "outcome")]; ok {
-				return verdict{outcome: Outcome(out), reason: facts[uiFact(id, "reason")], actual: facts[uiFact(id, "actual")]}, true
+			if out, ok := facts[wholeFact(id, "outcome")]; ok {
+				return verdict{outcome: Outcome(out), reason: facts[wholeFact(id, "reason")], actual: facts[wholeFact(id, "actual")]}, true
 			}
 		}
 		return j(o.x, o.ui), true
@@ -113,7 +110,7 @@ func judgeUIWhole(x *transcript.Exchange, ui UIOptions, facts map[string]string)
 		if !ok {
 			continue
 		}
-		facts[uiFact(c.ID, "outcome")], facts[uiFact(c.ID, "reason")], facts[uiFact(c.ID, "actual")] = string(v.outcome), v.reason, v.actual
+		facts[wholeFact(c.ID, "outcome")], facts[wholeFact(c.ID, "reason")], facts[wholeFact(c.ID, "actual")] = string(v.outcome), v.reason, v.actual
 	}
 }
 
@@ -201,14 +198,6 @@ func judgeUIAssembly(x *transcript.Exchange, ui UIOptions) verdict {
 	if i, ae := r.assemble(rel, limit); i >= 0 {
 		return verdict{outcome: Fail, reason: fmt.Sprintf("%s (%s): ai@%s's assembly throws %s: %s", r.chunkAt(i), ae.Type, rel, ae.Name, ae.Message),
 			actual: fmt.Sprintf("event %d: data: %s", r.chunks[i].Event, excerpt(r.chunks[i].Data))}
-	}
-	if e := r.errorChunk; e >= 0 && e < limit {
-		var c struct {
-			ErrorText string `json:"errorText"`
-		}
-		_ = json.Unmarshal(r.chunks[e].Data, &c)
-		return verdict{outcome: Info, reason: fmt.Sprintf("%s is an error chunk: %s (useChat ends with status error)", r.chunkAt(e), excerpt([]byte(c.ErrorText))),
-			actual: fmt.Sprintf("event %d: data: %s", r.chunks[e].Event, excerpt(r.chunks[e].Data))}
 	}
 	return verdict{outcome: Pass, reason: strings.TrimPrefix(upTo, " "), actual: fmt.Sprintf("%d chunks assembled by ai@%s", limit, rel)}
 }

@@ -127,14 +127,13 @@ func isUIStream(o observed) bool {
 
 // uiRead is what the client reads of one UI message stream.
 type uiRead struct {
-	chunks     []uistream.Chunk      // every chunk delivered, cloned, in order
-	bad        *uistream.SyntaxError // the event the client throws at, or nil
-	err        error                 // another error of the decoder (an event past its maximum length)
-	warns      []uistream.Warning    // what the client ignores
-	done       bool                  // a data: [DONE] event was read
-	events     int                   // events with data read, [DONE] ones included
-	whole      bool                  // the body was read to its end: its last bytes are the service's
-	errorChunk int                   // the index of the first error chunk, -1 for none
+	chunks []uistream.Chunk      // every chunk delivered, cloned, in order
+	bad    *uistream.SyntaxError // the event the client throws at, or nil
+	err    error                 // another error of the decoder (an event past its maximum length)
+	warns  []uistream.Warning    // what the client ignores
+	done   bool                  // a data: [DONE] event was read
+	events int                   // events with data read, [DONE] ones included
+	whole  bool                  // the body was read to its end: its last bytes are the service's
 }
 
 // readUI reads the body of x as the SDK's client does. Of a body that was
@@ -142,7 +141,7 @@ type uiRead struct {
 // complete line are left out: they are where the reader stopped, not where
 // the service did.
 func readUI(x *transcript.Exchange) *uiRead {
-	r := &uiRead{whole: x.End.Reason == transcript.EndEOF, errorChunk: -1}
+	r := &uiRead{whole: x.End.Reason == transcript.EndEOF}
 	var body bytes.Buffer
 	for i, l := range x.Lines {
 		if !l.NL && i == len(x.Lines)-1 && !r.whole {
@@ -155,11 +154,7 @@ func readUI(x *transcript.Exchange) *uiRead {
 	}
 	d := uistream.NewDecoder(&body)
 	for d.Next() {
-		c := d.Chunk().Clone()
-		r.chunks = append(r.chunks, c)
-		if c.Kind == uistream.ChunkError && r.errorChunk < 0 {
-			r.errorChunk = len(r.chunks) - 1
-		}
+		r.chunks = append(r.chunks, d.Chunk().Clone())
 	}
 	if err := d.Err(); err != nil {
 		var se *uistream.SyntaxError

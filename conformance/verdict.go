@@ -22,7 +22,7 @@ func (r *runner) judge(c *Check, runs map[string]*probeRun, all []observed) Resu
 	var v verdict
 	var offender *observed
 	switch {
-	case len(judged) == 0 && c.judge.each == nil:
+	case len(judged) == 0 && c.judge.each == nil && c.judge.across == nil:
 		v = verdict{outcome: Error, reason: "chatwire: the check names no probe of the catalogue"}
 	case c.judge.one != nil:
 		pr := judged[0]
@@ -58,6 +58,18 @@ func (r *runner) judge(c *Check, runs map[string]*probeRun, all []observed) Resu
 		v = c.judge.all(obs)
 		if u := unjudged(judged); len(u) > 0 {
 			v.reason += fmt.Sprintf("; %d of %d probes not judged (%s: %s)", len(u), len(judged), u[0].probe.ID, u[0].reason)
+		}
+	case c.judge.across != nil:
+		v, offender = c.judge.across(all)
+		if v.outcome == Skip && len(judged) > 0 {
+			if nv := notAnswered(judged); nv.reason != "no probe of the check ran" {
+				v.reason += " (probe " + judged[0].probe.ID + ": " + nv.reason + ")"
+			}
+		}
+		if offender != nil {
+			res.Failure = offender.x.End.Kind
+			res.Curl = Curl(r.cfg.BaseURL, offender.probe)
+			res.Transcripts = r.transcripts(offender.probe.ID)
 		}
 	default:
 		v, offender = r.judgeEach(c, all, judged)
@@ -134,10 +146,14 @@ func notAnswered(judged []*probeRun) verdict {
 }
 
 // outcomeRank orders the outcomes of an invariant's exchanges: the worst
-// one is the invariant's.
+// one is the invariant's. An exchange that could not be judged
+// (inconclusive) outranks a warning: conformance is not established while
+// it stands.
 func outcomeRank(o Outcome) int {
 	switch o {
 	case Fail:
+		return 4
+	case Inconclusive:
 		return 3
 	case Warn:
 		return 2

@@ -141,7 +141,7 @@ Keys come only from the environment, never from flags:
 
 The run is safe by default: free probes first and the ones that create a
 chat last, at most -max-chats chats (printed before the run), 1 request per
-second, streams read to 200 lines or -timeout and then closed. A 429 is
+second, streams read to their end, -max-body or -timeout, then closed. A 429 is
 retried after its Retry-After; checks the environment decided (429, 402 to
 the valid key, a rejected key, no response) are inconclusive, never failed.
 A role key's 401 or 403 is told apart with a free probe (the same key, an

@@ -88,7 +88,7 @@ func TestCheckList(t *testing.T) {
 	assert.Len(t, lines, 1+len(conformance.Catalogue())+3, "a header, a line per check, a blank line and the total")
 	assert.Regexp(t, `^ID +LEVEL +KIND +COST +NEEDS$`, lines[0], "header of -list")
 	assert.Contains(t, stdout, "chat/5.4/other-team-403                                       MUST    probe      free   other-team|-forbidden-header", "the other-team line")
-	assert.Contains(t, stdout, "117 checks, 102 probes; they create up to 25 chats (11 create one, 14 may: the spec lets the service accept or refuse them).\n77 probes are free unless the service wrongly accepts them; -max-chats bounds those too. Nothing was sent.", "the total")
+	assert.Contains(t, stdout, "124 checks, 102 probes; they create up to 25 chats (11 create one, 14 may: the spec lets the service accept or refuse them).\n77 probes are free unless the service wrongly accepts them; -max-chats bounds those too. Nothing was sent.", "the total")
 	assert.Empty(t, stderr, "-list needs no key and says nothing on stderr")
 
 	code, stdout, _ = runCheckTest(t, context.Background(), "-list", "-run", "chat/5.3", "-run", "chat/4.4/json-url")
@@ -105,7 +105,7 @@ func TestCheckBuiltInMock(t *testing.T) {
 	jsonFile, junitFile, mdFile := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.xml"), filepath.Join(dir, "r.md")
 	code, stdout, stderr := runCheckTest(t, context.Background(), "-json", jsonFile, "-junit", junitFile, "-md", mdFile)
 	require.Equal(t, exitOK, code, "exit code against the built-in mock; stdout %s\nstderr %s", stdout, stderr)
-	assert.Contains(t, stdout, "\n97 passed, 0 failed, 0 warned, 13 info, 7 skipped, 0 inconclusive, 0 errors\n", "summary line (the 6 UI checks skip a v4 mock)")
+	assert.Contains(t, stdout, "\n104 passed, 0 failed, 0 warned, 13 info, 7 skipped, 0 inconclusive, 0 errors\n", "summary line (the 6 UI checks skip a v4 mock)")
 	assert.Contains(t, stdout, "4.5 Stream response\n  ✔ chat/4.5/stream-default", "checks grouped by section")
 	assert.Contains(t, stderr, "chatwire: this run creates up to 25 chats (-max-chats 25)\nchatwire: plan: 102 probes; 11 create a chat, 14 may (the spec lets the service accept or refuse them), 77 free unless the service wrongly accepts them; worst case 26 chats: one wrongly accepted free probe past -max-chats", "the budget, before the run")
 	assert.Contains(t, stderr, "no rate limit", "the mock is not paced")
@@ -115,7 +115,7 @@ func TestCheckBuiltInMock(t *testing.T) {
 	defer f.Close()
 	rep, err := report.ReadJSON(f)
 	require.NoError(t, err, "read the JSON report back")
-	assert.Equal(t, 97, rep.Summary.Pass, "passes in the JSON report")
+	assert.Equal(t, 104, rep.Summary.Pass, "passes in the JSON report")
 	assert.Len(t, rep.Results, len(conformance.Catalogue()), "results in the JSON report")
 	junit, err := os.ReadFile(junitFile)
 	require.NoError(t, err, "the JUnit report")
@@ -134,16 +134,16 @@ func TestCheckLive(t *testing.T) {
 		stdout []string
 	}{
 		{name: "conformant", args: []string{"-run", "chat/5.3,chat/4.4"}, code: exitOK,
-			stdout: []string{"15 passed, 0 failed"}},
+			stdout: []string{"16 passed, 0 failed"}},
 		{name: "a failure", fault: "missing-key-403", args: []string{"-run", "chat/5.3"}, code: exitFail,
 			stdout: []string{"✗ chat/5.3/missing-key-401", "Failures:", "A missing or invalid key yields status 401.", "Expected", "403",
 				`curl -sS -i -N -X POST '`}},
 		{name: "a warning passes", fault: "chat-id-spaced", args: []string{"-run", "chat/4.5"}, code: exitOK,
-			stdout: []string{"~ chat/4.5/prefix-shortcut", "4 passed, 0 failed, 1 warned"}},
+			stdout: []string{"~ chat/4.5/prefix-shortcut", "10 passed, 0 failed, 1 warned"}},
 		{name: "a warning fails with -strict", fault: "chat-id-spaced", args: []string{"-run", "chat/4.5", "-strict"}, code: exitFail,
 			stdout: []string{"✗ chat/4.5/prefix-shortcut"}},
 		{name: "the budget skips", args: []string{"-run", "chat/4.4", "-max-chats", "0"}, code: exitOK,
-			stdout: []string{"0 passed, 0 failed, 0 warned, 0 info, 5 skipped", "chat budget exhausted"}},
+			stdout: []string{"0 passed, 0 failed, 0 warned, 0 info, 6 skipped", "chat budget exhausted"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

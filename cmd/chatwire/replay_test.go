@@ -24,7 +24,7 @@ func TestReplayCorpus(t *testing.T) {
 	assert.Contains(t, stdout, "ok   fault-malformed-line ")
 	assert.Regexp(t, `(?m)^ok +fault-malformed-line .*1 fail.*\(exit 1\)$`, stdout, "a fault scenario's exit status")
 	assert.Regexp(t, `(?m)^ok +rate-limited .*inconclusive \(exit 3\)$`, stdout)
-	assert.Contains(t, stdout, "All 42 scenarios of the embedded corpus reach their expected outcomes.")
+	assert.Contains(t, stdout, "All 49 scenarios of the embedded corpus reach their expected outcomes.")
 }
 
 func TestReplayCorpusScenario(t *testing.T) {
@@ -39,7 +39,7 @@ func TestReplayCorpusScenario(t *testing.T) {
 			"every outcome is the one corpus/transcripts/fault-malformed-line/expected.json expects"},
 		{"warn only", []string{"-corpus", "fault-unknown-code"}, exitOK, "~ chat/4.5/line-grammar", ""},
 		{"warn only, strict", []string{"-strict", "-corpus", "fault-unknown-code"}, exitFail, "✗ chat/4.5/line-grammar", ""},
-		{"conformant", []string{"-corpus", "conformant"}, exitOK, "98 passed, 0 failed", ""},
+		{"conformant", []string{"-corpus", "conformant"}, exitOK, "105 passed, 0 failed", ""},
 		{"rate limited", []string{"-corpus", "rate-limited", "-run", "chat/4.4/json-status-200"}, exitInconclusive,
 			"rate limited: 429 on all 3 attempts", ""},
 		{"list", []string{"-corpus", "list"}, exitOK, "fault-not-json-500\n", ""},
@@ -170,7 +170,8 @@ func TestReplayHAR(t *testing.T) {
 		wantStdout string
 		wantStderr string
 	}{
-		{"browser export", []string{"-har", fixture}, exitOK, "6 passed, 0 failed", "entry 4 not judged: the HAR file does not hold the 512-byte response body"},
+		// Entry 2's stream is 0:"\xff", not UTF-8: the client shows U+FFFD.
+		{"browser export", []string{"-har", fixture}, exitFail, "the body is not UTF-8 at line 2, byte 28", "entry 4 not judged: the HAR file does not hold the 512-byte response body"},
 		{"a stream without its 2: line first", []string{"-har", badStream}, exitFail, "✗ chat/4.5/first-line-code-2", ""},
 		{"selection", []string{"-har", badStream, "-run", "chat/4.6"}, exitOK, "1 passed, 0 failed, 0 warned, 0 info, 1 skipped", ""},
 		{"no chat calls", []string{"-har", noChat}, exitFail, "", "holds no POST /api/chat entry to judge"},

@@ -76,7 +76,16 @@ func (s *Server) create(w *response, r *http.Request, _ string) {
 		backend:  req.Backend,
 		workflow: req.workflow(),
 	}
-	m := s.newMessage(c.id, &req)
+	s.mu.Lock()
+	if s.firstChat == "" {
+		s.firstChat = c.id
+	}
+	announced := c.id
+	if s.fault == faultChatIDReused || s.fault == faultUIChatIDReused {
+		announced = s.firstChat
+	}
+	s.mu.Unlock()
+	m := s.newMessage(announced, &req)
 	s.mu.Lock()
 	s.seq++
 	c.seq = s.seq
@@ -88,7 +97,7 @@ func (s *Server) create(w *response, r *http.Request, _ string) {
 		s.order = slices.Delete(s.order, 0, 1)
 	}
 	s.mu.Unlock()
-	s.respond(w, r, c, m, &req, true)
+	s.respond(w, r, c, m, &req, true, announced)
 }
 
 // newMessage starts the assistant's work on a user message: it hands out
@@ -114,7 +123,10 @@ func (s *Server) newMessage(chatID string, req *chatRequest) *message {
 
 // respond writes the 200 of a create or publish: the JSON object for
 // stream:false, else the stream. The faults apply to create only.
-func (s *Server) respond(w *response, r *http.Request, c *chat, m *message, req *chatRequest, isCreate bool) {
+//
+// announced is the chat id the answer gives: the chat's own but for the
+// chat-id-reused faults.
+func (s *Server) respond(w *response, r *http.Request, c *chat, m *message, req *chatRequest, isCreate bool, announced string) {
 	if !isCreate {
 		w.Header().Set(HeaderChoice, choiceNotInSpec)
 	}
@@ -134,7 +146,7 @@ func (s *Server) respond(w *response, r *http.Request, c *chat, m *message, req 
 		}
 		return
 	}
-	body := created{ChatID: c.id, URL: chatURL(r, c.id)}
+	body := created{ChatID: announced, URL: chatURL(r, announced)}
 	if c.workflow {
 		body.StreamID, body.AssistantMessageID = m.streamID, m.id
 	}
@@ -242,8 +254,36 @@ func (s *Server) faultLines(c *chat, lines [][]byte) [][]byte {
 		return insert("0:123\n")
 	case faultUnknownCode:
 		return insert("x:1\n")
+	case faultStreamEmpty:
+		return slices.Clone(lines[:1])
+	case faultNoFinishMessage:
+		return slices.Clone(lines[:lineIndex(lines, linestream.KindFinishStep)+1])
+	case faultToolCallTwice:
+		i := lineIndex(lines, linestream.KindToolCall)
+		return slices.Insert(slices.Clone(lines), i+1, lines[i])
+	case faultNotUTF8:
+		// Written by hand: the encoder, as JSON.stringify, writes only UTF-8.
+		i := lineIndex(lines, linestream.KindText)
+		return slices.Insert(slices.Clone(lines), i+1, []byte(`0:"`+notUTF8Text+`"`+"\n"))
+	case faultErrorThenFinish:
+		i := lineIndex(lines, linestream.KindFinishMessage)
+		return slices.Insert(slices.Clone(lines), i, linestream.AppendErrorPart(nil, errorText))
+	case faultChatIDChanges:
+		return slices.Insert(slices.Clone(lines), 2, linestream.AppendChatIDPart(nil, otherChatID))
 	}
 	return lines
+}
+
+// lineIndex returns the index of the first line of kind k, or of the last
+// line when none is of that kind.
+func lineIndex(lines [][]byte, k linestream.Kind) int {
+	for i, l := range lines {
+		code, _, _ := bytes.Cut(l, []byte(":"))
+		if linestream.KindOf(code) == k {
+			return i
+		}
+	}
+	return len(lines) - 1
 }
 
 // released returns how many lines of a message's stream the agent has

@@ -256,6 +256,13 @@
 //	no-credits-403                 cw_test_no_credits: body checked, 403
 //	follow-up-auth-unchecked       status/subscribe/publish without a key
 //	content-type-ignored           no or text/plain Content-Type taken (warn)
+//	stream-empty                   the create stream is the 2: line alone
+//	no-finish-message              the create stream ends after its first e:
+//	tool-call-twice                the 9: tool call line sent twice
+//	not-utf8                       a 0: line in Latin-1 ("caf\xe9 au lait")
+//	error-then-finish              3:"…" then d: with finishReason "stop"
+//	chat-id-changes                a later 2: part names another chat
+//	chat-id-reused                 every chat announced with the first's id
 //
 // The UI message stream's faults (-protocol ui), with the default releases
 // of a skew report (5.0.0, 5.0.277, 6.0.0, 6.0.326, 7.0.0, 7.0.173) that
@@ -271,9 +278,18 @@
 //	ui-no-final-blank-line    finish without its blank line, no [DONE]: dropped
 //	ui-content-type           text/plain, no x-vercel-ai-ui-message-stream (warn)
 //	ui-json-split             a chunk's JSON split across two events: all throw
-//	ui-chat-id-missing        start without messageMetadata.chatId (warn)
+//	ui-chat-id-missing        no chat id anywhere: start without messageMetadata
 //	ui-strict-unknown-key     finish with finishReason "stop": 5.0.0 throws (warn)
 //	ui-no-done                no data: [DONE] (warn)
+//	ui-empty-stream           data: [DONE] alone, no chunk: nothing shown
+//	ui-no-finish              no finish chunk before [DONE]
+//	ui-text-unfinished        the last text block without its text-end
+//	ui-chunk-outside-data     a text-delta's JSON on its own line, no data:
+//	ui-message-id-changes     a second start, another messageId: newest lose step 1
+//	ui-not-utf8               a text-delta in Latin-1 ("caf\xe9 au lait")
+//	ui-error-then-finish      an error chunk, then finish "stop" (5.0.0 warns)
+//	ui-chat-id-changes        message-metadata names another chat before finish
+//	ui-chat-id-reused         every chat announced with the first's id
 //
 // # Rate limit
 //

@@ -21,6 +21,9 @@ type Fault struct {
 	Description string   // what the mock does wrong, in one line
 	Fails       []string // check IDs that must fail, in non-strict mode
 	Warns       []string // check IDs that must warn (and fail with -strict)
+	// Skips are check IDs the fault leaves without the evidence they
+	// judge, so that they are skipped, saying why.
+	Skips []string
 	// Protocol is the protocol of the servers that take the fault:
 	// protocol.V4 or protocol.UI.
 	Protocol Protocol
@@ -32,11 +35,18 @@ type faultRow struct {
 	fails, warns      []string
 }
 
+// faultSkips are the checks each fault leaves without the evidence they
+// judge ([Fault.Skips]).
+var faultSkips = map[string][]string{
+	faultUIChatIDMissing: {checkChatIDUnique},
+	faultUIEmptyStream:   {checkChatIDUnique},
+}
+
 // faultsOf returns the faults of a table, each of protocol p.
 func faultsOf(p Protocol, rows []faultRow) []Fault {
 	out := make([]Fault, len(rows))
 	for i, r := range rows {
-		out[i] = Fault{Name: r.name, Description: r.description, Fails: r.fails, Warns: r.warns, Protocol: p}
+		out[i] = Fault{Name: r.name, Description: r.description, Fails: r.fails, Warns: r.warns, Skips: faultSkips[r.name], Protocol: p}
 	}
 	return out
 }
@@ -78,6 +88,32 @@ const (
 	faultNoCredits403       = "no-credits-403"
 	faultContentType        = "content-type-ignored"
 	faultFollowUpAuth       = "follow-up-auth-unchecked"
+	faultStreamEmpty        = "stream-empty"
+	faultNoFinishMessage    = "no-finish-message"
+	faultToolCallTwice      = "tool-call-twice"
+	faultNotUTF8            = "not-utf8"
+	faultErrorThenFinish    = "error-then-finish"
+	faultChatIDChanges      = "chat-id-changes"
+	faultChatIDReused       = "chat-id-reused"
+)
+
+// The check IDs of a stream's end state, which faults of both protocols
+// fail.
+const (
+	checkMessageNotEmpty  = "chat/4.5/message-not-empty"
+	checkMessageComplete  = "chat/4.5/message-complete"
+	checkMessageOnce      = "chat/4.5/message-once"
+	checkMessageUnaltered = "chat/4.5/message-unaltered"
+	checkMessageChat      = "chat/4.5/message-chat"
+	checkStreamError      = "chat/4.5/stream-error"
+	checkChatIDUnique     = "chat/4.4/chat-id-unique"
+)
+
+// The text, error and chat id the end-state faults put into a stream.
+const (
+	notUTF8Text = "caf\xe9 au lait" // "café", its é in Latin-1: not UTF-8
+	errorText   = "the build step failed"
+	otherChatID = "chat_of_someone_else"
 )
 
 // rejectedModel is the current model the current-model-rejected fault
@@ -167,6 +203,20 @@ func Faults() []Fault {
 			nil, []string{"chat/4.6/error-not-stream"}},
 		{faultUnknownCode, "the second stream line has a code the AI SDK does not know: x:1",
 			nil, []string{"chat/4.5/line-grammar"}},
+		{faultStreamEmpty, "a create's stream carries the 2:[{\"chatId\":…}] line and nothing else: the chat is paid for and its user reads nothing",
+			[]string{checkMessageNotEmpty}, nil},
+		{faultNoFinishMessage, "a create's stream ends after its first step's finish_step e:, without the second step and the finish_message d:, and without an error",
+			[]string{checkMessageComplete}, nil},
+		{faultToolCallTwice, "a create's stream sends its tool call 9: twice: ai 4's client shows two tool invocations with one toolCallId",
+			[]string{checkMessageOnce}, nil},
+		{faultNotUTF8, "a progress line carries text in Latin-1 (\"caf\\xe9 au lait\"), not UTF-8: the client shows U+FFFD",
+			[]string{checkMessageUnaltered}, nil},
+		{faultErrorThenFinish, "an error part 3:\"" + errorText + "\" comes before the finish_message, which still says finishReason \"stop\"",
+			[]string{checkStreamError}, nil},
+		{faultChatIDChanges, "after the first line, a second 2: part names another chat: 2:[{\"chatId\":\"" + otherChatID + "\"}]",
+			[]string{checkMessageChat}, nil},
+		{faultChatIDReused, "every chat after the first is announced with the first chat's id, in its stream and its JSON response",
+			[]string{checkChatIDUnique}, nil},
 	})
 }
 

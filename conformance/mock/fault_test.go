@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/chatwire/chatwire/linestream"
 	"github.com/stretchr/testify/assert"
@@ -52,6 +53,10 @@ func catalogue() map[string]bool {
 	}
 	ids["chat/4.1/content-type-missing-refused"] = true
 	ids["chat/4.1/content-type-text-plain-refused"] = true
+	for _, id := range []string{checkMessageNotEmpty, checkMessageComplete, checkMessageOnce, checkMessageUnaltered,
+		checkMessageChat, checkStreamError, checkChatIDUnique} {
+		ids[id] = true
+	}
 	return ids
 }
 
@@ -349,6 +354,52 @@ func TestFaults(t *testing.T) {
 			resp, got := send(t, ts, request{method: "GET", path: "/api/chat/" + c.ChatID + "/status", auth: auth})
 			assert.Equal(t, faultyOr(200, 401)(faulty), resp.StatusCode, "status with Authorization %q: %s", auth, got)
 		}
+	}
+	checks[faultStreamEmpty] = func(t *testing.T, ts *httptest.Server, faulty bool) {
+		_, body := streamOf(t, ts)
+		assert.Equal(t, faulty, strings.Count(body, "\n") == 1, "the stream is its first line alone: %s", body)
+		assert.True(t, strings.HasPrefix(body, `2:[{"chatId":"chat_`), "the first line stays")
+	}
+	checks[faultNoFinishMessage] = func(t *testing.T, ts *httptest.Server, faulty bool) {
+		_, body := streamOf(t, ts)
+		assert.Equal(t, !faulty, strings.Contains(body, "\nd:{"), "a finish_message d: in %s", body)
+		assert.Equal(t, faulty, strings.HasSuffix(body, `"isContinued":false}`+"\n") && strings.Count(body, "\ne:") == 1,
+			"the stream ends with its first e: %s", body)
+		assert.NoError(t, decodeErr(body, true), "every line is still well formed")
+	}
+	checks[faultToolCallTwice] = func(t *testing.T, ts *httptest.Server, faulty bool) {
+		_, body := streamOf(t, ts)
+		assert.Equal(t, map[bool]int{true: 2, false: 1}[faulty], strings.Count(body, "\n9:{"), "tool call lines in %s", body)
+	}
+	checks[faultNotUTF8] = func(t *testing.T, ts *httptest.Server, faulty bool) {
+		_, body := streamOf(t, ts)
+		assert.Equal(t, !faulty, utf8.ValidString(body), "the stream is UTF-8")
+		assert.Equal(t, faulty, strings.Contains(body, "\n0:\"caf\xe9 au lait\"\n"), "the Latin-1 line in %q", body)
+	}
+	checks[faultErrorThenFinish] = func(t *testing.T, ts *httptest.Server, faulty bool) {
+		_, body := streamOf(t, ts)
+		assert.Equal(t, faulty, strings.Contains(body, "\n3:\""+errorText+"\"\nd:{\"finishReason\":\"stop\""), "an error part before the finish in %s", body)
+	}
+	checks[faultChatIDChanges] = func(t *testing.T, ts *httptest.Server, faulty bool) {
+		_, body := streamOf(t, ts)
+		assert.Equal(t, faulty, strings.Contains(body, "\n2:[{\"chatId\":\""+otherChatID+"\"}]\n"), "another chat named in %s", body)
+		assert.True(t, strings.HasPrefix(body, `2:[{"chatId":"chat_`), "the first line stays")
+	}
+	checks[faultChatIDReused] = func(t *testing.T, ts *httptest.Server, faulty bool) {
+		var ids []string
+		for range 2 {
+			_, body := send(t, ts, request{auth: bearer(KeyValid), body: jsonBody})
+			var c created
+			require.NoError(t, json.Unmarshal([]byte(body), &c), "create: %s", body)
+			ids = append(ids, c.ChatID)
+			_, stream := streamOf(t, ts)
+			ids = append(ids, strings.TrimSuffix(strings.TrimPrefix(firstLine(stream), `2:[{"chatId":"`), `"}]`))
+		}
+		distinct := map[string]bool{}
+		for _, id := range ids {
+			distinct[id] = true
+		}
+		assert.Equal(t, map[bool]int{true: 1, false: 4}[faulty], len(distinct), "chat ids of four chats: %v", ids)
 	}
 	_, clean := newMock(t, Options{})
 	for _, f := range Faults() {

@@ -99,7 +99,7 @@ func (s *Server) publish(w *response, r *http.Request, id string) {
 	s.mu.Lock()
 	c.messages = append(c.messages, m)
 	s.mu.Unlock()
-	s.respond(w, r, c, m, &req, false)
+	s.respond(w, r, c, m, &req, false, c.id)
 }
 
 // pageTemplate renders a chat's page.

@@ -127,11 +127,14 @@ type Server struct {
 	reqIDs  *rand.Rand // request ids, apart so failed requests do not shift chat ids
 	chatIDs *rand.Rand // chat, message, stream and tool call ids
 	seq     int
-	chats   map[string]*chat
-	order   []string           // chat ids in creation order, for eviction
-	keep    int                // how many chats to keep: maxChats
-	windows map[string]*window // rate-limit windows by key
-	variant map[string]bool
+	// firstChat is the id of the first chat created, which the
+	// chat-id-reused faults give every later chat.
+	firstChat string
+	chats     map[string]*chat
+	order     []string           // chat ids in creation order, for eviction
+	keep      int                // how many chats to keep: maxChats
+	windows   map[string]*window // rate-limit windows by key
+	variant   map[string]bool
 }
 
 // New returns a mock server with the given options. It fails when the

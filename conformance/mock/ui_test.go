@@ -2,6 +2,7 @@ package mock
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/chatwire/chatwire/client/uimessage"
 	"github.com/chatwire/chatwire/internal/protocol"
@@ -29,8 +31,9 @@ const uiStreamBody = `{"content":"a page for my café \"Chez Ünïcode\"\n","rea
 const uiStreamContent = "a page for my café \"Chez Ünïcode\"\n"
 
 // uiThrowers says, for each UI fault, which of the default releases of a
-// skew report (sdk.DefaultReleases) throw on its stream: what the fault's
-// description claims. The Go emulation (TestUIFaultClients) and the real
+// skew report (sdk.DefaultReleases) throw on its stream, or report an
+// error chunk through onError (an error to useChat, which stops there):
+// what the fault's description claims. The Go emulation (TestUIFaultClients) and the real
 // clients (TestUIRealClients) must both agree with it.
 var uiThrowers = map[string][]string{
 	faultUIUnknownChunkType:    {"5.0.0", "5.0.277", "6.0.0", "6.0.326", "7.0.0", "7.0.173"},
@@ -46,6 +49,15 @@ var uiThrowers = map[string][]string{
 	faultUIContentType:         nil,
 	faultUIChatIDMissing:       nil,
 	faultUINoDone:              nil,
+	faultUIEmptyStream:         nil,
+	faultUINoFinish:            nil,
+	faultUITextUnfinished:      nil,
+	faultUIChunkOutsideData:    nil,
+	faultUIMessageIDChanges:    nil,
+	faultUINotUTF8:             nil,
+	faultUIErrorThenFinish:     {"5.0.0", "5.0.277", "6.0.0", "6.0.326", "7.0.0", "7.0.173"},
+	faultUIChatIDChanges:       nil,
+	faultUIChatIDReused:        nil,
 }
 
 // uiReading is what the Go emulation of the clients makes of a UI stream.
@@ -87,7 +99,7 @@ func readUIStream(t *testing.T, body string) uiReading {
 				threw = true
 				break
 			}
-			if err := a.Add(c); err != nil {
+			if err := a.Add(c); err != nil || bytes.HasPrefix(c, []byte(`{"type":"error"`)) {
 				threw = true
 			}
 		}
@@ -254,6 +266,38 @@ func TestUIFaultClients(t *testing.T) {
 				}
 			case faultUIStrictUnknownKey:
 				assert.Contains(t, body, `data: {"type":"finish","finishReason":"stop"}`)
+			case faultUIEmptyStream:
+				assert.Equal(t, "data: [DONE]\n\n", body)
+			case faultUINoFinish:
+				assert.NotContains(t, body, `{"type":"finish"`)
+				assert.True(t, rd.done)
+			case faultUITextUnfinished:
+				assert.Equal(t, 1, strings.Count(body, `"type":"text-end"`), body)
+				for rel, js := range rd.messages {
+					assert.Contains(t, js, `"state":"streaming"`, rel)
+				}
+			case faultUIChunkOutsideData:
+				assert.Contains(t, body, "\n\n{\"type\":\"text-delta\"")
+				assert.Equal(t, clean.events-1, rd.events, "the client reads one event fewer")
+			case faultUIMessageIDChanges:
+				assert.Equal(t, 2, strings.Count(body, `"type":"start",`), body)
+				for _, rel := range []string{"5.0.277", "6.0.326", "7.0.173"} {
+					assert.NotContains(t, rd.messages[rel], "Reading your request", "%s starts anew and loses the first step", rel)
+				}
+				for _, rel := range []string{"5.0.0", "6.0.0", "7.0.0"} {
+					assert.Contains(t, rd.messages[rel], "Reading your request", "%s keeps the first step", rel)
+				}
+			case faultUINotUTF8:
+				assert.False(t, utf8.ValidString(body))
+				for rel, js := range rd.messages {
+					assert.Contains(t, js, "caf\uFFFD au lait", rel)
+				}
+			case faultUIErrorThenFinish:
+				assert.Contains(t, body, `data: {"type":"error","errorText":"`+errorText+`"}`+"\n\n"+`data: {"type":"finish","finishReason":"stop"}`)
+			case faultUIChatIDChanges:
+				for rel, js := range rd.messages {
+					assert.Contains(t, js, `"metadata":{"chatId":"`+otherChatID+`"}`, rel)
+				}
 			}
 			if f.Name != faultUIContentType {
 				assert.Equal(t, "text/event-stream", resp.Header.Get("Content-Type"))

@@ -24,6 +24,15 @@ const (
 	faultUIJSONSplit           = "ui-json-split"
 	faultUIChatIDMissing       = "ui-chat-id-missing"
 	faultUINoDone              = "ui-no-done"
+	faultUIEmptyStream         = "ui-empty-stream"
+	faultUINoFinish            = "ui-no-finish"
+	faultUITextUnfinished      = "ui-text-unfinished"
+	faultUIChunkOutsideData    = "ui-chunk-outside-data"
+	faultUIMessageIDChanges    = "ui-message-id-changes"
+	faultUINotUTF8             = "ui-not-utf8"
+	faultUIErrorThenFinish     = "ui-error-then-finish"
+	faultUIChatIDChanges       = "ui-chat-id-changes"
+	faultUIChatIDReused        = "ui-chat-id-reused"
 )
 
 // The check IDs the UI faults trip.
@@ -69,8 +78,8 @@ func UIFaults() []Fault {
 			parse, nil},
 		{faultUIChunkFrom7, "a chunk only ai 7 knows, " + uiCustomChunk + ", after the first start-step: every ai 5 and 6 client throws (unknown chunk type), ai 7 adds a custom part",
 			[]string{checkUISkew}, nil},
-		{faultUINoFinalBlankLine, "the last event, finish, ends with one line end, not a blank line, and no data: [DONE] follows: the client drops the event",
-			[]string{checkUIFraming}, nil},
+		{faultUINoFinalBlankLine, "the last event, finish, ends with one line end, not a blank line, and no data: [DONE] follows: the client drops the event, and with it the end of the turn",
+			[]string{checkUIFraming, checkMessageComplete}, nil},
 		{faultUIJSONSplit, "the first text-delta's JSON is split across two events, cut before its \"delta\" member: every client throws (AI_JSONParseError)",
 			parse, nil},
 		// A warning, not a failure: no SDK client reads either header (the
@@ -81,12 +90,30 @@ func UIFaults() []Fault {
 		// A warning, not a failure: start.messageMetadata.chatId is
 		// chatwire's convention, the spec shows the chat id only in the v4
 		// first line (the checker's ui-chat-id says why).
-		{faultUIChatIDMissing, "the start chunk has no messageMetadata, so no chatId: the stream never says which chat it belongs to",
-			nil, []string{checkUIChatID}},
+		{faultUIChatIDMissing, "the start chunk has no messageMetadata, so no chatId, and no other chunk or header carries one: the stream never says which chat it belongs to",
+			[]string{checkMessageChat}, []string{checkUIChatID}},
 		{faultUIStrictUnknownKey, "finish carries finishReason \"stop\" (as ai 6 servers write, vercel/ai#11269): only the strict releases 5.0.0–5.0.91, which do not know the key, throw; the newest of every major read it",
 			nil, []string{checkUISkew}},
 		{faultUINoDone, "no data: [DONE] after finish (the client does not need it; the SDK's servers always send it)",
 			nil, []string{checkUIFraming}},
+		{faultUIEmptyStream, "a create is answered 200 with data: [DONE] and no chunk at all: every client shows nothing, without an error",
+			[]string{checkMessageNotEmpty, checkMessageComplete, checkMessageChat}, []string{checkUIChatID}},
+		{faultUINoFinish, "no finish chunk before data: [DONE]: every client ends the turn as if it were done (recoupable/app#1924)",
+			[]string{checkMessageComplete}, nil},
+		{faultUITextUnfinished, "the last text block has no text-end: every client keeps that text part streaming after finish",
+			[]string{checkMessageComplete}, nil},
+		{faultUIChunkOutsideData, "the second text-delta's JSON is written on its own line, without data: before it: every client drops it without a word",
+			[]string{checkMessageUnaltered}, nil},
+		{faultUIMessageIDChanges, "a second start chunk with another messageId comes before the second step: ai 5.0.277, 6.0.326 and 7.0.173 start the message anew and lose the first step",
+			[]string{checkMessageUnaltered}, nil},
+		{faultUINotUTF8, "a text-delta carries text in Latin-1 (\"caf\\xe9 au lait\"), not UTF-8: every client shows U+FFFD",
+			[]string{checkMessageUnaltered}, nil},
+		{faultUIErrorThenFinish, "an error chunk (" + errorText + ") comes before finish, which then claims finishReason \"stop\": every client reports the error, a reader that goes on sees success",
+			[]string{checkStreamError}, []string{checkUISkew}},
+		{faultUIChatIDChanges, "a message-metadata chunk before finish names another chat, " + otherChatID + ": the client's message ends about it",
+			[]string{checkMessageChat}, nil},
+		{faultUIChatIDReused, "every chat after the first is announced with the first chat's id, in its stream and its JSON response",
+			[]string{checkChatIDUnique}, nil},
 	})
 }
 
@@ -102,6 +129,17 @@ func uiFrameType(frame []byte, typ string) bool {
 // -1.
 func uiIndex(frames [][]byte, typ string) int {
 	return slices.IndexFunc(frames, func(f []byte) bool { return uiFrameType(f, typ) })
+}
+
+// uiLastIndex returns the index of the last frame of a chunk of type typ,
+// or -1.
+func uiLastIndex(frames [][]byte, typ string) int {
+	for i := len(frames) - 1; i >= 0; i-- {
+		if uiFrameType(frames[i], typ) {
+			return i
+		}
+	}
+	return -1
 }
 
 // uiFaultFrames returns the frames of a create stream with the UI stream
@@ -154,6 +192,28 @@ func (s *Server) uiFaultFrames(m *message, frames [][]byte) [][]byte {
 		return replace(i, split)
 	case faultUIChatIDMissing:
 		return replace(0, uistream.AppendStartChunk(nil, m.script.messageID, nil))
+	case faultUIEmptyStream:
+		return [][]byte{frames[done]}
+	case faultUINoFinish:
+		return slices.Delete(slices.Clone(frames), finish, finish+1)
+	case faultUITextUnfinished:
+		i := uiLastIndex(frames, "text-end")
+		return slices.Delete(slices.Clone(frames), i, i+1)
+	case faultUIChunkOutsideData:
+		i := uiIndex(frames, "text-delta") + 1
+		return replace(i, bytes.TrimPrefix(frames[i], []byte("data: ")))
+	case faultUIMessageIDChanges:
+		return insert(uiIndex(frames, "finish-step")+1, uistream.AppendStartChunk(nil, m.script.messageID+"-2", nil))
+	case faultUINotUTF8:
+		// Written by hand: the encoder, as JSON.stringify, writes only UTF-8.
+		delta := `data: {"type":"text-delta","id":"` + uiTextID1 + `","delta":"` + notUTF8Text + "\"}\n\n"
+		return insert(uiIndex(frames, "text-delta")+1, []byte(delta))
+	case faultUIErrorThenFinish:
+		out := insert(finish, uistream.AppendErrorChunk(nil, errorText))
+		out[finish+1] = uistream.AppendFinishChunk(nil, "stop", nil)
+		return out
+	case faultUIChatIDChanges:
+		return insert(finish, uistream.AppendMessageMetadataChunk(nil, uiChatIDMetadata(otherChatID)))
 	}
 	return frames
 }

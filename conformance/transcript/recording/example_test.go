@@ -31,5 +31,5 @@ func ExampleReplay() {
 	fmt.Printf("%d pass, %d fail\n", rep.Summary.Pass, rep.Summary.Fail)
 	// Output:
 	// chat/4.5/line-grammar fail [../../../corpus/transcripts/fault-malformed-line/stream-default.chatlog.jsonl]
-	// 97 pass, 1 fail
+	// 103 pass, 1 fail
 }
