@@ -79,7 +79,7 @@ func ExampleTranscripts() {
 	}
 	fmt.Println("mode", expected.Mode)
 	// Output:
-	// 42 scenarios, the first conformant
+	// 49 scenarios, the first conformant
 	// mode fault-malformed-line
 }
 
