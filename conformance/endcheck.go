@@ -140,16 +140,11 @@ func harmed(e *streamEnd, harm func(c *clientEnd) []string) (outcome Outcome, re
 	if len(who) == 0 {
 		return Pass, ""
 	}
-	clients, leave := strings.Join(who, ", "), " leave"
-	switch {
-	case len(who) == len(e.clients) && len(who) > 1:
-		clients = "every client read (" + clients + ")"
-	case len(who) == 1:
-		clients, leave = "the client "+clients, " leaves"
-	default:
-		clients = "the clients " + clients
+	clients := strings.Join(who, ", ")
+	if len(who) == len(e.clients) && len(who) > 1 {
+		clients = "every client checked (" + clients + ")"
 	}
-	reason = clients + leave + " the user, with no error, " + phrase(why)
+	reason = clients + ": the user sees, with no error, " + phrase(why)
 	if !newest {
 		return Warn, "only older releases: " + reason + " (their users must upgrade)"
 	}
@@ -234,7 +229,7 @@ func judgeComplete(o observed, e *streamEnd) verdict {
 	case e.proto == protocol.UI && e.abort != "":
 		end = append(end, "an abort chunk at "+e.abort+" for a chat nobody aborted")
 	case e.proto == protocol.UI && !e.finished:
-		end = append(end, "no finish chunk: the stream ended without one")
+		end = append(end, "no finish chunk before the stream ended")
 	case e.proto != protocol.UI && !e.framed:
 		return verdict{outcome: Info, reason: "the stream has only the parts the spec shows (2: and 0:), with no end marker: a client cannot tell its end from a cut (the AI SDK's servers end a turn with d:)",
 			actual: actual}
