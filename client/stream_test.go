@@ -282,6 +282,62 @@ func TestFaults(t *testing.T) {
 			assert.Equal(t, 500, apiErr.StatusCode)
 			assert.ErrorIs(t, err, client.ErrServerError)
 		},
+		// The end-state faults: the client holds the message as ai 4's
+		// client does, which reads each without a word but the error part.
+		"stream-empty": func(t *testing.T, ts *httptest.Server) {
+			s, err := create(t, ts, mock.KeyValid, x)
+			require.NoError(t, err)
+			codes, err := readAll(s)
+			require.NoError(t, err)
+			assert.Equal(t, []string{"2"}, codes, "no part after the chat id")
+			assert.Empty(t, s.Message().Content, "an empty message")
+		},
+		"no-finish-message": func(t *testing.T, ts *httptest.Server) {
+			s, err := create(t, ts, mock.KeyValid, x)
+			require.NoError(t, err)
+			codes, err := readAll(s)
+			require.NoError(t, err)
+			assert.Equal(t, "e", codes[len(codes)-1], "the stream ends at the first step's finish")
+			assert.Equal(t, "unknown", s.FinishReason(), "no finish_message: the SDK's unknown")
+		},
+		"tool-call-twice": func(t *testing.T, ts *httptest.Server) {
+			s, err := create(t, ts, mock.KeyValid, x)
+			require.NoError(t, err)
+			_, err = readAll(s)
+			require.NoError(t, err)
+			calls := s.Message().ToolInvocations
+			require.Len(t, calls, 2, "the tool call twice, as ai 4's client holds it")
+			assert.Equal(t, calls[0].ToolCallID, calls[1].ToolCallID)
+		},
+		"not-utf8": func(t *testing.T, ts *httptest.Server) {
+			s, err := create(t, ts, mock.KeyValid, x)
+			require.NoError(t, err)
+			_, err = readAll(s)
+			require.NoError(t, err)
+			assert.Contains(t, s.Message().Content, "caf\uFFFD au lait", "the byte that is not UTF-8 read as U+FFFD, as TextDecoder reads it")
+		},
+		"error-then-finish": func(t *testing.T, ts *httptest.Server) {
+			s, err := create(t, ts, mock.KeyValid, x)
+			require.NoError(t, err)
+			_, err = readAll(s)
+			require.Error(t, err, "the error part ends the reading, as ai 4's client throws")
+			assert.Contains(t, err.Error(), "the build step failed")
+		},
+		"chat-id-changes": func(t *testing.T, ts *httptest.Server) {
+			s, err := create(t, ts, mock.KeyValid, x)
+			require.NoError(t, err)
+			_, err = readAll(s)
+			require.NoError(t, err)
+			assert.Regexp(t, `^chat_[0-9a-f]{16}$`, s.ChatID(), "the chat id is the first line's")
+			assert.Len(t, s.Data(), 2, "the data holds both chat ids")
+		},
+		"chat-id-reused": func(t *testing.T, ts *httptest.Server) {
+			first, err := createJSON(t, ts, mock.KeyValid, x)
+			require.NoError(t, err)
+			s, err := create(t, ts, mock.KeyValid, x)
+			require.NoError(t, err)
+			assert.Equal(t, first.ChatID, s.ChatID(), "the second chat is announced with the first's id")
+		},
 		"error-with-stream": func(t *testing.T, ts *httptest.Server) {
 			status("cw_test_nobody", x, 401, client.ErrUnauthorized)(t, ts)
 			_, err := create(t, ts, "cw_test_nobody", x)

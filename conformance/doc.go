@@ -50,6 +50,9 @@
 //	judge.go, invariant.go  the judges: exchanges in, verdicts out (no network)
 //	uicheck.go        the chat/4.5/ui-* checks of the UI message stream (AI SDK 5, 6, 7) and
 //	                  their judges: framing, chunk schema, assembly, chat id, release skew
+//	endstate.go       what each client's user is left with once a stream ends: the message,
+//	                  an error shown or not, what the client dropped, lost or shows twice
+//	endcheck.go       the end-state checks: chat/4.5/message-*, stream-error, chat/4.4/chat-id-unique
 //	uiread.go         UIOptions; the protocol of each stream told apart (internal/protocol);
 //	                  a UI message stream read as the SDK's clients read it
 //	exchanges.go      JudgeExchanges: the invariants judged on exchanges recorded elsewhere
