@@ -89,6 +89,22 @@
 // are skipped. A stream read only to its first line (the model probes) is
 // read, when it is a UI stream, to the end of its first event.
 //
+// # What the user is left with
+//
+// The stream checks above fail what makes a client throw. The end-state
+// checks (chat/4.5/message-not-empty, message-complete, message-once,
+// message-unaltered, message-chat, stream-error and chat/4.4/chat-id-unique)
+// judge what a client that reads a stream without a word leaves its user
+// with, for every stream read to its end, in both protocols: the v4 stream
+// as ai 4.3.19's client holds it, the UI stream as each release of the
+// skew range does, stopping at an error chunk as useChat does. A message
+// that is empty, unfinished, shown twice, missing what was sent, or about
+// another chat fails where the newest release of a maintained major shows
+// it without an error (older releases alone: warn). A stream the reader
+// stopped before its end leaves message-complete inconclusive, never
+// passed; streams are read to their end (DefaultMaxLines, the byte cap and
+// the time limit) so that their end can be judged.
+//
 // # Bounded evidence
 //
 // A run holds at most one body in flight ([LiveOptions.MaxBytes], 8 MiB by
