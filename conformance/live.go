@@ -343,9 +343,14 @@ func (r *exchangeRun) read(resp *http.Response) {
 // first line: for the v4 data stream, its first non-blank line; for the UI
 // message stream, its first event, to the blank line that ends the event's
 // data (so that the first chunk is read whole, as the SDK's parser reads
-// it).
+// it). Where the headers do not tell the protocol, it is told from the
+// body's first lines as protocol.Sniff tells it: past the lines the SSE
+// parser reads without an event (comments, event, id and retry fields),
+// to the first line that tells.
 type firstReading struct {
-	proto    protocol.Protocol // Unknown until the headers or the first non-blank line tell
+	proto    protocol.Protocol // Unknown until the headers or the first lines tell
+	told     bool              // proto is the headers' or Sniff's last word
+	head     []byte            // the lines read while they do not tell, for Sniff
 	nonBlank bool              // a non-blank line has arrived
 	data     bool              // a UI event's data line has arrived
 }
@@ -354,12 +359,16 @@ type firstReading struct {
 // (or event) is now read.
 func (f *firstReading) read(line []byte) bool {
 	t := bytes.TrimSuffix(line, []byte("\r"))
-	blank := len(bytes.TrimSpace(t)) == 0
-	if !blank && !f.nonBlank {
-		f.nonBlank = true
-		if f.proto == protocol.Unknown {
-			f.proto = protocol.Sniff(append(bytes.Clone(t), '\n'))
+	if f.proto == protocol.Unknown && !f.told {
+		f.head = append(append(f.head, t...), '\n')
+		f.proto = protocol.Sniff(f.head)
+		if f.proto == protocol.Unknown && protocol.Silent(t) && len(f.head) < protocol.SniffBytes {
+			return false // the next line may tell
 		}
+		f.told = true
+	}
+	if len(bytes.TrimSpace(t)) != 0 {
+		f.nonBlank = true
 	}
 	if f.proto != protocol.UI {
 		return f.nonBlank

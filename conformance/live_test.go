@@ -83,6 +83,18 @@ func TestLiveReading(t *testing.T) {
 		{name: "a first-line probe skips blank lines", probe: "model/current[gamma-k3]", h: func(w http.ResponseWriter, r *http.Request) {
 			w.Write([]byte("\r\n\n2:[{\"chatId\":\"c\"}]\n0:\"x\"\n"))
 		}, status: 200, lines: 3, end: transcript.EndCap, lastNL: true, firstText: "\r"},
+		{name: "a first-line probe reads a header-less UI stream past its comments to its first event", probe: "model/current[gamma-k3]", h: func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/plain")
+			w.Write([]byte(": ok\n\nevent: message\ndata: {\"type\":\"start\"}\n\ndata: {\"type\":\"start-step\"}\n\n"))
+			w.(http.Flusher).Flush()
+			waitGone(r)
+		}, status: 200, lines: 5, end: transcript.EndCap, lastNL: true, firstText: ": ok"},
+		{name: "a first-line probe stops at the first v4 line after SSE comments", probe: "model/current[gamma-k3]", h: func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/plain")
+			w.Write([]byte(": ok\n2:[{\"chatId\":\"c\"}]\n0:\"x\"\n"))
+			w.(http.Flusher).Flush()
+			waitGone(r)
+		}, status: 200, lines: 2, end: transcript.EndCap, lastNL: true, firstText: ": ok"},
 		{name: "a stream is read to the line cap", probe: "stream-default", h: lines(50, true), opts: func(o *LiveOptions) { o.MaxLines = 5 },
 			status: 200, lines: 5, end: transcript.EndCap, lastNL: true},
 		{name: "a stream is read to its end", probe: "stream-default", h: lines(50, false),
