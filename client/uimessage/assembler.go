@@ -17,8 +17,10 @@ import (
 //
 // An Assembler is not safe for concurrent use.
 type Assembler struct {
-	b       behaviour
-	onError func(text string)
+	b         behaviour
+	onError   func(text string)
+	terminate bool  // terminateOnError: an error chunk ends the reading
+	badRel    error // the release is none the tables know: every use fails
 
 	msg   object  // the message's properties; "parts" is written from parts
 	parts []*part // the message's parts
@@ -34,7 +36,7 @@ type Assembler struct {
 	finishReason    value
 
 	chunks int
-	err    *AssemblyError
+	err    error // what ended the reading: an *AssemblyError, or badRel
 
 	consts map[string]value // constant strings as JSON values: states, types
 
@@ -80,12 +82,33 @@ type Option func(*Assembler)
 
 // WithOnError sets the function readUIMessageStream's onError stands for:
 // it is called with the text of each error chunk, after which the reading
-// goes on (useChat's onError throws instead: stop there).
+// goes on (with [WithTerminateOnError], Add returns the error instead).
 func WithOnError(fn func(text string)) Option { return func(a *Assembler) { a.onError = fn } }
 
-// NewAssembler returns an Assembler that plays release r's client.
+// WithTerminateOnError makes an error chunk end the reading, as
+// readUIMessageStream's terminateOnError option does and as useChat stops
+// (its onError throws: the chat's status becomes "error"): Add returns the
+// *[AssemblyError] the client throws, Type "error", Name "Error" and
+// Message the chunk's errorText, and reads nothing after it. Without it,
+// the Assembler reads on past an error chunk, as readUIMessageStream does
+// by default.
+func WithTerminateOnError() Option { return func(a *Assembler) { a.terminate = true } }
+
+// NewAssembler returns an Assembler that plays release r's client. r must
+// be a release the tables know (r.Known(): [sdk.Newest], or one
+// [sdk.Parse] reads); for any other, the zero Release included, every Add
+// and Continue returns an error wrapping [sdk.ErrUnknownRelease] that says
+// so: a client must be chosen, as the releases assemble alike in no
+// release's every case.
 func NewAssembler(r sdk.Release, opts ...Option) *Assembler {
 	a := &Assembler{b: behaviourOf(r)}
+	if !r.Known() {
+		what := "the zero sdk.Release"
+		if r != (sdk.Release{}) {
+			what = "ai@" + r.String() + ", which the tables do not know"
+		}
+		a.badRel = fmt.Errorf("uimessage: %w: NewAssembler was given %s; give it a release, such as sdk.Newest() or sdk.MustParse(\"7\")", sdk.ErrUnknownRelease, what)
+	}
 	for _, o := range opts {
 		o(a)
 	}
@@ -102,7 +125,7 @@ func (a *Assembler) Reset() {
 	a.newMessage(rawValue([]byte(`""`)))
 	a.shown, a.wrote = 0, false
 	a.finishReason = undef
-	a.chunks, a.err = 0, nil
+	a.chunks, a.err = 0, a.badRel
 	a.protoText = nil
 }
 
@@ -126,13 +149,9 @@ func (a *Assembler) write() {
 	a.shown, a.wrote = len(a.parts), true
 }
 
-// Err returns the error the client threw, or nil.
-func (a *Assembler) Err() error {
-	if a.err == nil {
-		return nil
-	}
-	return a.err
-}
+// Err returns the *[AssemblyError] the client threw, the error of a
+// release the tables do not know (see [NewAssembler]), or nil.
+func (a *Assembler) Err() error { return a.err }
 
 // FinishReason returns the finish reason of the last finish chunk that had
 // one, as JSON ("stop"), or nil. The client keeps it beside the message.
@@ -189,10 +208,13 @@ func (a *Assembler) MarshalJSON() ([]byte, error) { return a.AppendJSON(nil), ni
 // chunk through as).
 var ErrBadChunk = errors.New("not a JSON object with a string type")
 
-// Add hands the client one chunk: the raw JSON of a chunk that passed the
-// release's schema, its keys in the schema's order (as the decoder hands
-// it out). It returns the *AssemblyError the client throws, which ends the
-// reading: every later Add returns it again.
+// Add hands the client's assembly one chunk, as readUIMessageStream takes
+// it: the raw JSON of a chunk that passed the release's schema, its keys
+// in the schema's order (as the decoder hands it out). Add does not check
+// the schema, which the client's transport checks before the assembly
+// sees a chunk: a [Reader] reads a stream as the client does, schema then
+// assembly. It returns the *AssemblyError the client throws, which ends
+// the reading: every later Add returns it again.
 func (a *Assembler) Add(chunk []byte) error {
 	if a.err != nil {
 		return a.err

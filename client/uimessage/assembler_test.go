@@ -107,3 +107,58 @@ func TestDataPartKeyOrder(t *testing.T) {
 	addAll(t, a, `{"data":1,"id":"d1","type":"data-x"}`)
 	assert.Equal(t, `{"id":"","role":"assistant","parts":[{"type":"data-x","id":"d1","data":1}]}`, string(a.AppendJSON(nil)))
 }
+
+// TestUnknownRelease: an Assembler of a release the tables do not know,
+// the zero Release above all, fails at its first use with an error that
+// names the fix, whatever it is asked; Reset does not clear it.
+func TestUnknownRelease(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		rel  sdk.Release
+		want string
+	}{
+		{"zero", sdk.Release{}, "NewAssembler was given the zero sdk.Release"},
+		{"major unknown", sdk.Release{Major: 9}, "NewAssembler was given ai@9.0.0, which the tables do not know"},
+		{"patch never published", sdk.Release{Major: 5, Patch: 58}, "NewAssembler was given ai@5.0.58, which the tables do not know"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			a := uimessage.NewAssembler(tt.rel)
+			err := a.Add([]byte(`{"type":"start","messageId":"m"}`))
+			require.ErrorIs(t, err, sdk.ErrUnknownRelease, "Add with %v", tt.rel)
+			assert.Contains(t, err.Error(), tt.want)
+			assert.Contains(t, err.Error(), "sdk.Newest()", "the error names the fix")
+			assert.Equal(t, err, a.Err(), "Err")
+			assert.ErrorIs(t, a.Continue([]byte(`{"id":"m","role":"assistant","parts":[]}`)), sdk.ErrUnknownRelease, "Continue")
+			a.Reset()
+			assert.ErrorIs(t, a.Add([]byte(`{"type":"start-step"}`)), sdk.ErrUnknownRelease, "Add after Reset")
+			assert.Equal(t, "null", string(a.AppendJSON(nil)), "nothing was yielded")
+		})
+	}
+	assert.NoError(t, uimessage.NewAssembler(sdk.Newest()).Err(), "a known release")
+}
+
+// TestTerminateOnError: with WithTerminateOnError an error chunk ends the
+// reading as useChat's does, the message as last yielded; without it the
+// reading goes on, as readUIMessageStream's by default.
+func TestTerminateOnError(t *testing.T) {
+	head := []string{`{"type":"start","messageId":"m"}`, `{"type":"text-start","id":"t"}`, `{"type":"text-delta","id":"t","delta":"Hi"}`}
+	const errorChunk = `{"type":"error","errorText":"rate limited \u2014 try later"}`
+	const hi = `{"id":"m","role":"assistant","parts":[{"type":"text","text":"Hi","state":"streaming"}]}`
+
+	var reported []string
+	stop := uimessage.NewAssembler(sdk.Newest(), uimessage.WithTerminateOnError(), uimessage.WithOnError(func(s string) { reported = append(reported, s) }))
+	addAll(t, stop, head...)
+	err := stop.Add([]byte(errorChunk))
+	var ae *uimessage.AssemblyError
+	require.True(t, errors.As(err, &ae), "the error chunk ends the reading: %v", err)
+	assert.Equal(t, uimessage.AssemblyError{Chunk: 3, Type: "error", Name: "Error", Message: "rate limited — try later"}, *ae)
+	assert.Equal(t, err, stop.Add([]byte(`{"type":"text-delta","id":"t","delta":"!"}`)), "nothing is read after it")
+	assert.Equal(t, hi, string(stop.AppendJSON(nil)))
+	assert.Empty(t, reported, "the error is returned, not reported")
+
+	on := uimessage.NewAssembler(sdk.Newest(), uimessage.WithOnError(func(s string) { reported = append(reported, s) }))
+	addAll(t, on, head...)
+	addAll(t, on, errorChunk, `{"type":"text-delta","id":"t","delta":"!"}`)
+	assert.Equal(t, []string{"rate limited — try later"}, reported)
+	assert.Contains(t, string(on.AppendJSON(nil)), `"text":"Hi!"`, "the reading goes on")
+}

@@ -17,6 +17,9 @@ var ErrBadMessage = errors.New("uimessage: continue: the message is not a JSON o
 // is extended; any other only lends its id to a new one. Nothing is
 // yielded until the first chunk that writes.
 func (a *Assembler) Continue(message []byte) error {
+	if a.badRel != nil {
+		return a.badRel
+	}
 	if !json.Valid(message) || !isObject(trimWS(message)) {
 		return ErrBadMessage
 	}

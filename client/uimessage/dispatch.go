@@ -147,6 +147,9 @@ func (a *Assembler) dispatch(t []byte, c []byte) *jsError {
 			a.write()
 		}
 	case "error":
+		if a.terminate {
+			return plainError(str(jsvalue.Lookup(c, "errorText")))
+		}
 		if a.onError != nil {
 			a.onError(str(jsvalue.Lookup(c, "errorText")))
 		}

@@ -7,19 +7,40 @@
 // on internal/jsvalue (JSON.stringify's form of values, JavaScript strings
 // as WTF-8, the SDK's partial JSON repair).
 //
+// # A stream in, the message out
+//
+// A [Reader] reads a UI message stream as a release's client reads it:
+// the SDK's SSE parser (uistream), the release's chunk schema, then the
+// assembly; it stops where the client stops, and its *[ReadError] says
+// where (event, line, column, byte offset) and what the client threw, by
+// the name the client throws it under (AI_TypeValidationError,
+// AI_UIMessageStreamError, TypeError, …):
+//
+//	a := uimessage.NewAssembler(sdk.Newest(), uimessage.WithTerminateOnError())
+//	r := uimessage.NewReader(body, a)
+//	for r.Next() {
+//		// a.AppendJSON(nil) is the message as the client shows it now
+//	}
+//	err := r.Err() // nil, or where and what the client threw
+//
 // # Chunks in, message out
 //
 // [NewAssembler] takes the [sdk.Release] whose client to play
-// ([sdk.Newest] by default in callers; [sdk.Parse] reads "6.0.0" or a
-// major). [Assembler.Add]
-// takes one chunk's raw JSON, as the decoder (uistream) hands it out after
-// the release's schema accepted it; a chunk the schema rejects never
-// reaches the assembly, the transport throws at it. Add returns the
-// [AssemblyError] the client throws (a delta for a part that is not active,
-// an output for an unknown tool call, …), with the release's error name and
-// message; the reading ends there. An error chunk does not end it:
-// readUIMessageStream reports it through onError ([WithOnError]) and goes
-// on.
+// ([sdk.Newest], or a release [sdk.Parse] reads: "6.0.0" or a major). The
+// releases assemble alike in no release's every case, so there is no
+// default: an Assembler of the zero Release, or of one the tables do not
+// know, returns an error naming the fix from its first use.
+// [Assembler.Add] takes one chunk's raw JSON, as the decoder (uistream)
+// hands it out after the release's schema accepted it, as
+// readUIMessageStream takes chunks the transport checked: Add does not
+// check the schema, whose cost a caller that checked already would pay
+// twice (the Reader checks it). Add returns the [AssemblyError] the
+// client throws (a delta for a part that is not active, an output for an
+// unknown tool call, …), with the release's error name and message; the
+// reading ends there. An error chunk ends it where the client stops at one,
+// as useChat does ([WithTerminateOnError]: readUIMessageStream's
+// terminateOnError); by default it does not: readUIMessageStream reports
+// it through onError ([WithOnError]) and goes on.
 //
 // [Assembler.AppendJSON] writes the message the client last yielded
 // ([Assembler.Message] is a view of it, part by part): the
@@ -68,5 +89,7 @@
 //	              JSON
 //	behaviour.go  the release differences: uistream/sdk's Features as switches
 //	error.go      AssemblyError and the errors the releases throw
+//	reader.go     Reader: a stream read as the client reads it, schema then
+//	              assembly; ReadError
 //	skew.go       Skew: uistream/sdk's skew report with the assembly's throws
 package uimessage

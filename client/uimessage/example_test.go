@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/chatwire/chatwire/client/uimessage"
 	"github.com/chatwire/chatwire/uistream/sdk"
@@ -143,4 +144,41 @@ func ExampleSkew() {
 	// 5.0.277 throw at event 4 (text-delta): TypeError: Cannot read properties of undefined (reading 'text')
 	// 6.0.326 throw at event 4 (text-delta): AI_UIMessageStreamError: Received text-delta for missing text part with ID "t1". Ensure a "text-start" chunk is sent before any "text-delta" chunks.
 	// 7.0.173 read the stream
+}
+
+// A stream read as useChat reads it: the schema, then the assembly, and
+// the error chunk where useChat stops, with its place in the stream.
+func ExampleReader() {
+	body := strings.NewReader("data: {\"type\":\"start\",\"messageId\":\"msg-1\"}\n\n" +
+		"data: {\"type\":\"text-start\",\"id\":\"t1\"}\n\n" +
+		"data: {\"type\":\"text-delta\",\"id\":\"t1\",\"delta\":\"Hel\"}\n\n" +
+		"data: {\"type\":\"error\",\"errorText\":\"rate limited\"}\n\n" +
+		"data: {\"type\":\"text-delta\",\"id\":\"t1\",\"delta\":\"lo\"}\n\n")
+	a := uimessage.NewAssembler(sdk.MustParse("6"), uimessage.WithTerminateOnError())
+	r := uimessage.NewReader(body, a)
+	for r.Next() {
+		fmt.Printf("%s\n", r.Chunk().Type)
+	}
+	fmt.Printf("%s\n", a.AppendJSON(nil))
+	var re *uimessage.ReadError
+	if errors.As(r.Err(), &re) {
+		fmt.Printf("line %d: %s: %s\n", re.Line, re.Where(), re.Thrown())
+	}
+	// Output:
+	// start
+	// text-start
+	// text-delta
+	// {"id":"msg-1","role":"assistant","parts":[{"type":"text","text":"Hel","state":"streaming"}]}
+	// line 7: event 4 (error): ai@6.0.326: Error: rate limited
+}
+
+// The zero Release is no client: the Assembler says so at its first use.
+func ExampleNewAssembler() {
+	a := uimessage.NewAssembler(sdk.Release{})
+	err := a.Add([]byte(`{"type":"start"}`))
+	fmt.Println(errors.Is(err, sdk.ErrUnknownRelease))
+	fmt.Println(err)
+	// Output:
+	// true
+	// uimessage: unknown release: NewAssembler was given the zero sdk.Release; give it a release, such as sdk.Newest() or sdk.MustParse("7")
 }

@@ -21,9 +21,12 @@ const SourceAssembly = "assembly"
 // sdk.Skew checks the schema; the assembly is played once per set of
 // releases whose switches agree, and its throws are merged in with
 // [sdk.Report.Add] (a chunk the schema rejects is where that release
-// stops, so an assembly throw only counts before it). An error chunk is
-// no throw: readUIMessageStream reports it through onError and reads on.
-func Skew(chunks iter.Seq[[]byte], releases []sdk.Release, o sdk.Options, held []byte) (*sdk.Report, error) {
+// stops, so an assembly throw only counts before it). opts set up each
+// release's [Assembler]: by default an error chunk is no throw, as
+// readUIMessageStream reports it through onError and reads on; with
+// [WithTerminateOnError] it is the throw of every release that reaches
+// it, as useChat stops there.
+func Skew(chunks iter.Seq[[]byte], releases []sdk.Release, o sdk.Options, held []byte, opts ...Option) (*sdk.Report, error) {
 	var all [][]byte
 	for c := range chunks {
 		all = append(all, append([]byte(nil), c...))
@@ -74,7 +77,7 @@ func Skew(chunks iter.Seq[[]byte], releases []sdk.Release, o sdk.Options, held [
 			}
 			limit = max(limit, e-1)
 		}
-		a := NewAssembler(g.rel)
+		a := NewAssembler(g.rel, opts...)
 		if held != nil {
 			if err := a.Continue(held); err != nil {
 				return nil, err
