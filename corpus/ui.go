@@ -43,6 +43,13 @@ type UIStream struct {
 	// read a stream alike share one.
 	Readings map[string]string    `json:"readings"`
 	Outcomes map[string]UIOutcome `json:"outcomes"`
+	// TerminateReadings maps a release to its reading with
+	// readUIMessageStream's terminateOnError, which stops at an error
+	// chunk as useChat stops, where that reading differs from its reading
+	// in Readings: the streams with an error chunk. A release it leaves out
+	// reads the stream alike either way (the generator read it both ways).
+	TerminateReadings map[string]string    `json:"terminate_readings"`
+	TerminateOutcomes map[string]UIOutcome `json:"terminate_outcomes"`
 }
 
 // UIOutcome is how a release's reading of a stream ended.
@@ -60,6 +67,26 @@ func (s *UIStream) ReadingPath(p, release string) (string, bool) {
 		return "", false
 	}
 	return path.Join("expected", strings.TrimSuffix(p, ".sse"), file+".jsonl"), true
+}
+
+// TerminateReadingPath returns the path, in the UI corpus, of release's
+// reading of the stream at p with terminateOnError, as useChat reads it:
+// its own file where it differs from the default reading, else the
+// default reading's ([UIStream.ReadingPath]).
+func (s *UIStream) TerminateReadingPath(p, release string) (string, bool) {
+	if file, ok := s.TerminateReadings[release]; ok {
+		return path.Join("expected", strings.TrimSuffix(p, ".sse"), file+".jsonl"), true
+	}
+	return s.ReadingPath(p, release)
+}
+
+// TerminateOutcome returns how release's reading of the stream with
+// terminateOnError ended.
+func (s *UIStream) TerminateOutcome(release string) UIOutcome {
+	if o, ok := s.TerminateOutcomes[release]; ok {
+		return o
+	}
+	return s.Outcomes[release]
 }
 
 // UIError is an error the client threw or reported: its name

@@ -56,6 +56,19 @@ func TestUICorpusComplete(t *testing.T) {
 				}
 				named[rp] = true
 				checkUIReading(t, ui, rp, s.Events, r.Version, s.Outcomes[r.Version].Result, s.Outcomes[r.Version].Event)
+				tp, ok := s.TerminateReadingPath(p, r.Version)
+				require.True(t, ok, "ui/%s: the terminateOnError reading by %s", p, r.Version)
+				named[tp] = true
+				o := s.TerminateOutcome(r.Version)
+				checkUIReading(t, ui, tp, s.Events, r.Version, o.Result, o.Event)
+				if _, ok := s.TerminateReadings[r.Version]; ok {
+					assert.Equal(t, "throws", o.Result, "ui/%s: with terminateOnError, %s stops at the error chunk", p, r.Version)
+					assert.NotEqual(t, rp, tp, "ui/%s: a terminateOnError reading of its own for %s", p, r.Version)
+				}
+			}
+			for r := range s.TerminateReadings {
+				_, ok := s.TerminateOutcomes[r]
+				assert.True(t, ok, "ui/%s: the outcome of %s's terminateOnError reading", p, r)
 			}
 		})
 	}

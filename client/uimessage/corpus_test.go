@@ -4,7 +4,9 @@ package uimessage_test
 // every client release, the Assembler is fed the chunks of the release's
 // reading (expected/PATH/RELEASE.jsonl) one at a time, and after each its
 // message must be byte for byte what readUIMessageStream had yielded last,
-// and it must throw where the client throws, with the same error.
+// and it must throw where the client throws, with the same error. Where
+// the release's reading with terminateOnError differs (a stream with an
+// error chunk), an Assembler WithTerminateOnError is fed that one too.
 
 import (
 	"fmt"
@@ -15,6 +17,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatwire/chatwire/client/uimessage"
@@ -30,11 +33,12 @@ const uiDir = "../../corpus/ui"
 
 // replay feeds a release the chunks of its reading of stream and returns
 // "" when every message and the throw match, else what differs first.
-func replay(t *testing.T, ui fs.FS, stream, release, reading string) string {
+// opts are the Assembler's beside its onError.
+func replay(t *testing.T, ui fs.FS, stream, release, reading string, opts ...uimessage.Option) string {
 	r, err := sdk.Parse(release)
 	require.NoError(t, err)
 	var errTexts []string
-	a := uimessage.NewAssembler(r, uimessage.WithOnError(func(s string) { errTexts = append(errTexts, s) }))
+	a := uimessage.NewAssembler(r, append(opts, uimessage.WithOnError(func(s string) { errTexts = append(errTexts, s) }))...)
 	base := strings.TrimSuffix(stream, ".sse")
 	if held, err := os.ReadFile(filepath.Join(uiDir, base+".message.json")); err == nil {
 		require.NoError(t, a.Continue(held), "%s: continue", stream)
@@ -106,7 +110,7 @@ func TestCorpus(t *testing.T) {
 	}
 	sort.Strings(streams)
 	for _, rel := range releases {
-		pass, fail := 0, 0
+		pass, fail, stopped := 0, 0, 0
 		for _, s := range streams {
 			reading, ok := m.Streams[s].ReadingPath(s, rel)
 			require.True(t, ok, "%s has no reading for %s", s, rel)
@@ -120,8 +124,21 @@ func TestCorpus(t *testing.T) {
 				continue
 			}
 			pass++
+			if _, ok := m.Streams[s].TerminateReadings[rel]; !ok {
+				continue
+			}
+			reading, ok = m.Streams[s].TerminateReadingPath(s, rel)
+			require.True(t, ok)
+			if diff := replay(t, ui, s, rel, reading, uimessage.WithTerminateOnError()); diff != "" {
+				fail++
+				t.Errorf("%s %s with terminateOnError: %s", rel, s, diff)
+				continue
+			}
+			pass++
+			stopped++
 		}
-		t.Logf("release %s: %d passed, %d differ", rel, pass, fail)
+		t.Logf("release %s: %d passed (%d of them with terminateOnError), %d differ", rel, pass, stopped, fail)
+		assert.Positive(t, stopped, "release %s: readings with terminateOnError replayed", rel)
 	}
 }
 

@@ -180,28 +180,51 @@ async function main() {
   // Every release reads every stream. A reading is written once, under
   // the oldest release that gives it; readings says which file each
   // release's reading is.
+  //
+  // Where a release reports an error chunk through onError and reads on,
+  // it reads the stream a second time with terminateOnError, which stops
+  // at that chunk as useChat does (its onError throws): terminate_readings
+  // names that reading's file (RELEASE-terminate, or a file another
+  // reading shares). Elsewhere terminateOnError reads alike: it changes
+  // only what the reader does after onError, and the one error a reading
+  // without an error chunk reports is the one that ends it anyway
+  // (CORPUS_CHECK_TERMINATE=1 reads every stream twice to confirm it).
+  const checkTerminate = process.env.CORPUS_CHECK_TERMINATE === '1';
   for (const s of streams) {
     s.outcomes = {};
     s.readings = {};
-    s.files = new Map(); // file content -> release it is named after
+    s.terminateOutcomes = {};
+    s.terminateReadings = {};
+    s.files = new Map(); // file content -> the name it is written under
   }
+  const keep = (s, reading, name) => {
+    const file = expectedFile(reading);
+    if (!s.files.has(file)) {
+      s.files.set(file, name);
+      write(join(ROOT, 'expected', s.path, `${name}.jsonl`), file);
+    }
+    return { file, name: s.files.get(file) };
+  };
   for (const r of rels) {
     const { sdk } = sdks.get(r.version);
     for (const s of streams) {
       const reading = await readBody(sdk, s.bytes, s.message);
-      const file = expectedFile(reading);
-      if (!s.files.has(file)) {
-        s.files.set(file, r.version);
-        write(join(ROOT, 'expected', s.path, `${r.version}.jsonl`), file);
-      }
-      s.readings[r.version] = s.files.get(file);
+      const kept = keep(s, reading, r.version);
+      s.readings[r.version] = kept.name;
       s.events = reading.events.length;
       s.unterminated = reading.unterminated !== null;
-      const o = reading.outcome;
-      s.outcomes[r.version] =
-        o.result === 'throws'
-          ? { result: 'throws', event: o.event, error: o.error.name, summary: summary(o.error.message) }
-          : { result: o.result };
+      s.outcomes[r.version] = outcomeRecord(reading.outcome);
+      const errorChunk = reading.lines.some((l) => l.on_error !== undefined);
+      if (errorChunk || checkTerminate) {
+        const stopped = await readBody(sdk, s.bytes, s.message, { terminateOnError: true });
+        const file = expectedFile(stopped);
+        if (!errorChunk && file !== kept.file) throw new Error(`${s.path}: ai@${r.version} reads it otherwise with terminateOnError, with no error chunk`);
+        if (errorChunk) {
+          if (file === kept.file) throw new Error(`${s.path}: ai@${r.version} reads on past an error chunk with terminateOnError`);
+          s.terminateReadings[r.version] = keep(s, stopped, `${r.version}-terminate`).name;
+          s.terminateOutcomes[r.version] = outcomeRecord(stopped.outcome);
+        }
+      }
     }
     process.stderr.write(`read ${streams.length} streams with ai@${r.version}\n`);
   }
@@ -230,6 +253,8 @@ async function main() {
             message: s.message === undefined ? null : `${s.path}.message.json`,
             readings: s.readings,
             outcomes: s.outcomes,
+            terminate_readings: Object.keys(s.terminateReadings).length > 0 ? s.terminateReadings : undefined,
+            terminate_outcomes: Object.keys(s.terminateOutcomes).length > 0 ? s.terminateOutcomes : undefined,
           },
         ]),
     ),
@@ -237,6 +262,13 @@ async function main() {
   write(join(ROOT, 'MANIFEST.json'), JSON.stringify(manifest, null, 1) + '\n');
   write(join(ROOT, 'OUTCOMES.md'), outcomesTable(streams, rels));
   process.stderr.write(`wrote ${streams.length} streams x ${rels.length} releases in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+}
+
+// outcomeRecord is the manifest's record of a reading's outcome.
+function outcomeRecord(o) {
+  return o.result === 'throws'
+    ? { result: 'throws', event: o.event, error: o.error.name, summary: summary(o.error.message) }
+    : { result: o.result };
 }
 
 // summary is the first line of an error message, cut to 160 characters.
@@ -252,16 +284,17 @@ function outcomesTable(streams, rels) {
   const rows = [];
   const same = [];
   for (const s of streams.slice().sort((a, b) => (a.path < b.path ? -1 : 1))) {
-    const cells = rels.map((r) => {
-      const o = s.outcomes[r.version];
-      if (o.result === 'ok') return 'ok';
-      if (o.result === 'ok-after-error-chunk') return 'ok+err';
-      return `${o.error.replace(/^AI_/, '')}@${o.event}`;
-    });
+    const cells = rels.map((r) => cell(s.outcomes[r.version]));
     if (cells.every((c) => c === cells[0])) same.push(`${s.path} (${cells[0]})`);
     else rows.push([s.path, ...cells]);
   }
   const line = (cells) => `| ${cells.join(' | ')} |`;
+  const table = (body) => [line(head), line(head.map(() => '---')), ...body.map(line)];
+  const stopped = [];
+  for (const s of streams.slice().sort((a, b) => (a.path < b.path ? -1 : 1))) {
+    if (Object.keys(s.terminateOutcomes).length === 0) continue;
+    stopped.push([s.path, ...rels.map((r) => cell(s.terminateOutcomes[r.version] ?? s.outcomes[r.version]))]);
+  }
   return [
     '# Outcomes per release',
     '',
@@ -270,15 +303,27 @@ function outcomesTable(streams, rels) {
     'from 0 over every event the parser dispatches, [DONE] included). Streams every release reads',
     'alike are listed after the table.',
     '',
-    line(head),
-    line(head.map(() => '---')),
-    ...rows.map(line),
+    ...table(rows),
     '',
     '## The same for every release',
     '',
     ...same.map((s) => `- ${s}`),
     '',
+    '## With terminateOnError, as useChat reads',
+    '',
+    'The streams with an error chunk, read again with readUIMessageStream\'s terminateOnError, which',
+    'stops at the first error chunk as useChat does (`Error@event`: the chunk\'s errorText thrown).',
+    '',
+    ...table(stopped),
+    '',
   ].join('\n');
+}
+
+// cell is an outcome as a cell of OUTCOMES.md.
+function cell(o) {
+  if (o.result === 'ok') return 'ok';
+  if (o.result === 'ok-after-error-chunk') return 'ok+err';
+  return `${o.error.replace(/^AI_/, '')}@${o.event}`;
 }
 
 await main();

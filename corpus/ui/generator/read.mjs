@@ -53,10 +53,13 @@ function issueSummary(issues) {
 
 // readBody reads bytes with the release whose module is sdk. message is the
 // assistant message the client continues (readUIMessageStream's message
-// option), or undefined. It returns {lines, outcome, events, unterminated}:
-// lines holds one record per event the transport parses (every event but
-// [DONE]), outcome the end of the reading.
-export async function readBody(sdk, bytes, message) {
+// option), or undefined. terminateOnError is readUIMessageStream's option:
+// true stops the reading at the first error it reports, an error chunk
+// included, as useChat stops (its onError throws). It returns {lines,
+// outcome, events, unterminated}: lines holds one record per event the
+// transport parses (every event but [DONE]), outcome the end of the
+// reading.
+export async function readBody(sdk, bytes, message, { terminateOnError = false } = {}) {
   const { events, unterminated } = sseEvents(bytes);
   const parsedEvents = events.filter((e) => e.data !== '[DONE]');
 
@@ -90,6 +93,7 @@ export async function readBody(sdk, bytes, message) {
   };
 
   let cancelled = false;
+  let terminated = false; // the reader errored its output (terminateOnError): read no more
   let thrown; // the error that stopped the assembly or the transport
   const gated = new ReadableStream(
     {
@@ -97,6 +101,10 @@ export async function readBody(sdk, bytes, message) {
         await settle();
         finishLine();
         if (cancelled) return;
+        if (terminated) {
+          controller.close();
+          return;
+        }
         const k = lines.length;
         const ev = parsedEvents[k];
         let r;
@@ -132,14 +140,25 @@ export async function readBody(sdk, bytes, message) {
     stream: gated,
     message: message === undefined ? undefined : structuredClone(message),
     onError: (e) => errors.push(e),
+    terminateOnError,
   });
-  for await (const m of iterator) {
-    last = JSON.stringify(m);
-    yields++;
+  try {
+    for await (const m of iterator) {
+      last = JSON.stringify(m);
+      yields++;
+    }
+  } catch (e) {
+    // terminateOnError: the reader errored its output with the error it
+    // reported through onError, at the chunk the assembly is on (the next
+    // pull waits for settle(), which runs after this).
+    if (!terminateOnError) throw e;
+    terminated = true;
+    attributed = current;
+    if (thrown === undefined) thrown = e;
   }
   await settle();
-  if (current === null && thrown !== undefined) throw new Error('an error with no chunk to blame');
-  attributed = current;
+  attributed ??= current;
+  if (attributed === null && thrown !== undefined) throw new Error('an error with no chunk to blame');
   finishLine();
 
   // readUIMessageStream reports both an error chunk (and goes on reading)
