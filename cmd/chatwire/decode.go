@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -12,19 +13,24 @@ import (
 	"strings"
 
 	"github.com/chatwire/chatwire/client/message"
+	"github.com/chatwire/chatwire/internal/jsvalue"
 	"github.com/chatwire/chatwire/internal/protocol"
 	"github.com/chatwire/chatwire/linestream"
 	"github.com/chatwire/chatwire/uistream/sdk"
 )
 
 const decodeUsage = `usage: chatwire decode [-protocol v4|ui|auto] [-sdk VERSION] [-strict] [-max-line N] [FILE ...]
-       chatwire decode -message [-sdk VERSION] [-continue FILE] [-protocol P] [-strict] [-max-line N] [FILE]
-       chatwire decode -skew [-continue FILE] [-max-line N] [FILE]
+       chatwire decode -message [-sdk VERSION] [-read-past-error] [-continue FILE] [-protocol P] [-strict] [-max-line N] [FILE]
+       chatwire decode -skew [-read-past-error] [-continue FILE] [-protocol P] [-max-line N] [FILE]
 
 Decode a response body of POST /api/chat: the AI SDK v4 data stream
 (<code>:<JSON> lines) or the UI message stream of AI SDK 5, 6 and 7
-(Server-Sent Events, data: {chunk}). The protocol is told from the first
-lines (-protocol forces it); -sdk picks the client that reads the stream.
+(Server-Sent Events, data: {chunk}). A file has no headers, so the
+protocol is told from the first lines, as check, replay, bench and bridge
+tell it where the headers say nothing: the UI message stream where an SSE
+data field comes first (after any comments and event, id or retry
+fields); anything else is read as the spec's v4 data stream, and what is
+not one is rejected at its first bad line. -protocol forces it.
 Reads standard input when no FILE is given ("-" also means standard input).
 
 The v4 data stream: one JSON object per part,
@@ -51,30 +57,33 @@ stream lines) is told on standard error as a warning.
 
 -message assembles the stream as the chosen client does and prints it as
 one JSON object. The UI message stream: the UIMessage exactly as that
-client's readUIMessageStream last yielded it (null where it yielded none).
-Where the client throws (a chunk its schema rejects, invalid JSON, a chunk
-its assembly cannot take, such as a delta for a part never started), it
-prints the message as the client showed it last, then
+client last showed it (readUIMessageStream's last yield; null where it
+yielded none). Where the client stops (a chunk its schema rejects, invalid
+JSON, a chunk its assembly cannot take, such as a delta for a part never
+started, or an error chunk, at which useChat stops with the chat's status
+"error"), it prints the message as the client showed it last, then
 FILE:LINE:COL: event N (TYPE): ai@VERSION: ERROR: message on standard
-error, and exits 1. An error chunk does not make readUIMessageStream throw
-(it reports it through onError and reads on): a warning, exit 0. The v4
-data stream (the client of ai 4.3.19, callChatApi in @ai-sdk/ui-utils
-1.2.11, the state behind useChat):
+error, and exits 1. -read-past-error reads on past an error chunk, as
+readUIMessageStream does by default (terminateOnError false): each error
+chunk is then a warning. The v4 data stream (the client of ai 4.3.19,
+callChatApi in @ai-sdk/ui-utils 1.2.11, the state behind useChat):
 
 	{"message":<the SDK's UIMessage>,"data":[...],"finishReason":"...","usage":{...}}
 
 The message is the SDK's without createdAt and revisionId; its id is the
 messageId of the last f part (absent without one). Usage counts the stream
-did not give are null. Where the v4 client throws (an error part, a tool
-result for an unknown call, a code or value it rejects, SSE lines), it
-prints the object as far as it got, then FILE:LINE: message, and exits 1.
+did not give are null. An empty body is the v4 client's empty message.
+Where the v4 client throws (an error part, a tool result for an unknown
+call, a code or value it rejects, SSE lines), it prints the object as far
+as it got, then FILE:LINE: message, and exits 1.
 
 -sdk VERSION reads the stream as that client reads it: 5, 6 or 7 (the newest
 release of the major), an exact release such as 5.0.0 or 6.0.326, or 4
 (4.3.19, the v4 client). Without it, the v4 data stream is read by the v4
-client and the UI message stream by the newest, ai@` + "%s" + `. A v4 stream
-given to an AI SDK 5+ client is what that client makes of it: no event, no
-message (null) and no error, with a warning saying why.
+client and the UI message stream by the newest, ai@` + "%s" + `. An AI SDK
+5+ client is given the UI message stream only: a FILE with no SSE data
+field first is refused (exit 1) unless -protocol ui says to read it as
+that client would (it finds no event in it: no message, no error).
 
 -continue FILE starts from the assistant message the client already holds
 (UIMessage JSON), as useChat continues one after a client-side tool result
@@ -82,8 +91,9 @@ or an approval. UI message stream only.
 
 -skew prints which client releases (every release of ai 5, 6 and 7) read
 the stream, and for each run of releases that does not, the first event
-it throws at and why: its schema or its assembly. It exits 0: it is a
-report.
+it throws at and why: its schema or its assembly (an error chunk stops
+every release, as useChat stops, unless -read-past-error). It exits 0: it
+is a report.
 
 Flags:
 `
@@ -96,8 +106,8 @@ type decodeConfig struct {
 	sdkGiven bool
 	v4Client bool        // -sdk 4
 	release  sdk.Release // -sdk 5+, or the newest
+	readPast bool        // -read-past-error
 	held     []byte      // -continue's message
-	heldName string
 }
 
 func runDecode(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -106,8 +116,9 @@ func runDecode(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	strict := fs.Bool("strict", false, "v4: reject codes the AI SDK v4 does not know and values of the wrong shape for their kind; UI: reject chunk types no client knows in the decoder")
 	maxLine := fs.Int("max-line", linestream.DefaultMaxLineLength, "longest line (v4) or event (UI) accepted, in bytes")
 	asMessage := fs.Bool("message", false, "assemble the stream into the SDK client's message and print it as one JSON object")
-	protoFlag := fs.String("protocol", "auto", "the stream's protocol: v4, ui or auto (told from the first lines)")
+	protoFlag := fs.String("protocol", "auto", "the stream's protocol: v4, ui or auto (told from the first lines: ui on an SSE data field, else v4)")
 	sdkFlag := fs.String("sdk", "", "the client that reads the stream: 4, 5, 6, 7 or a release such as 6.0.0 (default: by the protocol, the newest for the UI stream)")
+	readPast := fs.Bool("read-past-error", false, "UI message stream: read on past an error chunk, as readUIMessageStream does by default, where useChat stops")
 	continueFile := fs.String("continue", "", "a UIMessage JSON `FILE`: the assistant message the client holds and continues")
 	skew := fs.Bool("skew", false, "print which client releases read the stream and where the others throw")
 	fs.Usage = func() {
@@ -124,7 +135,7 @@ func runDecode(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if *maxLine <= 0 {
 		return usage("-max-line must be positive")
 	}
-	cfg := decodeConfig{strict: *strict, maxLine: *maxLine, release: sdk.Newest()}
+	cfg := decodeConfig{strict: *strict, maxLine: *maxLine, release: sdk.Newest(), readPast: *readPast}
 	var err error
 	if cfg.proto, err = protocol.Parse(*protoFlag); err != nil {
 		return usage("-protocol: %v", err)
@@ -144,14 +155,27 @@ func runDecode(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if *asMessage && *skew {
 		return usage("-message and -skew: give one of them")
 	}
-	if *continueFile != "" {
+	uiOnly := func(flagName string) int {
 		if !*asMessage && !*skew {
-			return usage("-continue goes with -message or -skew")
+			return usage("%s goes with -message or -skew", flagName)
 		}
 		if cfg.v4Client || cfg.proto == protocol.V4 {
-			return usage("-continue holds a UIMessage of the UI message stream (AI SDK 5+); it does not go with the v4 data stream")
+			return usage("%s is for the UI message stream (AI SDK 5+); it does not go with the v4 data stream (-sdk 4, -protocol v4)", flagName)
 		}
-		cfg.heldName = *continueFile
+		return exitOK
+	}
+	if *readPast {
+		if code := uiOnly("-read-past-error"); code != exitOK {
+			return code
+		}
+	}
+	if *skew && (cfg.v4Client || cfg.proto == protocol.V4) {
+		return usage("-skew reports on the UI message stream's clients (AI SDK 5+); it does not go with -sdk 4 or -protocol v4")
+	}
+	if *continueFile != "" {
+		if code := uiOnly("-continue"); code != exitOK {
+			return code
+		}
 		if cfg.held, err = readHeld(*continueFile); err != nil {
 			fmt.Fprintf(stderr, "chatwire decode: -continue: %v\n", err)
 			return exitFail
@@ -169,30 +193,28 @@ func runDecode(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 			}
 			return usage("%s reads one stream: give at most one FILE", flagName)
 		}
-		r, closeFile, err := openInput(files[0], stdin)
+		in, closeFile, err := openStream(files[0], stdin, cfg)
 		if err != nil {
 			fmt.Fprintf(stderr, "chatwire decode: %v\n", err)
 			return exitFail
 		}
 		defer closeFile()
-		br := bufio.NewReaderSize(r, 64<<10)
 		if *skew {
-			if cfg.v4Client || cfg.proto == protocol.V4 {
-				return usage("-skew reports on the UI message stream's clients (AI SDK 5+); it does not go with -sdk 4 or -protocol v4")
+			if in.proto != protocol.UI {
+				return refuseUIClient(in, cfg, "the AI SDK 5, 6 and 7 clients", stderr)
 			}
-			if sniffReader(br) == protocol.V4 {
-				fmt.Fprintf(stderr, "%s: warning: this is the AI SDK v4 data stream (<code>:<JSON> lines): an AI SDK 5+ client finds no event in it and shows an empty message (null) and no error\n", displayName(files[0]))
+			return decodeSkew(in, cfg, stdout, stderr)
+		}
+		switch in.client(cfg) {
+		case protocol.UI:
+			return decodeUIMessage(in, cfg, stdout, stderr)
+		case protocol.V4:
+			if cfg.held != nil {
+				return usage("-continue holds a UIMessage of the UI message stream (AI SDK 5+); %s is the v4 data stream", displayName(in.name))
 			}
-			return decodeSkew(files[0], br, cfg, stdout, stderr)
+			return decodeMessage(in, cfg, stdout, stderr)
 		}
-		ui := cfg.readsUI(files[0], sniffReader(br), stderr)
-		if ui {
-			return decodeUIMessage(files[0], br, cfg, stdout, stderr)
-		}
-		if cfg.held != nil {
-			return usage("-continue holds a UIMessage of the UI message stream (AI SDK 5+); %s is the v4 data stream", displayName(files[0]))
-		}
-		return decodeMessage(files[0], br, cfg.strict, cfg.maxLine, stdout, stderr)
+		return refuseUIClient(in, cfg, "ai@"+cfg.release.String(), stderr)
 	}
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
@@ -200,18 +222,21 @@ func runDecode(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		if ctx.Err() != nil {
 			return exitFail
 		}
-		r, closeFile, err := openInput(name, stdin)
+		in, closeFile, err := openStream(name, stdin, cfg)
 		if err != nil {
 			out.Flush()
 			fmt.Fprintf(stderr, "chatwire decode: %v\n", err)
 			return exitFail
 		}
-		br := bufio.NewReaderSize(r, 64<<10)
 		var code int
-		if cfg.readsUI(name, sniffReader(br), stderr) {
-			code = decodeUIParts(name, br, cfg, out, stderr)
-		} else {
-			code = decodeV4Parts(name, br, cfg, out, stderr)
+		switch in.client(cfg) {
+		case protocol.UI:
+			code = decodeUIParts(in, cfg, out, stderr)
+		case protocol.V4:
+			code = decodeV4Parts(in, cfg, out, stderr)
+		default:
+			out.Flush()
+			code = refuseUIClient(in, cfg, "ai@"+cfg.release.String(), stderr)
 		}
 		closeFile()
 		if code != exitOK {
@@ -236,81 +261,97 @@ func parseClient(s string) (v4 bool, r sdk.Release, err error) {
 	return false, r, nil
 }
 
-// readsUI tells whether the stream is read as the UI message stream, by
-// -sdk, then -protocol, then its first lines (sniffed), and warns where
-// a v4 data stream goes to an AI SDK 5+ client.
-func (c *decodeConfig) readsUI(name string, sniffed protocol.Protocol, stderr io.Writer) bool {
-	switch {
-	case c.sdkGiven:
-		if c.v4Client {
-			return false
-		}
-		if sniffed == protocol.V4 {
-			fmt.Fprintf(stderr, "%s: warning: this is the AI SDK v4 data stream (<code>:<JSON> lines), read here as ai@%s reads it: an AI SDK 5+ client finds no event in it and shows an empty message (null) and no error; read it as the v4 client with -sdk 4\n", displayName(name), c.release)
-		}
-		return true
-	case c.proto != protocol.Unknown:
-		return c.proto == protocol.UI
-	}
-	return sniffed != protocol.V4
+// A decodeInput is one stream decode reads, with its protocol told.
+type decodeInput struct {
+	name    string            // as given; "-" for standard input
+	r       *bufio.Reader     // the stream, from its first byte
+	proto   protocol.Protocol // -protocol's, else the first lines' (sniffed), else V4
+	sniffed protocol.Protocol // what the first lines tell, Unknown where they tell nothing
+	forced  bool              // -protocol gave proto
+	utf16   bool              // the stream starts with a UTF-16 byte order mark
 }
 
-// sniffLimit bounds the bytes sniffReader looks at.
-const sniffLimit = 4096
+// openStream opens a named file, or standard input for "-", and tells its
+// protocol: -protocol's, else as protocol.Sniff tells it from the first
+// lines (the UI message stream on an SSE data field), else the spec's v4
+// data stream, whose decoder then names the first line that is not one.
+func openStream(name string, stdin io.Reader, cfg decodeConfig) (*decodeInput, func(), error) {
+	r, closeFile, err := openInput(name, stdin)
+	if err != nil {
+		return nil, nil, err
+	}
+	in := &decodeInput{name: name, r: bufio.NewReaderSize(r, 64<<10)}
+	in.sniffed = sniffReader(in.r)
+	if head, _ := in.r.Peek(2); bytes.Equal(head, []byte{0xff, 0xfe}) || bytes.Equal(head, []byte{0xfe, 0xff}) {
+		in.utf16 = true
+	}
+	switch {
+	case cfg.proto != protocol.Unknown:
+		in.proto, in.forced = cfg.proto, true
+	case in.sniffed != protocol.Unknown:
+		in.proto = in.sniffed
+	default:
+		in.proto = protocol.V4
+	}
+	return in, closeFile, nil
+}
+
+// client tells which client reads the stream: V4 for the v4 client, UI
+// for an AI SDK 5+ one, or Unknown where an AI SDK 5+ client was asked
+// for (-sdk 5+) and the stream is not the UI message stream: it is
+// refused, not read as that client would read it (finding no event, so
+// showing nothing, with no error), unless -protocol ui says so.
+func (in *decodeInput) client(cfg decodeConfig) protocol.Protocol {
+	switch {
+	case cfg.v4Client:
+		return protocol.V4
+	case cfg.sdkGiven && in.proto != protocol.UI:
+		return protocol.Unknown
+	}
+	return in.proto
+}
 
 // sniffReader tells the protocol from the stream's first lines without
-// consuming them: it peeks at what has arrived, reading more only while
-// the lines seen do not tell (so that a live stream is not held up).
+// consuming them (protocol.Sniff): it peeks at what has arrived, reading
+// more only while the lines seen do not tell (so that a live stream is not
+// held up), up to protocol.SniffBytes.
 func sniffReader(br *bufio.Reader) protocol.Protocol {
 	for {
-		n := min(br.Buffered()+1, sniffLimit)
+		n := min(br.Buffered()+1, protocol.SniffBytes)
 		p, err := br.Peek(n)
-		if got := sniffLines(p, err != nil); got != protocol.Unknown || err != nil || len(p) >= sniffLimit {
+		if err != nil {
+			// the whole stream is here: its last line is complete
+			return protocol.Sniff(append(bytes.Clone(p), '\n'))
+		}
+		if got := protocol.Sniff(p); got != protocol.Unknown || len(p) >= protocol.SniffBytes {
 			return got
 		}
 	}
 }
 
-// sniffLines is protocol.Sniff of the first line that tells; at eof the
-// last line is complete.
-func sniffLines(p []byte, eof bool) protocol.Protocol {
-	b := p
-	if eof {
-		b = append(append([]byte(nil), p...), '\n')
-	}
-	for off := 0; off < len(b); {
-		if got := protocol.Sniff(b[off:]); got != protocol.Unknown {
-			return got
-		}
-		i := strings.IndexAny(string(b[off:]), "\r\n")
-		if i < 0 {
-			return protocol.Unknown
-		}
-		off += i + 1
-	}
-	return protocol.Unknown
-}
-
-// decodeV4Parts prints the parts of one v4 data stream.
-func decodeV4Parts(name string, r io.Reader, cfg decodeConfig, out *bufio.Writer, stderr io.Writer) int {
+// newV4Decoder returns the decoder of the v4 data stream r as the flags
+// set it up.
+func newV4Decoder(r io.Reader, cfg decodeConfig) *linestream.Decoder {
 	d := linestream.NewDecoder(r)
 	d.SetStrict(cfg.strict)
 	d.SetMaxLineLength(cfg.maxLine)
-	var buf []byte
+	return d
+}
+
+// decodeV4Parts prints the parts of one v4 data stream.
+func decodeV4Parts(in *decodeInput, cfg decodeConfig, out *bufio.Writer, stderr io.Writer) int {
+	d := newV4Decoder(in.r, cfg)
+	var rec record
+	parts := 0
 	for d.Next() {
 		p := d.Part()
-		buf = append(buf[:0], `{"line":`...)
-		buf = strconv.AppendInt(buf, int64(p.Line), 10)
-		buf = append(buf, `,"code":`...)
-		buf = linestream.AppendQuoted(buf, string(p.Code))
-		buf = append(buf, `,"value":`...)
-		buf = append(buf, p.Value...)
-		buf = append(buf, "}\n"...)
-		out.Write(buf)
+		rec.start().int("line", p.Line).str("code", p.Code).raw("value", p.Value)
+		out.Write(rec.end())
+		parts++
 	}
 	if err := d.Err(); err != nil {
 		out.Flush()
-		printDecodeError(stderr, name, err)
+		printDecodeError(stderr, in, parts, err)
 		return exitFail
 	}
 	return exitOK
@@ -318,12 +359,12 @@ func decodeV4Parts(name string, r io.Reader, cfg decodeConfig, out *bufio.Writer
 
 // decodeMessage is decode -message of the v4 data stream: it assembles
 // one stream as the v4 client does and prints the result.
-func decodeMessage(name string, r io.Reader, strict bool, maxLine int, stdout, stderr io.Writer) int {
-	d := linestream.NewDecoder(r)
-	d.SetStrict(strict)
-	d.SetMaxLineLength(maxLine)
+func decodeMessage(in *decodeInput, cfg decodeConfig, stdout, stderr io.Writer) int {
+	d := newV4Decoder(in.r, cfg)
 	a := message.NewAssembler()
+	parts := 0
 	for d.Next() {
+		parts++
 		if a.Add(d.Part()) != nil {
 			break
 		}
@@ -335,25 +376,125 @@ func decodeMessage(name string, r io.Reader, strict bool, maxLine int, stdout, s
 		return exitFail
 	}
 	if err := a.Err(); err != nil {
-		printDecodeError(stderr, name, err)
+		printDecodeError(stderr, in, parts, err)
 		return exitFail
 	}
 	return exitOK
 }
 
-// printDecodeError writes err as FILE:LINE:COL: message (a decoder error)
-// or FILE:LINE: message (where the SDK's client throws).
-func printDecodeError(stderr io.Writer, name string, err error) {
+// printDecodeError writes an error of the v4 data stream: a decoder error
+// as FILE:LINE:COL: message (byte offset N), where the SDK's client throws
+// as FILE:LINE: message. A decoder error before any part of a stream whose
+// protocol no flag forced is likely no stream at all: a note says how it
+// was read.
+func printDecodeError(stderr io.Writer, in *decodeInput, parts int, err error) {
 	var se *linestream.SyntaxError
 	var ae *message.AssemblyError
 	switch {
 	case errors.As(err, &se):
-		fmt.Fprintf(stderr, "%s:%d:%d: %s (byte offset %d)\n", displayName(name), se.Line, se.Col, se.Msg, se.Offset)
+		printAt(stderr, in.name, se.Line, se.Col, se.Offset, "", se.Msg)
+		if parts == 0 && !in.forced {
+			fmt.Fprintf(stderr, "%s: note: read as the AI SDK v4 data stream, the spec's: no SSE data field comes first, so it is not the UI message stream (-protocol ui reads it as one)%s\n", displayName(in.name), in.utf16Note())
+		}
 	case errors.As(err, &ae):
-		fmt.Fprintf(stderr, "%s:%d: %s\n", displayName(name), ae.Line, ae.Msg)
+		fmt.Fprintf(stderr, "%s:%d: %s\n", displayName(in.name), ae.Line, ae.Msg)
 	default:
-		fmt.Fprintf(stderr, "%s: read error: %v\n", displayName(name), err)
+		fmt.Fprintf(stderr, "%s: read error: %v\n", displayName(in.name), err)
 	}
+}
+
+// utf16Note adds to the note where the stream starts with a UTF-16 byte
+// order mark: both protocols are UTF-8, as the SDK's clients read them.
+func (in *decodeInput) utf16Note() string {
+	if !in.utf16 {
+		return ""
+	}
+	return "; it starts with a UTF-16 byte order mark, and both protocols are UTF-8"
+}
+
+// refuseUIClient is decode's answer where an AI SDK 5+ client (who) is
+// asked to read a stream that is not the UI message stream: no SSE data
+// field comes first. The client would find no event in it, and show no
+// message and no error; that is no reading to pass. It tells what the
+// stream is instead, read as the v4 data stream, and exits 1.
+func refuseUIClient(in *decodeInput, cfg decodeConfig, who string, stderr io.Writer) int {
+	d := newV4Decoder(in.r, cfg)
+	parts := 0
+	for d.Next() {
+		parts++
+	}
+	name := displayName(in.name)
+	if err := d.Err(); err != nil {
+		var se *linestream.SyntaxError
+		if !errors.As(err, &se) {
+			fmt.Fprintf(stderr, "%s: read error: %v\n", name, err)
+			return exitFail
+		}
+		printAt(stderr, in.name, se.Line, se.Col, se.Offset, "", se.Msg)
+		fmt.Fprintf(stderr, "%s: not a UI message stream for %s (no SSE data field comes first), nor a v4 data stream (read as one, it fails above)%s; -protocol ui reads it as %s would\n", name, who, in.utf16Note(), who)
+		return exitFail
+	}
+	what := "the AI SDK v4 data stream (<code>:<JSON> lines)"
+	if parts == 0 {
+		what = "empty"
+	}
+	fmt.Fprintf(stderr, "%s: %s, not a UI message stream for %s: no SSE data field, so %s would find no event in it, no message and no error; -sdk 4 reads it as the v4 client, -protocol ui as %s would\n", name, what, who, who, who)
+	return exitFail
+}
+
+// printAt writes an error found at a place of the input:
+// FILE:LINE:COL: [WHERE: ]MESSAGE (byte offset N).
+func printAt(w io.Writer, name string, line, col int, offset int64, where, msg string) {
+	if where != "" {
+		msg = where + ": " + msg
+	}
+	fmt.Fprintf(w, "%s:%d:%d: %s (byte offset %d)\n", displayName(name), line, col, msg, offset)
+}
+
+// A record is one line of decode's listing: a JSON object whose members
+// are written in order.
+type record struct{ buf []byte }
+
+// start begins a new line.
+func (r *record) start() *record {
+	r.buf = append(r.buf[:0], '{')
+	return r
+}
+
+// key writes a member's key, after a comma where one came before.
+func (r *record) key(k string) {
+	if len(r.buf) > 1 {
+		r.buf = append(r.buf, ',')
+	}
+	r.buf = append(strconv.AppendQuote(r.buf, k), ':')
+}
+
+// int writes a number member.
+func (r *record) int(k string, n int) *record {
+	r.key(k)
+	r.buf = strconv.AppendInt(r.buf, int64(n), 10)
+	return r
+}
+
+// str writes a string member, escaped as JSON.stringify escapes it (a
+// lone surrogate's WTF-8 bytes as its \u escape).
+func (r *record) str(k string, s []byte) *record {
+	r.key(k)
+	r.buf = jsvalue.AppendQuoted(r.buf, string(s))
+	return r
+}
+
+// raw writes a member whose value is raw JSON.
+func (r *record) raw(k string, v []byte) *record {
+	r.key(k)
+	r.buf = append(r.buf, v...)
+	return r
+}
+
+// end closes the line and returns it, borrowed until the next start.
+func (r *record) end() []byte {
+	r.buf = append(r.buf, "}\n"...)
+	return r.buf
 }
 
 // openInput opens a named file, or standard input for "-".

@@ -1,12 +1,16 @@
 package main
 
-// The judge of issue 23 as a test: every stream of corpus/ui (the real ai
-// 5, 6 and 7 servers' and the hand-made edge streams), cut after each
-// event and in the middle of each, read by decode -message -sdk V for the
-// five judged releases through readUIMessage (what the command runs),
-// against what the real client of that release gave: the same message as
-// JSON, or a throw (exit 1) where it threw. A few cuts go through the
-// built binary too.
+// The judge of decode against the real clients: every stream of corpus/ui
+// (the real ai 5, 6 and 7 servers' and the hand-made edge streams), cut
+// after each event and in the middle of each, read by decode -message -sdk
+// V for the five judged releases through readUIMessage (what the command
+// runs), against what the real client of that release gave: the same
+// message as JSON, or a throw (exit 1) where it threw. decode reads as
+// useChat does, which stops at an error chunk: it is judged against the
+// real readUIMessageStream with terminateOnError; with -read-past-error,
+// against its default, which reads on (where the two readings differ: the
+// streams with an error chunk). A few cuts go through the built binary
+// too.
 
 import (
 	"bytes"
@@ -35,12 +39,13 @@ const uiCorpus = "../../corpus/ui"
 
 // uiJudgeCase is one stream read by one release.
 type uiJudgeCase struct {
-	path    string // edge/bom.sse
-	release sdk.Release
-	body    []byte
-	held    []byte
-	lines   []corpus.UIReadingLine // the event lines, without the outcome
-	outcome corpus.UIReadingLine
+	path     string // edge/bom.sse
+	release  sdk.Release
+	readPast bool // -read-past-error: readUIMessageStream's default reading
+	body     []byte
+	held     []byte
+	lines    []corpus.UIReadingLine // the event lines, without the outcome
+	outcome  corpus.UIReadingLine
 }
 
 func loadJudgeCases(t *testing.T) []uiJudgeCase {
@@ -61,23 +66,45 @@ func loadJudgeCases(t *testing.T) []uiJudgeCase {
 		if err != nil {
 			held = nil
 		}
+		s := m.Streams[p]
 		for _, v := range judgedReleases {
-			rp, ok := m.Streams[p].ReadingPath(p, v)
-			require.True(t, ok, "%s has no reading for %s", p, v)
-			lines, err := corpus.ReadUIReading(ui, rp)
-			require.NoError(t, err)
-			require.NotEmpty(t, lines)
-			out = append(out, uiJudgeCase{path: p, release: sdk.MustParse(v), body: body, held: held,
-				lines: lines[:len(lines)-1], outcome: lines[len(lines)-1]})
+			add := func(rp string, ok, readPast bool) {
+				require.True(t, ok, "%s has no reading for %s", p, v)
+				lines, err := corpus.ReadUIReading(ui, rp)
+				require.NoError(t, err)
+				require.NotEmpty(t, lines)
+				out = append(out, uiJudgeCase{path: p, release: sdk.MustParse(v), readPast: readPast, body: body, held: held,
+					lines: lines[:len(lines)-1], outcome: lines[len(lines)-1]})
+			}
+			rp, ok := s.TerminateReadingPath(p, v)
+			add(rp, ok, false)
+			if _, differs := s.TerminateReadings[v]; differs {
+				rp, ok := s.ReadingPath(p, v)
+				add(rp, ok, true)
+			}
 		}
 	}
 	return out
 }
 
+// flags returns the case's flags of decode -message.
+func (c uiJudgeCase) flags() string {
+	f := "-sdk " + c.release.String()
+	if c.readPast {
+		f += " -read-past-error"
+	}
+	return f
+}
+
+// read reads b as the command does for the case.
+func (c uiJudgeCase) read(b []byte) (*uiReading, error) {
+	return readUIMessage(bytes.NewReader(b), c.release, c.held, decodeConfig{maxLine: linestream.DefaultMaxLineLength, readPast: c.readPast})
+}
+
 // judgeCut reads body[:n] as the command does and returns "" where it
 // gives want's message and throws exactly where want throws.
 func judgeCut(c uiJudgeCase, n int, want corpus.UIReadingLine, wantThrow bool) string {
-	res, err := readUIMessage(bytes.NewReader(c.body[:n]), c.release, c.held, linestream.DefaultMaxLineLength, false)
+	res, err := c.read(c.body[:n])
 	if err != nil {
 		return fmt.Sprintf("read error: %v", err)
 	}
@@ -93,7 +120,7 @@ func judgeCut(c uiJudgeCase, n int, want corpus.UIReadingLine, wantThrow bool) s
 	case wantThrow && res.Throw == nil:
 		diffs = append(diffs, "no throw (exit 0), the client throws (exit 1)")
 	case !wantThrow && res.Throw != nil:
-		diffs = append(diffs, "throws (exit 1): "+res.Throw.format(c.path)+"; the client reads on")
+		diffs = append(diffs, "throws (exit 1): "+res.Throw.Error()+"; the client reads on")
 	}
 	if len(want.OnError) > 0 && (len(res.ErrorChunks) == 0 || res.ErrorChunks[len(res.ErrorChunks)-1].Text != want.OnError[len(want.OnError)-1].Message) {
 		diffs = append(diffs, fmt.Sprintf("onError: got %v, want %q", res.ErrorChunks, want.OnError[len(want.OnError)-1].Message))
@@ -116,7 +143,7 @@ func TestDecodeJudge(t *testing.T) {
 	for _, c := range cases {
 		fail := func(where, diff string) {
 			failed++
-			t.Errorf("%s -sdk %s, %s: %s", c.path, c.release, where, diff)
+			t.Errorf("%s %s, %s: %s", c.path, c.flags(), where, diff)
 		}
 		// before any event: nothing yielded
 		null := corpus.UIReadingLine{Message: json.RawMessage("null")}
@@ -164,7 +191,7 @@ func TestDecodeJudge(t *testing.T) {
 		cuts++
 		wantThrow := c.outcome.Outcome == "throws"
 		require.Equal(t, stopped, wantThrow, "%s %s: the outcome agrees with the lines", c.path, c.release)
-		res, err := readUIMessage(bytes.NewReader(c.body), c.release, c.held, linestream.DefaultMaxLineLength, false)
+		res, err := c.read(c.body)
 		require.NoError(t, err)
 		if wantThrow != (res.Throw != nil) {
 			fail("the whole stream", fmt.Sprintf("throws %v, the client's outcome is %s", res.Throw != nil, c.outcome.Outcome))
@@ -179,13 +206,14 @@ func TestDecodeJudge(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d readings (streams × releases), %d cuts, %d differ", len(cases), cuts, failed)
+	t.Logf("%d readings (streams × releases, and with -read-past-error where it reads otherwise), %d cuts, %d differ", len(cases), cuts, failed)
 	assert.Greater(t, len(cases), 1000, "readings judged")
 }
 
 // TestDecodeJudgeBinary runs the built binary on a few cuts, as the judge
-// does: decode -message -sdk V FILE, stdout the message, exit 1 where the
-// client throws.
+// does: decode -message -protocol ui -sdk V FILE (the real clients read
+// each body as a text/event-stream response: -protocol ui says what the
+// header said), stdout the message, exit 1 where the client throws.
 func TestDecodeJudgeBinary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
@@ -211,7 +239,11 @@ func TestDecodeJudgeBinary(t *testing.T) {
 			}
 			file := filepath.Join(dir, "cut.sse")
 			require.NoError(t, os.WriteFile(file, c.body[:l.End], 0o600))
-			cmd := exec.Command(bin, "decode", "-message", "-sdk", c.release.String(), file)
+			args := []string{"decode", "-message", "-protocol", "ui", "-sdk", c.release.String(), file}
+			if c.readPast {
+				args = append(args[:len(args)-1], "-read-past-error", file)
+			}
+			cmd := exec.Command(bin, args...)
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			err := cmd.Run()
@@ -225,7 +257,7 @@ func TestDecodeJudgeBinary(t *testing.T) {
 			if l.Stops() {
 				wantCode = 1
 			}
-			where := fmt.Sprintf("%s -sdk %s cut after event %d", c.path, c.release, *l.Event)
+			where := fmt.Sprintf("%s %s cut after event %d", c.path, c.flags(), *l.Event)
 			assert.Equal(t, wantCode, code, "%s: exit code (stderr %s)", where, stderr.String())
 			assert.True(t, l.SameMessage(bytes.TrimSuffix(stdout.Bytes(), []byte("\n"))), "%s: stdout %s", where, clipText(stdout.Bytes()))
 			runs++

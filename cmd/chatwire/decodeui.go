@@ -8,116 +8,89 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 
 	"github.com/chatwire/chatwire/client/uimessage"
-	"github.com/chatwire/chatwire/internal/jsvalue"
+	"github.com/chatwire/chatwire/internal/protocol"
 	"github.com/chatwire/chatwire/uistream"
 	"github.com/chatwire/chatwire/uistream/sdk"
 )
 
-// A uiThrow is where and why a client stops reading a UI message stream.
-type uiThrow struct {
-	Event  int    // the event, 1-based, as the decoder counts them ([DONE] included)
-	Line   int    // its first data line (the bad byte's line for invalid JSON)
-	Col    int    // 1, or the bad byte's column
-	Offset int64  // the byte offset of Line:Col
-	Type   string // the chunk's type, where it has one
-	Text   string // "ai@7.0.173: AI_TypeValidationError: …", the client's error
-	Syntax bool   // the decoder found it: the event is no chunk at all
-}
-
 // An errorChunk is an error chunk readUIMessageStream reported through
-// onError before it read on.
+// onError before it read on (-read-past-error).
 type errorChunk struct {
 	Event, Line int
 	Text        string
 }
 
 // A uiReading is what one client release makes of a UI message stream:
-// the message as its readUIMessageStream last yielded it, and where it
-// threw.
+// the message as it last showed it, and where it stopped.
 type uiReading struct {
-	Message     []byte // JSON.stringify of the message last yielded, or null
-	Throw       *uiThrow
-	ErrorChunks []errorChunk
+	Message     []byte               // JSON.stringify of the message last yielded, or null
+	Throw       *uimessage.ReadError // where the client stopped, or nil
+	ErrorChunks []errorChunk         // read past (readPast)
 	Warnings    []uistream.Warning
 }
 
+// newUIDecoder returns the decoder of the UI message stream r as the flags
+// set it up.
+func newUIDecoder(r io.Reader, cfg decodeConfig) *uistream.Decoder {
+	d := uistream.NewDecoder(r)
+	setUpUIDecoder(d, cfg)
+	return d
+}
+
+func setUpUIDecoder(d *uistream.Decoder, cfg decodeConfig) {
+	d.SetStrict(cfg.strict)
+	d.SetMaxEventLength(cfg.maxLine)
+}
+
+// clientOptions are the options of the Assembler that plays the client:
+// useChat's, which stops at an error chunk, or with readPast
+// readUIMessageStream's default, which reads on.
+func clientOptions(readPast bool, opts ...uimessage.Option) []uimessage.Option {
+	if !readPast {
+		opts = append(opts, uimessage.WithTerminateOnError())
+	}
+	return opts
+}
+
 // readUIMessage reads a UI message stream as release rel's client does
-// (useChat's transport, then readUIMessageStream): each event parsed and
-// checked with the release's chunk schema, then assembled; held is the
+// (uimessage.Reader: useChat's transport, then the assembly): the client
+// useChat runs, which stops at an error chunk, or with readPast
+// readUIMessageStream's default, which reads on past it. held is the
 // message it continues, or nil. The error is for reading itself (I/O, an
-// event longer than maxEvent); the client's throws are in the reading.
-func readUIMessage(r io.Reader, rel sdk.Release, held []byte, maxEvent int, strict bool) (*uiReading, error) {
+// event longer than the limit); the client's throws are in the reading.
+func readUIMessage(r io.Reader, rel sdk.Release, held []byte, cfg decodeConfig) (*uiReading, error) {
 	res := &uiReading{}
-	var text string
-	var onError bool
-	a := uimessage.NewAssembler(rel, uimessage.WithOnError(func(t string) { text, onError = t, true }))
+	reported := func(text string) { res.ErrorChunks = append(res.ErrorChunks, errorChunk{Text: text}) }
+	a := uimessage.NewAssembler(rel, clientOptions(cfg.readPast, uimessage.WithOnError(reported))...)
 	if held != nil {
 		if err := a.Continue(held); err != nil {
 			return nil, err
 		}
 	}
-	d := uistream.NewDecoder(r)
-	d.SetStrict(strict)
-	d.SetMaxEventLength(maxEvent)
-	for d.Next() {
-		c := d.Chunk()
-		if err := rel.CheckChunk(c.Data); err != nil {
-			res.Throw = &uiThrow{Event: c.Event, Line: c.Line, Col: 1, Offset: c.Offset, Type: string(c.Type), Text: err.Error()}
-			break
-		}
-		onError = false
-		if err := a.Add(c.Data); err != nil {
-			var ae *uimessage.AssemblyError
-			if !errors.As(err, &ae) {
-				return nil, err
-			}
-			res.Throw = &uiThrow{Event: c.Event, Line: c.Line, Col: 1, Offset: c.Offset, Type: ae.Type, Text: "ai@" + rel.String() + ": " + ae.Name + ": " + ae.Message}
-			break
-		}
-		if onError {
-			res.ErrorChunks = append(res.ErrorChunks, errorChunk{Event: c.Event, Line: c.Line, Text: text})
+	rd := uimessage.NewReader(r, a)
+	setUpUIDecoder(rd.Decoder(), cfg)
+	for rd.Next() {
+		if n := len(res.ErrorChunks); n > 0 && res.ErrorChunks[n-1].Event == 0 {
+			c := rd.Chunk()
+			res.ErrorChunks[n-1].Event, res.ErrorChunks[n-1].Line = c.Event, c.Line
 		}
 	}
-	if res.Throw == nil {
-		if err := d.Err(); err != nil {
-			var se *uistream.SyntaxError
-			if !errors.As(err, &se) || errors.Is(err, uistream.ErrEventTooLong) {
-				return nil, err
-			}
-			res.Throw = &uiThrow{Event: se.Event, Line: se.Line, Col: se.Col, Offset: se.Offset, Text: "ai@" + rel.String() + ": " + syntaxErrorName(se) + ": " + se.Msg, Syntax: true}
-		}
+	if err := rd.Err(); err != nil && !errors.As(err, &res.Throw) {
+		return nil, err
 	}
-	res.Warnings = append(res.Warnings, d.Warnings()...)
+	res.Warnings = rd.Decoder().Warnings()
 	res.Message = a.AppendJSON(nil)
 	return res, nil
 }
 
-// syntaxErrorName is the error the client throws at an event the decoder
-// rejects.
-func syntaxErrorName(se *uistream.SyntaxError) string {
-	if errors.Is(se, uistream.ErrJSON) {
-		return "AI_JSONParseError"
-	}
-	return "AI_TypeValidationError"
-}
-
-// String returns "FILE:LINE:COL: event N (TYPE): ai@V: NAME: message (byte offset O)".
-func (t *uiThrow) format(name string) string {
-	ev := "event " + strconv.Itoa(t.Event)
-	if t.Type != "" {
-		ev += " (" + t.Type + ")"
-	}
-	return fmt.Sprintf("%s:%d:%d: %s: %s (byte offset %d)", displayName(name), t.Line, t.Col, ev, t.Text, t.Offset)
-}
-
 // decodeUIMessage is decode -message of the UI message stream.
-func decodeUIMessage(name string, r io.Reader, cfg decodeConfig, stdout, stderr io.Writer) int {
-	res, err := readUIMessage(r, cfg.release, cfg.held, cfg.maxLine, cfg.strict)
+func decodeUIMessage(in *decodeInput, cfg decodeConfig, stdout, stderr io.Writer) int {
+	warnV4(in, "ai@"+cfg.release.String(), stderr)
+	res, err := readUIMessage(in.r, cfg.release, cfg.held, cfg)
 	if err != nil {
-		printUIReadError(stderr, name, err)
+		printUIReadError(stderr, in.name, err)
 		return exitFail
 	}
 	if _, err := stdout.Write(append(res.Message, '\n')); err != nil {
@@ -125,58 +98,57 @@ func decodeUIMessage(name string, r io.Reader, cfg decodeConfig, stdout, stderr 
 		return exitFail
 	}
 	for _, e := range res.ErrorChunks {
-		fmt.Fprintf(stderr, "%s:%d: warning: event %d: error chunk %q: readUIMessageStream reports it through onError and reads on (useChat's onError stops there)\n", displayName(name), e.Line, e.Event, e.Text)
+		fmt.Fprintf(stderr, "%s:%d: warning: event %d: error chunk %q: read on past it (-read-past-error), as readUIMessageStream does by default; useChat stops there\n", displayName(in.name), e.Line, e.Event, e.Text)
 	}
-	printWarnings(stderr, name, res.Warnings)
-	if res.Throw != nil {
-		fmt.Fprintln(stderr, res.Throw.format(name))
+	printWarnings(stderr, in.name, res.Warnings)
+	if t := res.Throw; t != nil {
+		printAt(stderr, in.name, t.Line, t.Col, t.Offset, t.Where(), t.Thrown())
 		return exitFail
 	}
 	return exitOK
 }
 
+// warnV4 warns where -protocol ui has AI SDK 5+ clients (who) read what
+// its first lines tell is the v4 data stream.
+func warnV4(in *decodeInput, who string, stderr io.Writer) {
+	if in.sniffed == protocol.V4 {
+		fmt.Fprintf(stderr, "%s: warning: this is the AI SDK v4 data stream (<code>:<JSON> lines), read here as %s reads it (-protocol ui): an AI SDK 5+ client finds no event in it and shows an empty message (null) and no error; read it as the v4 client with -sdk 4\n", displayName(in.name), who)
+	}
+}
+
 // decodeUIParts prints the chunks of one UI message stream, each checked
 // with the release's schema.
-func decodeUIParts(name string, r io.Reader, cfg decodeConfig, out *bufio.Writer, stderr io.Writer) int {
-	d := uistream.NewDecoder(r)
-	d.SetStrict(cfg.strict)
-	d.SetMaxEventLength(cfg.maxLine)
-	var buf []byte
+func decodeUIParts(in *decodeInput, cfg decodeConfig, out *bufio.Writer, stderr io.Writer) int {
+	warnV4(in, "ai@"+cfg.release.String(), stderr)
+	d := newUIDecoder(in.r, cfg)
+	var rec record
 	for d.Next() {
 		c := d.Chunk()
 		if err := cfg.release.CheckChunk(c.Data); err != nil {
 			out.Flush()
-			printWarnings(stderr, name, d.Warnings())
-			t := uiThrow{Event: c.Event, Line: c.Line, Col: 1, Offset: c.Offset, Type: string(c.Type), Text: err.Error()}
-			fmt.Fprintln(stderr, t.format(name))
+			printWarnings(stderr, in.name, d.Warnings())
+			at := uimessage.ReadError{Event: c.Event, Type: string(c.Type)}
+			printAt(stderr, in.name, c.Line, 1, c.Offset, at.Where(), err.Error())
 			return exitFail
 		}
-		buf = append(buf[:0], `{"event":`...)
-		buf = strconv.AppendInt(buf, int64(c.Event), 10)
-		buf = append(buf, `,"line":`...)
-		buf = strconv.AppendInt(buf, int64(c.Line), 10)
-		buf = append(buf, `,"type":`...)
-		buf = jsvalue.AppendQuoted(buf, string(c.Type))
-		buf = append(buf, `,"chunk":`...)
-		buf = append(buf, c.Data...)
-		buf = append(buf, "}\n"...)
-		out.Write(buf)
+		rec.start().int("event", c.Event).int("line", c.Line).str("type", c.Type).raw("chunk", c.Data)
+		out.Write(rec.end())
 	}
 	out.Flush()
-	printWarnings(stderr, name, d.Warnings())
+	printWarnings(stderr, in.name, d.Warnings())
 	if err := d.Err(); err != nil {
-		printUIReadError(stderr, name, err)
+		printUIReadError(stderr, in.name, err)
 		return exitFail
 	}
 	return exitOK
 }
 
 // decodeSkew is decode -skew: the stream read by every release of ai 5, 6
-// and 7, schema and assembly.
-func decodeSkew(name string, r io.Reader, cfg decodeConfig, stdout, stderr io.Writer) int {
-	d := uistream.NewDecoder(r)
-	d.SetStrict(cfg.strict)
-	d.SetMaxEventLength(cfg.maxLine)
+// and 7, schema and assembly, each as useChat reads it (or with readPast
+// as readUIMessageStream does by default).
+func decodeSkew(in *decodeInput, cfg decodeConfig, stdout, stderr io.Writer) int {
+	warnV4(in, "every release of ai 5, 6 and 7", stderr)
+	d := newUIDecoder(in.r, cfg)
 	type at struct{ event, line int }
 	var chunks [][]byte
 	var where []at
@@ -188,7 +160,7 @@ func decodeSkew(name string, r io.Reader, cfg decodeConfig, stdout, stderr io.Wr
 	var stop *uistream.SyntaxError
 	if err := d.Err(); err != nil {
 		if !errors.As(err, &stop) || errors.Is(err, uistream.ErrEventTooLong) {
-			printUIReadError(stderr, name, err)
+			printUIReadError(stderr, in.name, err)
 			return exitFail
 		}
 	}
@@ -198,7 +170,7 @@ func decodeSkew(name string, r io.Reader, cfg decodeConfig, stdout, stderr io.Wr
 				return
 			}
 		}
-	}, sdk.All(), sdk.Options{}, cfg.held)
+	}, sdk.All(), sdk.Options{}, cfg.held, clientOptions(cfg.readPast)...)
 	if err != nil {
 		fmt.Fprintf(stderr, "chatwire decode: -continue: %v\n", err)
 		return exitFail
@@ -212,10 +184,10 @@ func decodeSkew(name string, r io.Reader, cfg decodeConfig, stdout, stderr io.Wr
 			rep.Add(v.Release, sdk.Throw{Event: n, Source: sdk.SourceSchema, Reason: syntaxErrorName(stop) + ": " + stop.Msg, Err: stop})
 		}
 	}
-	printWarnings(stderr, name, d.Warnings())
+	printWarnings(stderr, in.name, d.Warnings())
 	out := bufio.NewWriter(stdout)
 	groups := rep.Groups()
-	fmt.Fprintf(out, "%s: %d %s, %d releases of ai 5, 6 and 7 in %d %s\n", displayName(name), rep.Events, plural(rep.Events, "chunk"), len(rep.Verdicts), len(groups), plural(len(groups), "group"))
+	fmt.Fprintf(out, "%s: %d %s, %d releases of ai 5, 6 and 7 in %d %s\n", displayName(in.name), rep.Events, plural(rep.Events, "chunk"), len(rep.Verdicts), len(groups), plural(len(groups), "group"))
 	for _, g := range groups {
 		if g.Throw == nil {
 			fmt.Fprintf(out, "%s read the stream\n", g.Span())
@@ -236,6 +208,15 @@ func decodeSkew(name string, r io.Reader, cfg decodeConfig, stdout, stderr io.Wr
 	return exitOK
 }
 
+// syntaxErrorName is the error the client throws at an event the decoder
+// rejects.
+func syntaxErrorName(se *uistream.SyntaxError) string {
+	if errors.Is(se, uistream.ErrJSON) {
+		return "AI_JSONParseError"
+	}
+	return "AI_TypeValidationError"
+}
+
 func plural(n int, unit string) string {
 	if n == 1 {
 		return unit
@@ -250,12 +231,12 @@ func printWarnings(stderr io.Writer, name string, ws []uistream.Warning) {
 	}
 }
 
-// printUIReadError writes a decoder error as FILE:LINE:COL: message (byte
-// offset N), or a read error.
+// printUIReadError writes a decoder error as FILE:LINE:COL: event N:
+// message (byte offset N), or a read error.
 func printUIReadError(stderr io.Writer, name string, err error) {
 	var se *uistream.SyntaxError
 	if errors.As(err, &se) {
-		fmt.Fprintf(stderr, "%s:%d:%d: event %d: %s (byte offset %d)\n", displayName(name), se.Line, se.Col, se.Event, se.Msg, se.Offset)
+		printAt(stderr, name, se.Line, se.Col, se.Offset, fmt.Sprintf("event %d", se.Event), se.Msg)
 		return
 	}
 	fmt.Fprintf(stderr, "%s: read error: %v\n", displayName(name), err)

@@ -71,11 +71,55 @@ func TestDecodeUIAssemblyThrows(t *testing.T) {
 	}
 }
 
+// TestDecodeUIErrorChunk: an error chunk stops the client useChat runs
+// (the chat's status "error"): the message up to it, exit 1 naming its
+// text and event; -read-past-error reads on, as readUIMessageStream does
+// by default.
 func TestDecodeUIErrorChunk(t *testing.T) {
-	code, out, stderr := runCLI(t, uiHead+"data: {\"type\":\"error\",\"errorText\":\"boom\"}\n\n", "decode", "-message")
-	assert.Equal(t, exitOK, code, "readUIMessageStream reads on after an error chunk")
-	assert.Equal(t, uiHiMessage+"\n", out)
-	assert.Equal(t, "<stdin>:9: warning: event 5: error chunk \"boom\": readUIMessageStream reports it through onError and reads on (useChat's onError stops there)\n", stderr)
+	stream := uiHead + "data: {\"type\":\"error\",\"errorText\":\"boom\"}\n\ndata: {\"type\":\"text-delta\",\"id\":\"t1\",\"delta\":\" there\"}\n\n"
+	tests := []struct {
+		name       string
+		args       []string
+		wantCode   int
+		wantOut    string
+		wantStderr string
+	}{
+		{
+			name: "useChat stops at it", args: []string{"decode", "-message"}, wantCode: exitFail, wantOut: uiHiMessage + "\n",
+			wantStderr: "<stdin>:9:1: event 5 (error): ai@7.0.173: Error: boom (byte offset 161)\n",
+		},
+		{
+			name: "every release alike", args: []string{"decode", "-message", "-sdk", "5.0.0"}, wantCode: exitFail, wantOut: uiHiMessage + "\n",
+			wantStderr: "<stdin>:9:1: event 5 (error): ai@5.0.0: Error: boom (byte offset 161)\n",
+		},
+		{
+			name: "-read-past-error reads on", args: []string{"decode", "-message", "-read-past-error"}, wantCode: exitOK,
+			wantOut:    `{"id":"m1","role":"assistant","parts":[{"type":"step-start"},{"type":"text","text":"Hi there","state":"streaming"}]}` + "\n",
+			wantStderr: "<stdin>:9: warning: event 5: error chunk \"boom\": read on past it (-read-past-error), as readUIMessageStream does by default; useChat stops there\n",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, stderr := runCLI(t, stream, tt.args...)
+			assert.Equal(t, tt.wantCode, code, "exit code of %v (stderr %q)", tt.args, stderr)
+			assert.Equal(t, tt.wantOut, out, "stdout of %v", tt.args)
+			assert.Equal(t, tt.wantStderr, stderr, "stderr of %v", tt.args)
+		})
+	}
+
+	// the listing is the decoder's view: every chunk, the error chunk too
+	code, out, stderr := runCLI(t, stream, "decode")
+	assert.Equal(t, exitOK, code, stderr)
+	assert.Equal(t, 6, strings.Count(out, "\n"), "every chunk listed")
+
+	// -skew: every release stops at it, as useChat does; with
+	// -read-past-error every release reads the stream
+	code, out, stderr = runCLI(t, stream, "decode", "-skew")
+	assert.Equal(t, exitOK, code, stderr)
+	assert.Equal(t, "<stdin>: 6 chunks, 747 releases of ai 5, 6 and 7 in 1 group\n5.0.0–7.0.173 throw at event 5 (line 9, error), assembly: Error: boom\n", out)
+	code, out, stderr = runCLI(t, stream, "decode", "-skew", "-read-past-error")
+	assert.Equal(t, exitOK, code, stderr)
+	assert.Equal(t, "<stdin>: 6 chunks, 747 releases of ai 5, 6 and 7 in 1 group\n5.0.0–7.0.173 read the stream\n", out)
 }
 
 func TestDecodeUIDroppedLastEvent(t *testing.T) {
@@ -91,14 +135,22 @@ func TestDecodeUINothingYielded(t *testing.T) {
 	assert.Equal(t, "null\n", out)
 }
 
-// TestDecodeV4ToUIClient: v4 lines read by an AI SDK 5+ client give no
-// message and no error, with a warning; -sdk 4 reads them as ai 4.
+// TestDecodeV4ToUIClient: v4 lines given to an AI SDK 5+ client are
+// refused (that client would show nothing, with no error); -protocol ui
+// reads them as it would, with a warning; -sdk 4 reads them as ai 4.
 func TestDecodeV4ToUIClient(t *testing.T) {
 	v4 := "f:{\"messageId\":\"m1\"}\n0:\"Hi\"\n"
-	code, out, stderr := runCLI(t, v4, "decode", "-message", "-sdk", "7")
+	for _, args := range [][]string{{"decode", "-message", "-sdk", "7"}, {"decode", "-sdk", "7"}} {
+		code, out, stderr := runCLI(t, v4, args...)
+		assert.Equal(t, exitFail, code, "%v", args)
+		assert.Empty(t, out, "%v", args)
+		assert.Equal(t, "<stdin>: the AI SDK v4 data stream (<code>:<JSON> lines), not a UI message stream for ai@7.0.173: no SSE data field, so ai@7.0.173 would find no event in it, no message and no error; -sdk 4 reads it as the v4 client, -protocol ui as ai@7.0.173 would\n", stderr, "%v", args)
+	}
+
+	code, out, stderr := runCLI(t, v4, "decode", "-message", "-sdk", "7", "-protocol", "ui")
 	assert.Equal(t, exitOK, code)
 	assert.Equal(t, "null\n", out)
-	assert.Contains(t, stderr, "<stdin>: warning: this is the AI SDK v4 data stream")
+	assert.Contains(t, stderr, "<stdin>: warning: this is the AI SDK v4 data stream (<code>:<JSON> lines), read here as ai@7.0.173 reads it (-protocol ui)")
 	assert.Contains(t, stderr, "read it as the v4 client with -sdk 4")
 
 	code, out, _ = runCLI(t, v4, "decode", "-message", "-sdk", "4")
@@ -181,6 +233,9 @@ func TestDecodeUIUsage(t *testing.T) {
 		{"decode", "-continue", "x.json"},
 		{"decode", "-skew", "-sdk", "4"},
 		{"decode", "-skew", "a", "b"},
+		{"decode", "-read-past-error"},
+		{"decode", "-message", "-read-past-error", "-sdk", "4"},
+		{"decode", "-skew", "-read-past-error", "-protocol", "v4"},
 	} {
 		code, out, stderr := runCLI(t, "", args...)
 		assert.Equal(t, exitUsage, code, "%v: %s", args, stderr)
