@@ -1,7 +1,9 @@
 package uimessage_test
 
 import (
+	"bytes"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 
@@ -155,4 +157,54 @@ func TestReaderAllocs(t *testing.T) {
 			t.Fatal(r.Err())
 		}
 	}), "a text delta read, checked and assembled allocates")
+}
+
+// BenchmarkReader reads corpus/ui's ai 7 long-run stream (632 events) as
+// ai 7's client does, with the Reader (impl=reader) and with the decoder,
+// the schema and the assembly called one after the other
+// (impl=composed): the Reader's own cost is the difference.
+func BenchmarkReader(b *testing.B) {
+	body, err := os.ReadFile("../../corpus/ui/streams/7/long-run.sse")
+	require.NoError(b, err)
+	rel := sdk.MustParse("7")
+	var msg []byte
+	b.Run("input=ui-long-run/impl=reader", func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(int64(len(body)))
+		for b.Loop() {
+			a := uimessage.NewAssembler(rel)
+			r := uimessage.NewReader(bytes.NewReader(body), a)
+			for r.Next() {
+			}
+			if r.Err() != nil {
+				b.Fatal(r.Err())
+			}
+			msg = a.AppendJSON(msg[:0])
+		}
+	})
+	want := string(msg)
+	b.Run("input=ui-long-run/impl=composed", func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(int64(len(body)))
+		for b.Loop() {
+			a := uimessage.NewAssembler(rel)
+			d := uistream.NewDecoder(bytes.NewReader(body))
+			for d.Next() {
+				c := d.Chunk()
+				if err := rel.CheckChunk(c.Data); err != nil {
+					b.Fatal(err)
+				}
+				if err := a.Add(c.Data); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if d.Err() != nil {
+				b.Fatal(d.Err())
+			}
+			msg = a.AppendJSON(msg[:0])
+		}
+	})
+	if string(msg) != want || len(want) < 1000 {
+		b.Fatalf("the two readings differ, or the message is short (%d bytes)", len(want))
+	}
 }
