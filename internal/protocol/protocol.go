@@ -33,18 +33,23 @@ func (p Protocol) String() string {
 	return "unknown"
 }
 
-// Parse reads a protocol's name as a user gives it to -protocol: "v4"
-// (also "data", "data-stream") or "ui" (also "sse", "ui-message-stream"),
-// in any case. "auto" and "" are Unknown with no error: tell it from the
-// response.
+// Parse reads a protocol's name as a user gives it to -protocol: "v4",
+// "ui" or "auto", in any case; "auto" and "" are Unknown with no error:
+// tell it from the response. Every other name is an error, and one that
+// names an SDK major or a stream (v5, 7, sse, data-stream, …) says which
+// of the two it means.
 func Parse(s string) (Protocol, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "", "auto":
 		return Unknown, nil
-	case "v4", "data", "data-stream":
+	case "v4":
 		return V4, nil
-	case "ui", "sse", "ui-message-stream", "v5":
+	case "ui":
 		return UI, nil
+	case "v5", "v6", "v7", "5", "6", "7", "sse", "ui-message-stream":
+		return Unknown, fmt.Errorf("unknown protocol %q: AI SDK 5, 6 and 7 speak the UI message stream: ui", s)
+	case "4", "data", "data-stream":
+		return Unknown, fmt.Errorf("unknown protocol %q: AI SDK 4 speaks the data stream: v4", s)
 	}
 	return Unknown, fmt.Errorf("unknown protocol %q: want v4 (the data stream of AI SDK 4), ui (the UI message stream of AI SDK 5, 6 and 7) or auto", s)
 }

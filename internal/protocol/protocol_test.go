@@ -109,13 +109,44 @@ func TestFromHeader(t *testing.T) {
 }
 
 func TestParse(t *testing.T) {
-	for in, want := range map[string]Protocol{"v4": V4, "UI": UI, "sse": UI, "auto": Unknown, "": Unknown, "data": V4} {
-		p, err := Parse(in)
-		require.NoError(t, err, in)
-		assert.Equal(t, want, p, in)
+	for _, c := range []struct {
+		name string
+		in   string
+		want Protocol
+	}{
+		{"v4", "v4", V4},
+		{"ui", "ui", UI},
+		{"auto", "auto", Unknown},
+		{"not given", "", Unknown},
+		{"any case", "UI", UI},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := Parse(c.in)
+			require.NoError(t, err, "Parse(%q)", c.in)
+			assert.Equal(t, c.want, p, "Parse(%q)", c.in)
+		})
 	}
-	_, err := Parse("v3")
-	assert.ErrorContains(t, err, `unknown protocol "v3"`)
+	for _, c := range []struct {
+		name string
+		in   string
+		want string
+	}{
+		{"a UI release's major", "v5", `unknown protocol "v5": AI SDK 5, 6 and 7 speak the UI message stream: ui`},
+		{"another major", "v6", `unknown protocol "v6": AI SDK 5, 6 and 7 speak the UI message stream: ui`},
+		{"the newest major", "v7", `unknown protocol "v7": AI SDK 5, 6 and 7 speak the UI message stream: ui`},
+		{"a bare major", "7", `unknown protocol "7": AI SDK 5, 6 and 7 speak the UI message stream: ui`},
+		{"the transport", "sse", `unknown protocol "sse": AI SDK 5, 6 and 7 speak the UI message stream: ui`},
+		{"the stream's name", "ui-message-stream", `unknown protocol "ui-message-stream": AI SDK 5, 6 and 7 speak the UI message stream: ui`},
+		{"the v4 stream's name", "data-stream", `unknown protocol "data-stream": AI SDK 4 speaks the data stream: v4`},
+		{"v4's other name", "data", `unknown protocol "data": AI SDK 4 speaks the data stream: v4`},
+		{"an older major", "v3", `unknown protocol "v3": want v4 (the data stream of AI SDK 4), ui (the UI message stream of AI SDK 5, 6 and 7) or auto`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := Parse(c.in)
+			require.EqualError(t, err, c.want, "Parse(%q)", c.in)
+			assert.Equal(t, Unknown, p)
+		})
+	}
 	for _, p := range []Protocol{V4, UI} {
 		back, err := Parse(p.String())
 		require.NoError(t, err)
