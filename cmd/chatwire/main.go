@@ -55,29 +55,61 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	switch args[0] {
 	case "help", "-h", "-help", "--help":
-		usage(stdout)
-		return exitOK
+		return runHelp(ctx, args[1:], stdin, stdout, stderr)
 	case "-version", "--version":
 		return runVersion(ctx, args[1:], stdin, stdout, stderr)
 	}
-	for _, c := range commands() {
-		if c.name == args[0] {
-			return c.run(ctx, args[1:], stdin, stdout, stderr)
-		}
+	if c, ok := lookupCommand(args[0]); ok {
+		return c.run(ctx, args[1:], stdin, stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "chatwire: unknown command %q\n\n", args[0])
 	usage(stderr)
 	return exitUsage
 }
 
+// lookupCommand returns the command named name.
+func lookupCommand(name string) (command, bool) {
+	for _, c := range commands() {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return command{}, false
+}
+
+// runHelp prints the top help, or with a command's name that command's
+// help (what 'chatwire CMD -h' prints), on standard output.
+func runHelp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	switch len(args) {
+	case 0:
+		usage(stdout)
+		return exitOK
+	case 1:
+	default:
+		fmt.Fprintf(stderr, "chatwire help: one command at a time, got %q\n", args)
+		return exitUsage
+	}
+	c, ok := lookupCommand(args[0])
+	if !ok {
+		fmt.Fprintf(stderr, "chatwire help: unknown command %q\n\n", args[0])
+		usage(stderr)
+		return exitUsage
+	}
+	return c.run(ctx, []string{"-h"}, stdin, stdout, stdout)
+}
+
 func usage(w io.Writer) {
-	fmt.Fprint(w, "chatwire checks, records, replays, mocks, decodes and benchmarks the\n"+
-		"<code>:<JSON> line stream of POST /api/chat (AI SDK v4 data stream protocol).\n\n"+
+	fmt.Fprint(w, "chatwire checks, records, replays, mocks, bridges, decodes and benchmarks the\n"+
+		"stream of POST /api/chat, in both protocols of the Vercel AI SDK: the v4 data\n"+
+		"stream of AI SDK 4 and the spec (<code>:<JSON> lines) and the UI message\n"+
+		"stream of AI SDK 5, 6 and 7 (Server-Sent Events, one JSON chunk an event).\n"+
+		"Commands that read a stream tell the protocol from each response (its\n"+
+		"headers, else its first bytes); -protocol v4 or -protocol ui sets it.\n\n"+
 		"Usage:\n\n\tchatwire <command> [flags] [args]\n\nCommands:\n\n")
 	for _, c := range commands() {
-		fmt.Fprintf(w, "\t%-8s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "\t%-10s %s\n", c.name, c.summary)
 	}
-	fmt.Fprint(w, "\nRun 'chatwire <command> -h' for the flags of a command.\n"+
+	fmt.Fprint(w, "\nRun 'chatwire help <command>' or 'chatwire <command> -h' for the flags of a command.\n"+
 		"API keys come only from environment variables (CHATWIRE_API_KEY and role keys).\n")
 }
 
