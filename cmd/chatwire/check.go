@@ -95,7 +95,7 @@ func registerCheckFlags(fs *flag.FlagSet, f *checkFlags, verb string) {
 	fs.BoolVar(&f.list, "list", false, "list the checks that would run, with level, kind, cost and key roles; send nothing")
 	fs.BoolVar(&f.strict, "strict", false, "fail where the service misses a SHOULD (warnings become failures)")
 	fs.IntVar(&f.maxChats, "max-chats", 0, "create at most `N` chats (default: what the selected checks need); probes past it are skipped.\nEvery 200 counts, also to a request the service should have rejected, which\ncan make one more")
-	fs.Float64Var(&f.rate, "rate", defaultLiveRate, "at most `R` requests per second (default 1 for -base-url, no limit for the built-in mock)")
+	fs.Var(float64InWords(&f.rate, defaultLiveRate), "rate", "at most `R` requests per second (default 1 for -base-url, no limit for the built-in mock)")
 	fs.DurationVar(&f.timeout, "timeout", conformance.DefaultTimeout, "time limit of one request, to the end of its body; a stream still sending then is closed as read to its cap")
 	fs.DurationVar(&f.firstLineTimeout, "first-line-timeout", conformance.DefaultFirstLineTimeout, "time limit from a request to the first line of its body (and idle gap between lines)")
 	fs.Int64Var(&f.maxBody, "max-body", conformance.DefaultMaxBytes, "read at most `N` bytes of a body (decompressed), then close it; each body keeps its first 64 KiB\nas evidence, with its length and sha256")

@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
+	"strings"
 	"syscall"
 )
 
@@ -116,8 +118,13 @@ func usage(w io.Writer) {
 // parseFlags parses a command's args with fs, whose output is the
 // command's standard error. Where parsing ends the command it returns the
 // exit code and false: 0 after -h (fs printed the usage), 2 after a bad
-// flag (fs printed what is wrong and the usage).
+// flag (fs printed what is wrong and the usage). A command whose standard
+// error is a *flagSetProbe ends here, its FlagSet handed to the probe.
 func parseFlags(fs *flag.FlagSet, args []string) (int, bool) {
+	if p, ok := fs.Output().(*flagSetProbe); ok {
+		p.fs = fs
+		return exitOK, false
+	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK, false
@@ -125,4 +132,65 @@ func parseFlags(fs *flag.FlagSet, args []string) (int, bool) {
 		return exitUsage, false
 	}
 	return exitOK, true
+}
+
+// flagSetProbe is the standard error that makes a command hand its
+// FlagSet to parseFlags and stop there, having done nothing.
+type flagSetProbe struct{ fs *flag.FlagSet }
+
+func (*flagSetProbe) Write(b []byte) (int, error) { return len(b), nil }
+
+// flagSet returns the flags of command c, the FlagSet its run parses
+// with, for help and completion to read.
+func flagSet(ctx context.Context, c command) *flag.FlagSet {
+	p := &flagSetProbe{}
+	c.run(ctx, nil, strings.NewReader(""), io.Discard, p)
+	if p.fs == nil {
+		panic("chatwire " + c.name + " parses its flags without parseFlags")
+	}
+	return p.fs
+}
+
+// defaultInWords is a flag.Value whose usage text says its default in
+// words, one that depends on other flags: it reports "" until it is set,
+// so that the flag package adds no "(default X)" of its own to the words.
+type defaultInWords struct {
+	flag.Value
+	set bool
+}
+
+func (d *defaultInWords) String() string {
+	if d == nil || !d.set {
+		return ""
+	}
+	return d.Value.String()
+}
+
+func (d *defaultInWords) Set(s string) error {
+	if err := d.Value.Set(s); err != nil {
+		return err
+	}
+	d.set = true
+	return nil
+}
+
+// float64InWords returns the flag.Value of a float64 flag whose usage
+// says its default def in words; it sets *p to def.
+func float64InWords(p *float64, def float64) flag.Value {
+	*p = def
+	return &defaultInWords{Value: (*float64Value)(p)}
+}
+
+// float64Value is a float64 flag.Value.
+type float64Value float64
+
+func (f *float64Value) String() string { return strconv.FormatFloat(float64(*f), 'g', -1, 64) }
+
+func (f *float64Value) Set(s string) error {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return errors.New("not a number")
+	}
+	*f = float64Value(v)
+	return nil
 }

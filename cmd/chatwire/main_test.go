@@ -1,6 +1,9 @@
 package main
 
 import (
+	"context"
+	"flag"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -55,4 +58,77 @@ func TestHelpCommand(t *testing.T) {
 			assert.Empty(t, stdout, "chatwire %v", tt.args)
 		})
 	}
+}
+
+// TestFlagDefaultShownOnce: no flag's help states its default twice, as
+// a usage text that says it in words does when the flag package appends
+// "(default X)" for a non-zero default.
+func TestFlagDefaultShownOnce(t *testing.T) {
+	for _, c := range commands() {
+		fs := flagSet(t.Context(), c)
+		fs.VisitAll(func(f *flag.Flag) {
+			var b strings.Builder
+			one := flag.NewFlagSet(c.name, flag.ContinueOnError)
+			one.SetOutput(&b)
+			one.Var(f.Value, f.Name, f.Usage)
+			one.PrintDefaults()
+			assert.LessOrEqual(t, strings.Count(strings.ToLower(b.String()), "default"), 1,
+				"chatwire %s -%s says its default once:\n%s", c.name, f.Name, b.String())
+		})
+	}
+}
+
+// TestFlagSetOfEveryCommand: flagSet reads the flags of every command
+// without running it.
+func TestFlagSetOfEveryCommand(t *testing.T) {
+	for _, c := range commands() {
+		fs := flagSet(context.Background(), c)
+		assert.Equal(t, c.name, fs.Name(), "the FlagSet of chatwire %s", c.name)
+	}
+	fs := flagSet(context.Background(), command{name: "check", run: runCheck})
+	assert.NotNil(t, fs.Lookup("base-url"), "check's FlagSet holds its flags")
+}
+
+// TestRateDefault: -rate of check and record says its default in words
+// and still parses and prints a value.
+func TestRateDefault(t *testing.T) {
+	var rate float64
+	v := float64InWords(&rate, 1)
+	assert.Equal(t, 1.0, rate, "the variable holds the default")
+	assert.Empty(t, v.String(), "unset, the value reports no default for the flag package to append")
+	require.NoError(t, v.Set("2.5"))
+	assert.Equal(t, 2.5, rate)
+	assert.Equal(t, "2.5", v.String())
+	assert.EqualError(t, v.Set("fast"), "not a number")
+	code, _, stderr := runCLI(t, "", "check", "-rate", "fast")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, `invalid value "fast" for flag -rate: not a number`)
+}
+
+// TestProtocolNames: every flag that names a protocol reads v4, ui and
+// auto only, and sends a user who names an SDK major or the transport to
+// ui.
+func TestProtocolNames(t *testing.T) {
+	extra := map[string][]string{ // what else a command needs to reach its -protocol
+		"bridge": {"-upstream", "http://127.0.0.1:1"},
+		"record": {"-out", "unused"},
+		"replay": {"unused.jsonl"}, // without transcripts replay runs its self-test
+	}
+	n := 0
+	for _, c := range commands() {
+		fs := flagSet(t.Context(), c)
+		for _, name := range []string{"protocol", "to"} {
+			if fs.Lookup(name) == nil {
+				continue
+			}
+			for _, bad := range []string{"v5", "v6", "v7", "sse"} {
+				n++
+				args := append([]string{c.name, "-" + name, bad}, extra[c.name]...)
+				code, _, stderr := runCLI(t, "", args...)
+				assert.Equal(t, exitUsage, code, "chatwire %v; stderr: %s", args, stderr)
+				assert.Contains(t, stderr, "-"+name+`: unknown protocol "`+bad+`": AI SDK 5, 6 and 7 speak the UI message stream: ui`, "chatwire %v", args)
+			}
+		}
+	}
+	assert.GreaterOrEqual(t, n, 7*4, "check, record, replay, serve, bridge, decode and bench name a protocol")
 }
