@@ -5,6 +5,7 @@
 #	docker run --rm chatwire check                           # the built-in mock: exit 0
 #	docker run --rm -e CHATWIRE_API_KEY -v "$PWD:/reports" -w /reports --user "$(id -u)" \
 #	    chatwire check -base-url https://staging.example.com -junit report.xml -json report.json
+#	docker run --rm -p 12111:12111 chatwire serve -host 0.0.0.0 -port 12111   # the mock, for client tests
 #
 # The image holds the chatwire binary (static: CGO_ENABLED=0), the CA
 # certificates for https targets, and nothing else: no shell, no package

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
 	"net/url"
 	"os"
 	"strings"
@@ -23,7 +22,8 @@ func runBridge(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	fs := flag.NewFlagSet("bridge", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	upstream := fs.String("upstream", "", "the service's base `URL`, such as https://api.example.com (required)")
-	listen := fs.String("listen", "127.0.0.1:0", "`ADDR` to listen on; port 0 picks a free port")
+	var at listenFlags
+	at.register(fs)
 	to := fs.String("to", "auto", "answer clients in this protocol: ui, v4, or auto (a useChat body wants ui, the spec's body v4)")
 	dataName := fs.String("data-name", "v4", "v4 data values become UI parts of type data-`NAME`")
 	maxBody := fs.Int64("max-body", bridge.DefaultMaxBody, "largest request body in `bytes` (413 above)")
@@ -34,7 +34,7 @@ func runBridge(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	timeout := fs.Duration("timeout", bridge.DefaultStreamTimeout, "longest exchange, stream included")
 	translate := fs.String("translate", "", "no proxy: translate the stream in `FILE` (- for standard input) to the other protocol (or -to's) on standard output, its losses on standard error")
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), `usage: chatwire bridge -upstream URL [-listen 127.0.0.1:0] [-to auto|ui|v4] [flags]
+		fmt.Fprint(fs.Output(), `usage: chatwire bridge -upstream URL [-host 127.0.0.1] [-port 0] [-to auto|ui|v4] [flags]
        chatwire bridge -translate FILE [-to ui|v4]
 
 Run a proxy between the two stream protocols of POST /api/chat: an AI SDK
@@ -46,7 +46,7 @@ the spec's {content, ...}, and a 200 stream is translated part by part into
 the protocol the client reads. Other answers pass unchanged. The first line
 on standard output is
 
-	chatwire bridge listening on http://ADDR:PORT
+	chatwire bridge listening on http://HOST:PORT
 
 and each request is logged to standard error (method, path, status,
 duration, the protocols, the counts of parts and of what the translation
@@ -108,6 +108,8 @@ Flags:
 		return usageError("-header-timeout, -idle-timeout and -timeout must be positive")
 	case *dataName == "":
 		return usageError("-data-name must not be empty")
+	case at.check() != nil:
+		return usageError("%v", at.check())
 	}
 
 	var logMu sync.Mutex
@@ -126,7 +128,7 @@ Flags:
 		StreamTimeout: *timeout,
 		Log:           func(e bridge.Entry) { logf("%s\n", formatEntry(e)) },
 	}
-	ln, err := net.Listen("tcp", *listen)
+	ln, err := at.listen()
 	if err != nil {
 		fmt.Fprintf(stderr, "chatwire bridge: %v\n", err)
 		return exitFail

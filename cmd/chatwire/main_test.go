@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"flag"
+	"net"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -131,4 +133,51 @@ func TestProtocolNames(t *testing.T) {
 		}
 	}
 	assert.GreaterOrEqual(t, n, 7*4, "check, record, replay, serve, bridge, decode and bench name a protocol")
+}
+
+// TestListenFlagsOneSpelling: every command that listens takes -host and
+// -port, and no other spelling of where to listen.
+func TestListenFlagsOneSpelling(t *testing.T) {
+	var listening []string
+	for _, c := range commands() {
+		fs := flagSet(t.Context(), c)
+		if fs.Lookup("port") == nil && fs.Lookup("host") == nil && fs.Lookup("listen") == nil && fs.Lookup("addr") == nil {
+			continue
+		}
+		listening = append(listening, c.name)
+		assert.NotNil(t, fs.Lookup("host"), "chatwire %s takes -host", c.name)
+		assert.NotNil(t, fs.Lookup("port"), "chatwire %s takes -port", c.name)
+		for _, other := range []string{"listen", "addr", "bind", "http"} {
+			assert.Nil(t, fs.Lookup(other), "chatwire %s spells where it listens -host and -port, not -%s", c.name, other)
+		}
+	}
+	assert.Equal(t, []string{"serve", "bridge"}, listening, "the commands that listen")
+}
+
+// TestListenAt: serve and bridge listen where -host and -port say, and
+// refuse a port out of range.
+func TestListenAt(t *testing.T) {
+	up := startServe(t, "-pace", "0s")
+	for _, c := range []struct {
+		cmd  string
+		args []string
+	}{
+		{"serve", nil},
+		{"bridge", []string{"-upstream", up.url}},
+	} {
+		t.Run(c.cmd, func(t *testing.T) {
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			require.NoError(t, err, "find a free port")
+			port := ln.Addr().(*net.TCPAddr).Port
+			require.NoError(t, ln.Close())
+			s := startListening(t, c.cmd, append([]string{"-host", "127.0.0.1", "-port", strconv.Itoa(port)}, c.args...)...)
+			assert.Equal(t, "http://127.0.0.1:"+strconv.Itoa(port), s.url, "chatwire %s listens at -host and -port", c.cmd)
+			assert.Equal(t, exitOK, s.stop(t))
+
+			code, stdout, stderr := runCLI(t, "", append([]string{c.cmd, "-port", "70000"}, c.args...)...)
+			assert.Equal(t, exitUsage, code, "chatwire %s -port 70000", c.cmd)
+			assert.Contains(t, stderr, "-port must be 0 to 65535, got 70000", "chatwire %s -port 70000", c.cmd)
+			assert.Empty(t, stdout)
+		})
+	}
 }

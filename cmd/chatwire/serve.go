@@ -25,8 +25,8 @@ const shutdownGrace = 5 * time.Second
 func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	addr := fs.String("addr", "127.0.0.1", "address to listen on")
-	port := fs.Int("port", 0, "port to listen on; 0 picks a free port")
+	var at listenFlags
+	at.register(fs)
 	proto := fs.String("protocol", "v4", "stream `protocol` of POST /api/chat: v4 (the AI SDK 4 data stream, the spec's) or ui (the UI message stream of AI SDK 5, 6 and 7)")
 	fault := fs.String("fault", "", "deviate from the spec in one way, `NAME`; -fault list lists them (of -protocol's)")
 	pace := fs.Duration("pace", 150*time.Millisecond, "pause before each stream line after the first")
@@ -38,12 +38,12 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs.Var(&variants, "variant", "answer in an allowed `NAME`d variation (gzip, crlf, …; comma-separated, repeatable); -variant list lists them")
 	rateLimit := fs.Int("rate-limit", 0, "allow each key `N` chat requests a minute, then answer 429 with Retry-After (0: no limit)")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), `usage: chatwire serve [-addr 127.0.0.1] [-port 0] [-fault NAME] [-variant NAME] [-rate-limit N] [-pace DURATION] [flags]
+		fmt.Fprintf(fs.Output(), `usage: chatwire serve [-host 127.0.0.1] [-port 0] [-fault NAME] [-variant NAME] [-rate-limit N] [-pace DURATION] [flags]
 
 Run the mock of POST /api/chat, for client test suites and for checking the
 checker. The first line on standard output is
 
-	chatwire mock listening on http://ADDR:PORT
+	chatwire mock listening on http://HOST:PORT
 
 and each request is logged to standard error (method, path, status, duration
 and the key's role, never the key). Ctrl-C stops it.
@@ -92,8 +92,8 @@ Flags:
 		return exitOK
 	case *rateLimit < 0:
 		return usageError("-rate-limit must not be negative, got %d", *rateLimit)
-	case *port < 0 || *port > 65535:
-		return usageError("-port must be 0 to 65535, got %d", *port)
+	case at.check() != nil:
+		return usageError("%v", at.check())
 	case *lines < 1:
 		return usageError("-lines must be at least 1, got %d", *lines)
 	case *pace < 0:
@@ -138,7 +138,7 @@ Flags:
 	if err != nil {
 		return usageError("%v", err)
 	}
-	ln, err := net.Listen("tcp", net.JoinHostPort(*addr, strconv.Itoa(*port)))
+	ln, err := at.listen()
 	if err != nil {
 		fmt.Fprintf(stderr, "chatwire serve: %v\n", err)
 		return exitFail
@@ -156,6 +156,32 @@ Flags:
 	}
 	fmt.Fprintf(stdout, "chatwire mock listening on http://%s\n", ln.Addr())
 	return serveUntilDone(ctx, srv, ln, "serve", stderr, logf)
+}
+
+// listenFlags are the flags of a command that listens (serve, bridge):
+// -host and -port, the spelling of the mocks and dev servers a user of
+// this one knows (prism, json-server, WireMock, Vite, Next.js).
+type listenFlags struct {
+	host string
+	port int
+}
+
+func (l *listenFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&l.host, "host", "127.0.0.1", "listen on the interface of `HOST`, a name or an IP address (0.0.0.0 or \"\": every interface)")
+	fs.IntVar(&l.port, "port", 0, "listen on `PORT`; 0 picks a free port (the first line on standard output names it)")
+}
+
+// check reports a port out of range.
+func (l *listenFlags) check() error {
+	if l.port < 0 || l.port > 65535 {
+		return fmt.Errorf("-port must be 0 to 65535, got %d", l.port)
+	}
+	return nil
+}
+
+// listen opens the TCP listener at -host and -port.
+func (l *listenFlags) listen() (net.Listener, error) {
+	return net.Listen("tcp", net.JoinHostPort(l.host, strconv.Itoa(l.port)))
 }
 
 // serveUntilDone serves h on ln until ctx is done (an interrupt), then

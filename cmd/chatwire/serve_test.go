@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -39,8 +40,9 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-// serving is a `chatwire serve` running in the test.
+// serving is a `chatwire serve` or `chatwire bridge` running in the test.
 type serving struct {
+	cmd    string
 	url    string
 	stderr *lockedBuffer
 	cancel context.CancelFunc
@@ -50,11 +52,20 @@ type serving struct {
 // startServe runs `chatwire serve args...` and waits for its first line.
 func startServe(t *testing.T, args ...string) *serving {
 	t.Helper()
+	s := startListening(t, "serve", args...)
+	assert.Regexp(t, `^http://127\.0\.0\.1:\d+$`, s.url, "the URL of the default -host and -port 0")
+	return s
+}
+
+// startListening runs `chatwire CMD args...`, CMD a command that listens
+// (serve, bridge), and waits for its first line, which names its URL.
+func startListening(t *testing.T, cmd string, args ...string) *serving {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
-	s := &serving{stderr: &lockedBuffer{}, cancel: cancel, code: make(chan int, 1)}
+	s := &serving{cmd: cmd, stderr: &lockedBuffer{}, cancel: cancel, code: make(chan int, 1)}
 	go func() {
-		s.code <- run(ctx, append([]string{"serve"}, args...), strings.NewReader(""), pw, s.stderr)
+		s.code <- run(ctx, append([]string{cmd}, args...), strings.NewReader(""), pw, s.stderr)
 		pw.Close()
 	}()
 	t.Cleanup(func() {
@@ -62,12 +73,12 @@ func startServe(t *testing.T, args ...string) *serving {
 		<-s.code
 	})
 	line, err := bufio.NewReader(pr).ReadString('\n')
-	require.NoError(t, err, "read the first line of serve's output; stderr: %s", s.stderr)
+	require.NoError(t, err, "read the first line of %s's output; stderr: %s", cmd, s.stderr)
 	go io.Copy(io.Discard, pr)
-	const prefix = "chatwire mock listening on "
-	require.True(t, strings.HasPrefix(line, prefix), "the first line %q names the URL", line)
-	s.url = strings.TrimSpace(strings.TrimPrefix(line, prefix))
-	assert.Regexp(t, `^http://127\.0\.0\.1:\d+$`, s.url, "the URL of the default -addr and -port 0")
+	re := regexp.MustCompile(`^chatwire (mock|bridge) listening on (http://\S+)\n$`)
+	m := re.FindStringSubmatch(line)
+	require.NotNil(t, m, "the first line %q of %s names the URL", line, cmd)
+	s.url = m[2]
 	return s
 }
 
@@ -80,7 +91,7 @@ func (s *serving) stop(t *testing.T) int {
 		s.code <- code // for the cleanup
 		return code
 	case <-time.After(20 * time.Second):
-		t.Fatal("serve did not stop 20s after its context was cancelled")
+		t.Fatalf("%s did not stop 20s after its context was cancelled", s.cmd)
 		return -1
 	}
 }
