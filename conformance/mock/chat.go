@@ -184,12 +184,15 @@ func chatURL(r *http.Request, id string) string {
 
 // stream writes lines as a 200 line stream, one part per write, flushed,
 // pausing Pace before every line after the first. It stops when the
-// client goes away or the server shuts down (the request's context).
+// client goes away or the server shuts down (the request's context), and
+// marks the response cut: ServeHTTP then aborts it, so that the client
+// sees a broken body, not the end of a finished stream.
 func (s *Server) stream(w *response, r *http.Request, m *message, lines [][]byte) {
 	linestream.SetHeaders(w.Header())
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)
 	ctx := r.Context()
+	w.cut = true // until the last line is written
 	// Only WriteLine is used: the Writer keeps the last line as its
 	// scratch buffer, and the script's lines must not be written over.
 	lw := linestream.NewWriter(w)
@@ -215,6 +218,7 @@ func (s *Server) stream(w *response, r *http.Request, m *message, lines [][]byte
 			return
 		}
 	}
+	w.cut = false
 	s.mu.Lock()
 	m.finished = true
 	s.mu.Unlock()

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -184,14 +185,22 @@ func TestPacing(t *testing.T) {
 }
 
 func TestSleepError(t *testing.T) {
-	// A Sleep that fails (the client went away) ends the stream after the
-	// first line.
+	// A Sleep that fails (the request's context ended) cuts the stream
+	// after the first line: the client's read fails after it.
 	_, ts := newMock(t, Options{Pace: time.Second, Sleep: func(context.Context, time.Duration) error {
 		return context.Canceled
 	}})
-	resp, body := send(t, ts, request{auth: bearer(KeyValid), body: `{"content":"x"}`})
-	require.Equal(t, 200, resp.StatusCode, "status: %s", body)
-	assert.Equal(t, "2", codes(decodeStrict(t, body)), "only the first line is written: %s", body)
+	r, err := http.NewRequest("POST", ts.URL+"/api/chat", strings.NewReader(`{"content":"x"}`))
+	require.NoError(t, err)
+	r.Header.Set("Authorization", bearer(KeyValid))
+	r.Header.Set("Content-Type", "application/json")
+	resp, err := ts.Client().Do(r)
+	require.NoError(t, err, "POST /api/chat")
+	defer resp.Body.Close()
+	require.Equal(t, 200, resp.StatusCode)
+	body, err := io.ReadAll(resp.Body)
+	assert.ErrorIs(t, err, io.ErrUnexpectedEOF, "the body breaks off after the first line")
+	assert.Equal(t, "2", codes(decodeStrict(t, string(body))), "only the first line is written: %s", body)
 }
 
 func TestStreamStopsWhenClientGoesAway(t *testing.T) {

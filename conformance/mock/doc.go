@@ -134,8 +134,12 @@
 // leaves them out. [Options.Lines] sets the number of 0 lines; their text
 // comes from the prompt and holds non-ASCII characters, quotes,
 // backslashes, a tab and newlines, so clients meet every escape. The mock
-// pauses [Options.Pace] before every line after the first and stops
-// writing when the client goes away.
+// pauses [Options.Pace] before every line after the first. A stream stops
+// when the request's context ends (the client goes away, or the server
+// stops: http.Server's BaseContext, as `chatwire serve` sets it): it is
+// then cut, the handler aborted with [http.ErrAbortHandler], so that the
+// client's read of the body fails (a broken connection, an HTTP/2 stream
+// reset) where a finished stream would end cleanly; [Entry.Cut] logs it.
 //
 // # The UI message stream
 //

@@ -112,6 +112,9 @@ type Entry struct {
 	Duration  time.Duration
 	Role      Role   // empty for routes without auth (the chat page, /)
 	RequestID string // the value of the X-Request-Id response header
+	// Cut reports that a stream was cut before its end: the client went
+	// away, or the server stopped (the request's context ended).
+	Cut bool
 }
 
 // A Server is the mock of the chat creation API: an [http.Handler] that
@@ -221,9 +224,9 @@ func (s *Server) newID(src *rand.Rand, prefix string) string {
 // [HeaderRequestID]; errors are JSON objects {"error":{"code","message"}}.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := s.opts.Now()
+	var gw *gzipWriter
 	if s.variant[variantGzip] && strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
-		gw := newGzipWriter(w)
-		defer gw.Close()
+		gw = newGzipWriter(w)
 		w = gw
 	}
 	resp := &response{ResponseWriter: w}
@@ -238,8 +241,18 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.opts.Log != nil {
 		s.opts.Log(Entry{
 			Method: r.Method, Path: r.URL.Path, Status: resp.status,
-			Duration: s.opts.Now().Sub(start), Role: resp.role, RequestID: resp.requestID,
+			Duration: s.opts.Now().Sub(start), Role: resp.role, RequestID: resp.requestID, Cut: resp.cut,
 		})
+	}
+	if resp.cut {
+		// Abort: net/http breaks the connection (HTTP/2: resets the
+		// stream) without the body's end, so that the client sees a
+		// broken body, never the clean end of a finished stream. The gzip
+		// stream is left without its trailer for the same reason.
+		panic(http.ErrAbortHandler)
+	}
+	if gw != nil {
+		gw.Close()
 	}
 }
 
@@ -305,6 +318,7 @@ type response struct {
 	status    int
 	role      Role
 	requestID string
+	cut       bool // the stream stopped before its end: abort the response
 }
 
 // WriteHeader records the status.

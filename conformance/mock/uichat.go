@@ -13,7 +13,8 @@ import (
 // no-store), one event per write, flushed, pausing Pace
 // before every event after the first; the variants change the framing
 // (crlf, keepalive, data-no-space, slow-first-line, extra-fields). It
-// stops when the client goes away or the server shuts down. isCreate
+// stops when the client goes away or the server shuts down, and marks the
+// response cut, as stream does. isCreate
 // applies the ui-content-type fault, which changes the headers of a
 // create only.
 func (s *Server) streamUI(w *response, r *http.Request, m *message, frames [][]byte, isCreate bool) {
@@ -25,6 +26,7 @@ func (s *Server) streamUI(w *response, r *http.Request, m *message, frames [][]b
 	}
 	w.WriteHeader(http.StatusOK)
 	ctx := r.Context()
+	w.cut = true // until the last line is written
 	uw := uistream.NewWriter(w)
 	if s.variant[variantSlowFirstLine] {
 		w.Flush()
@@ -63,6 +65,7 @@ func (s *Server) streamUI(w *response, r *http.Request, m *message, frames [][]b
 			return
 		}
 	}
+	w.cut = false
 	s.mu.Lock()
 	m.finished = true
 	s.mu.Unlock()
