@@ -38,6 +38,15 @@ const (
 // a JSON answer, a stream already in the wanted protocol, pass through
 // unchanged, streamed. Headers pass as they are (the Authorization header
 // included), less the hop-by-hop ones; the proxy never logs them.
+//
+// A stream still open when its request's context ends (the server stops:
+// http.Server's BaseContext, canceled with a cause the error names; or the
+// client leaves) is cut, never ended as if it were finished: a translated
+// stream gets the error its client shows (a UI error chunk, a v4 error
+// part 3:) and no end (no data: [DONE]), then the handler aborts with
+// [http.ErrAbortHandler], which breaks the connection without the body's
+// end; a stream passed through breaks the same way, as does one whose
+// upstream breaks off.
 type Proxy struct {
 	// Upstream is the service's base URL, such as http://127.0.0.1:8080.
 	Upstream *url.URL
@@ -198,18 +207,19 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	e.Status = resp.StatusCode
 	idle := newIdleReader(resp.Body, orDefault(p.IdleTimeout, DefaultIdleTimeout), cancel)
 	defer idle.stop()
+	from := cutReader{idle, r.Context()}
 
 	var prefix []byte
 	if resp.StatusCode == http.StatusOK {
 		e.Got = protocol.FromHeader(resp.Header)
 		if e.Got == protocol.Unknown && !isJSON(resp.Header) {
-			e.Got, prefix, err = sniff(idle)
+			e.Got, prefix, err = sniff(from)
 			if err != nil && err != io.EOF {
 				e.Err = err
 			}
 		}
 	}
-	src := io.MultiReader(bytes.NewReader(prefix), idle)
+	src := io.MultiReader(bytes.NewReader(prefix), from)
 	translate := resp.StatusCode == http.StatusOK && e.Got != protocol.Unknown &&
 		e.Want != protocol.Unknown && e.Got != e.Want
 	h := w.Header()
@@ -221,8 +231,14 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if !translate {
 		w.WriteHeader(resp.StatusCode)
-		if _, err := io.Copy(flushWriter{w}, src); err != nil && e.Err == nil {
-			e.Err = err
+		if _, err := io.Copy(flushWriter{w}, src); err != nil {
+			if e.Err == nil {
+				e.Err = err
+			}
+			// The body broke off (the upstream's, the client's, or the
+			// server stops): break the client's too, as no frame of an
+			// unknown stream can be added at an unknown place.
+			panic(http.ErrAbortHandler)
 		}
 		return
 	}
@@ -246,9 +262,37 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		e.Err = err
 	}
+	if errors.As(err, new(*cutError)) {
+		// The error frame is out: break the connection without the body's
+		// end, so that no client reads the stream as finished.
+		panic(http.ErrAbortHandler)
+	}
 	if idle.timedOut() {
 		e.Err = fmt.Errorf("upstream idle for %v", orDefault(p.IdleTimeout, DefaultIdleTimeout))
 	}
+}
+
+// cutError is the error of a stream the proxy cut before its end because
+// its request's context ended: the server stops (the cause is the one it
+// gave, such as "chatwire bridge is shutting down"), or the client left.
+type cutError struct{ cause error }
+
+func (e *cutError) Error() string { return "stream cut: " + e.cause.Error() }
+func (e *cutError) Unwrap() error { return e.cause }
+
+// cutReader reads the upstream's body, and turns a read error into a
+// *cutError where the request's context ctx has ended.
+type cutReader struct {
+	r   io.Reader
+	ctx context.Context
+}
+
+func (c cutReader) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	if err != nil && err != io.EOF && c.ctx.Err() != nil {
+		err = &cutError{context.Cause(c.ctx)}
+	}
+	return n, err
 }
 
 // isJSON tells whether the response is JSON (stream:false's answer).

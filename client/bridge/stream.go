@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"errors"
 	"io"
 	"net/http"
 
@@ -56,12 +57,15 @@ func UIToV4(w io.Writer, r io.Reader, t *ToV4) (Stats, error) {
 type closer interface {
 	End(dst []byte) []byte
 	Fail(dst []byte, msg string) []byte
+	cut(dst []byte, msg string) []byte
 }
 
 // pump is the loop of V4ToUI and UIToV4: while next reads a part (or
 // chunk) of the input, translate appends its translation, which is
 // written and flushed; at the end, readErr's error, or translate's, is
-// written as t.Fail writes it and returned, else t.End is written.
+// written as t.Fail writes it and returned, else t.End is written. A
+// *cutError (the proxy's request ended) is written as t.cut writes it:
+// the error, and no end.
 func pump(w io.Writer, next func() bool, readErr func() error, translate func(dst []byte) ([]byte, error), t closer) error {
 	var buf []byte
 	for next() {
@@ -74,6 +78,9 @@ func pump(w io.Writer, next func() bool, readErr func() error, translate func(ds
 		}
 	}
 	if err := readErr(); err != nil {
+		if errors.As(err, new(*cutError)) {
+			return failWrite(w, t.cut(buf[:0], err.Error()), err)
+		}
 		return failWrite(w, t.Fail(buf[:0], err.Error()), err)
 	}
 	return flushWrite(w, t.End(buf[:0]))

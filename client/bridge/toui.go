@@ -446,12 +446,17 @@ func (t *ToUI) End(dst []byte) []byte {
 // Fail appends an error chunk with msg (the upstream broke off, or sent
 // what its client throws at), then what End appends.
 func (t *ToUI) Fail(dst []byte, msg string) []byte {
+	return t.End(t.cut(dst, msg))
+}
+
+// cut appends an error chunk with msg, after a start chunk where the
+// stream has none yet, and nothing else: the stream is cut after it.
+func (t *ToUI) cut(dst []byte, msg string) []byte {
 	if !t.started {
 		t.started = true
 		t.Stats.Out++
 		dst = uistream.AppendStartChunk(dst, "", nil)
 	}
 	t.Stats.Out++
-	dst = uistream.AppendErrorChunk(dst, msg)
-	return t.End(dst)
+	return uistream.AppendErrorChunk(dst, msg)
 }

@@ -292,6 +292,10 @@ func (t *ToV4) Fail(dst []byte, msg string) []byte {
 	return linestream.AppendErrorPart(dst, msg)
 }
 
+// cut appends what Fail appends: the v4 stream has no end marker to
+// leave out.
+func (t *ToV4) cut(dst []byte, msg string) []byte { return t.Fail(dst, msg) }
+
 // newMessageID returns a JSON string "msg-" + 16 random hex digits, the id
 // of a message whose start chunk gave none (the v4 client sets the
 // message's id from each start_step part).
