@@ -22,7 +22,7 @@ func runBridge(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	fs := flag.NewFlagSet("bridge", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	upstream := fs.String("upstream", "", "the service's base `URL`, such as https://api.example.com (required)")
-	var at listenFlags
+	var at serverFlags
 	at.register(fs)
 	to := fs.String("to", "auto", "answer clients in this protocol: ui, v4, or auto (a useChat body wants ui, the spec's body v4)")
 	dataName := fs.String("data-name", "v4", "v4 data values become UI parts of type data-`NAME`")
@@ -50,7 +50,9 @@ on standard output is
 
 and each request is logged to standard error (method, path, status,
 duration, the protocols, the counts of parts and of what the translation
-lost), never a header or a key. Ctrl-C stops it. docs/bridge.md lists
+lost), never a header or a key. Ctrl-C stops it: open streams get
+-shutdown-grace to finish, then are cut (an error chunk or 3: part, then
+the connection breaks without the body's end). docs/bridge.md lists
 every loss; go doc github.com/chatwire/chatwire/client/bridge is the
 library. With -translate it translates one stream file instead.
 
@@ -135,7 +137,7 @@ Flags:
 	}
 	fmt.Fprintf(stdout, "chatwire bridge listening on http://%s\n", ln.Addr())
 	logf("chatwire bridge: upstream %s, answering in %s\n", u.Redacted(), protocolChoice(want))
-	return serveUntilDone(ctx, p, ln, "bridge", stderr, logf)
+	return serveUntilDone(ctx, p, ln, "bridge", at.grace, stderr, logf)
 }
 
 // translateFile writes the translation of the stream in name ("-":

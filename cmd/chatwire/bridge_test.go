@@ -77,6 +77,22 @@ func TestBridgeCommand(t *testing.T) {
 	assert.NotContains(t, log, mock.KeyValid, "the key is never logged")
 }
 
+// TestBridgeCutsOpenStreams: a translated stream still open when the
+// bridge stops, past its grace, gets the error its client shows, naming
+// the shutdown, then breaks: the client's read of the body fails.
+func TestBridgeCutsOpenStreams(t *testing.T) {
+	up := startServe(t, "-pace", "1h")
+	b := startListening(t, "bridge", "-upstream", up.url, "-shutdown-grace", "0s")
+	_, br := openStream(t, b.url, `{"id":"c1","messages":[{"id":"u1","role":"user","parts":[{"type":"text","text":"A bakery"}]}],"trigger":"submit-message"}`)
+	assert.Equal(t, exitOK, b.stop(t), "stderr: %s", b.stderr)
+	rest, err := io.ReadAll(br)
+	require.Error(t, err, "the body read fails after the bridge stopped; it read %q", rest)
+	assert.NotErrorIs(t, err, io.EOF, "a cut, not a finished stream")
+	assert.True(t, strings.HasSuffix(string(rest), `data: {"type":"error","errorText":"stream cut: chatwire bridge is shutting down"}`+"\n\n"),
+		"the UI client's last chunk is the error: %q", rest)
+	assert.Contains(t, b.stderr.String(), `error="stream cut: chatwire bridge is shutting down"`)
+}
+
 // TestBridgeUsage: bad flags are usage errors.
 func TestBridgeUsage(t *testing.T) {
 	for _, c := range []struct {

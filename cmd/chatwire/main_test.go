@@ -147,6 +147,7 @@ func TestListenFlagsOneSpelling(t *testing.T) {
 		listening = append(listening, c.name)
 		assert.NotNil(t, fs.Lookup("host"), "chatwire %s takes -host", c.name)
 		assert.NotNil(t, fs.Lookup("port"), "chatwire %s takes -port", c.name)
+		assert.NotNil(t, fs.Lookup("shutdown-grace"), "chatwire %s takes -shutdown-grace", c.name)
 		for _, other := range []string{"listen", "addr", "bind", "http"} {
 			assert.Nil(t, fs.Lookup(other), "chatwire %s spells where it listens -host and -port, not -%s", c.name, other)
 		}

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"text/tabwriter"
 	"time"
 
@@ -19,13 +20,14 @@ import (
 	"github.com/chatwire/chatwire/internal/protocol"
 )
 
-// shutdownGrace is how long serve waits for open requests when it stops.
-const shutdownGrace = 5 * time.Second
+// defaultShutdownGrace is how long serve and bridge give open requests to
+// finish when they stop, before they cut them.
+const defaultShutdownGrace = 5 * time.Second
 
 func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var at listenFlags
+	var at serverFlags
 	at.register(fs)
 	proto := fs.String("protocol", "v4", "stream `protocol` of POST /api/chat: v4 (the AI SDK 4 data stream, the spec's) or ui (the UI message stream of AI SDK 5, 6 and 7)")
 	fault := fs.String("fault", "", "deviate from the spec in one way, `NAME`; -fault list lists them (of -protocol's)")
@@ -46,7 +48,9 @@ checker. The first line on standard output is
 	chatwire mock listening on http://HOST:PORT
 
 and each request is logged to standard error (method, path, status, duration
-and the key's role, never the key). Ctrl-C stops it.
+and the key's role, never the key). Ctrl-C stops it: open streams get
+-shutdown-grace to finish, then are cut (the connection breaks without the
+body's end, so a client never takes one for finished).
 
 Keys (Authorization: Bearer KEY):
 
@@ -132,7 +136,11 @@ Flags:
 			if role == "" {
 				role = "-"
 			}
-			logf("%s %s %d %v key=%s %s\n", e.Method, e.Path, e.Status, e.Duration.Round(time.Microsecond), role, e.RequestID)
+			cut := ""
+			if e.Cut {
+				cut = " cut"
+			}
+			logf("%s %s %d %v key=%s %s%s\n", e.Method, e.Path, e.Status, e.Duration.Round(time.Microsecond), role, e.RequestID, cut)
 		},
 	})
 	if err != nil {
@@ -155,45 +163,60 @@ Flags:
 		logf("chatwire serve: variant %s: %s\n", v.Name, v.Description)
 	}
 	fmt.Fprintf(stdout, "chatwire mock listening on http://%s\n", ln.Addr())
-	return serveUntilDone(ctx, srv, ln, "serve", stderr, logf)
+	return serveUntilDone(ctx, srv, ln, "serve", at.grace, stderr, logf)
 }
 
-// listenFlags are the flags of a command that listens (serve, bridge):
-// -host and -port, the spelling of the mocks and dev servers a user of
-// this one knows (prism, json-server, WireMock, Vite, Next.js).
-type listenFlags struct {
-	host string
-	port int
+// serverFlags are the flags of a command that serves HTTP (serve, bridge):
+// where it listens, -host and -port, the spelling of the mocks and dev
+// servers a user of this one knows (prism, json-server, WireMock, Vite,
+// Next.js), and how it stops.
+type serverFlags struct {
+	host  string
+	port  int
+	grace time.Duration
 }
 
-func (l *listenFlags) register(fs *flag.FlagSet) {
+func (l *serverFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&l.host, "host", "127.0.0.1", "listen on the interface of `HOST`, a name or an IP address (0.0.0.0 or \"\": every interface)")
 	fs.IntVar(&l.port, "port", 0, "listen on `PORT`; 0 picks a free port (the first line on standard output names it)")
+	fs.DurationVar(&l.grace, "shutdown-grace", defaultShutdownGrace, "on Ctrl-C (or SIGTERM), give open streams this long to finish, then cut them (the client sees\na broken stream, never a finished one); 0 cuts them at once")
 }
 
-// check reports a port out of range.
-func (l *listenFlags) check() error {
-	if l.port < 0 || l.port > 65535 {
+// check reports a port out of range or a negative grace.
+func (l *serverFlags) check() error {
+	switch {
+	case l.port < 0 || l.port > 65535:
 		return fmt.Errorf("-port must be 0 to 65535, got %d", l.port)
+	case l.grace < 0:
+		return fmt.Errorf("-shutdown-grace must not be negative, got %v", l.grace)
 	}
 	return nil
 }
 
 // listen opens the TCP listener at -host and -port.
-func (l *listenFlags) listen() (net.Listener, error) {
+func (l *serverFlags) listen() (net.Listener, error) {
 	return net.Listen("tcp", net.JoinHostPort(l.host, strconv.Itoa(l.port)))
 }
 
 // serveUntilDone serves h on ln until ctx is done (an interrupt), then
-// shuts it down, waiting up to shutdownGrace for open requests; an error of
-// the server's is printed as "chatwire CMD: …" and exits 1, and the
-// server's own log lines go to logf as "chatwire CMD: …". Handlers run
-// under ctx, so open streams end when the command stops. serve and bridge
-// serve this way.
-func serveUntilDone(ctx context.Context, h http.Handler, ln net.Listener, cmd string, stderr io.Writer, logf func(string, ...any)) int {
+// stops: it takes no new request and gives the open ones up to grace to
+// finish; past it, it ends the context of those still open, with the
+// cause "chatwire CMD is shutting down", on which the mock and the bridge
+// cut their streams (a client sees a broken body, never a finished one),
+// waits a moment for their last frames, and closes every connection. An
+// error of the server's is printed as "chatwire CMD: …" and exits 1, and
+// the server's own log lines go to logf as "chatwire CMD: …".
+func serveUntilDone(ctx context.Context, h http.Handler, ln net.Listener, cmd string, grace time.Duration, stderr io.Writer, logf func(string, ...any)) int {
+	base, cut := context.WithCancelCause(context.WithoutCancel(ctx))
+	defer cut(nil)
+	var open atomic.Int64
 	hs := &http.Server{
-		Handler:           h,
-		BaseContext:       func(net.Listener) context.Context { return ctx },
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			open.Add(1)
+			defer open.Add(-1)
+			h.ServeHTTP(w, r)
+		}),
+		BaseContext:       func(net.Listener) context.Context { return base },
 		ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog:          log.New(writerFunc(func(b []byte) { logf("chatwire %s: %s", cmd, b) }), "", 0),
 	}
@@ -205,14 +228,40 @@ func serveUntilDone(ctx context.Context, h http.Handler, ln net.Listener, cmd st
 		return exitFail
 	case <-ctx.Done():
 	}
-	logf("chatwire %s: shutting down\n", cmd)
-	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
-	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil {
-		fmt.Fprintf(stderr, "chatwire %s: shutdown: %v\n", cmd, err)
-		return exitFail
+	if n := open.Load(); n > 0 {
+		logf("chatwire %s: shutting down: %s up to %v to finish\n", cmd, openRequests(n, "gets", "get"), grace)
+	} else {
+		logf("chatwire %s: shutting down\n", cmd)
 	}
+	gctx, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	if hs.Shutdown(gctx) == nil {
+		return exitOK
+	}
+	if n := open.Load(); n > 0 {
+		logf("chatwire %s: cut %s after the %v grace\n", cmd, openRequests(n, "", ""), grace)
+		cut(fmt.Errorf("chatwire %s is shutting down", cmd))
+		// The handlers write their last frames and abort; give them a
+		// moment before the connections close under them.
+		for wait := time.Now().Add(2 * time.Second); open.Load() > 0 && time.Now().Before(wait); {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	hs.Close()
 	return exitOK
+}
+
+// openRequests is "1 open request" or "N open requests", with the verb
+// one or many after it where given.
+func openRequests(n int64, one, many string) string {
+	s, verb := fmt.Sprintf("%d open request", n), one
+	if n != 1 {
+		s, verb = s+"s", many
+	}
+	if verb != "" {
+		s += " " + verb
+	}
+	return s
 }
 
 // printFaults writes the faults of the mock speaking protocol p with the

@@ -203,20 +203,54 @@ func TestServeFaultListUI(t *testing.T) {
 	}
 }
 
-func TestServeStopsOpenStreams(t *testing.T) {
-	s := startServe(t, "-pace", "1h", "-fault", "bad-shape")
-	assert.Contains(t, s.stderr.String(), "fault bad-shape: ", "stderr names the fault")
-	req, err := http.NewRequest("POST", s.url+"/api/chat", strings.NewReader(`{"content":"x"}`))
+// openStream posts a create to a running serve or bridge and returns the
+// response, its first line read.
+func openStream(t *testing.T, url, body string) (*http.Response, *bufio.Reader) {
+	t.Helper()
+	req, err := http.NewRequest("POST", url+"/api/chat", strings.NewReader(body))
 	require.NoError(t, err, "new request")
 	req.Header.Set("Authorization", "Bearer "+mock.KeyValid)
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
 	require.NoError(t, err, "POST")
-	defer resp.Body.Close()
-	line, err := bufio.NewReader(resp.Body).ReadString('\n')
+	t.Cleanup(func() { resp.Body.Close() })
+	require.Equal(t, 200, resp.StatusCode)
+	br := bufio.NewReader(resp.Body)
+	line, err := br.ReadString('\n')
 	require.NoError(t, err, "the first line")
-	assert.True(t, strings.HasPrefix(line, "2:"), "the first line arrives at once: %q", line)
-	assert.Equal(t, exitOK, s.stop(t), "serve stops with a stream paced at 1h open; stderr: %s", s.stderr)
+	require.NotEmpty(t, strings.TrimSpace(line), "the first line arrives at once")
+	return resp, br
+}
+
+// TestServeCutsOpenStreams: a stream still open when serve stops, past
+// its grace, is cut: the client's read of the body through net/http
+// fails, where a finished stream ends with io.EOF.
+func TestServeCutsOpenStreams(t *testing.T) {
+	for _, proto := range []string{"v4", "ui"} {
+		t.Run(proto, func(t *testing.T) {
+			s := startServe(t, "-protocol", proto, "-pace", "1h", "-shutdown-grace", "0s")
+			_, br := openStream(t, s.url, `{"content":"x"}`)
+			assert.Equal(t, exitOK, s.stop(t), "serve stops with a stream paced at 1h open; stderr: %s", s.stderr)
+			rest, err := io.ReadAll(br)
+			require.Error(t, err, "the body read fails after serve stopped; it read %q", rest)
+			assert.NotErrorIs(t, err, io.EOF, "a cut, not a finished stream")
+			assert.Contains(t, s.stderr.String(), "chatwire serve: shutting down: 1 open request gets up to 0s to finish\n")
+			assert.Contains(t, s.stderr.String(), "chatwire serve: cut 1 open request after the 0s grace\n")
+			assert.Regexp(t, `POST /api/chat 200 \S+ key=valid req_\w+ cut\n`, s.stderr.String(), "the log marks the stream cut")
+		})
+	}
+}
+
+// TestServeGraceLetsStreamsFinish: a stream open when serve stops
+// finishes within the grace, and serve stops after it.
+func TestServeGraceLetsStreamsFinish(t *testing.T) {
+	s := startServe(t, "-pace", "100ms", "-lines", "2", "-shutdown-grace", "1m")
+	_, br := openStream(t, s.url, `{"content":"x"}`)
+	assert.Equal(t, exitOK, s.stop(t), "stderr: %s", s.stderr)
+	rest, err := io.ReadAll(br)
+	require.NoError(t, err, "the stream finished within the grace")
+	assert.Contains(t, string(rest), "\nd:{", "the whole stream, its finish part last: %q", rest)
+	assert.NotContains(t, s.stderr.String(), "cut")
 }
 
 func TestServeFaultList(t *testing.T) {
