@@ -82,7 +82,10 @@
 // events than Config.MaxUnits fails with "too_many_lines" or
 // "too_many_events", and a timeout before any line or event with
 // "timeout_no_line" or "timeout_no_event" (a service that sends only
-// keep-alives). A stream read to its end is counted by how it ended in
+// keep-alives). With Config.FirstLineTimeout a service that stalls fails
+// within it: "head_timeout" (no response head), "timeout_no_line" or
+// "timeout_no_event" (no first line), "idle_timeout" (no line after the
+// first). A stream read to its end is counted by how it ended in
 // [Report.Ends] ("done": the UI stream's [DONE]; "finish": a finish part
 // or chunk; "abort"; "no_finish"), and a UI stream that held what the
 // client ignores without an error (a dropped last event, unknown fields,

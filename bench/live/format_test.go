@@ -85,7 +85,7 @@ func TestReportJSON(t *testing.T) {
 	assert.Equal(t, map[string]any{"bad_line": 1.0, "http_500": 1.0}, got["errors"], "errors by kind")
 	assert.Equal(t, []any{map[string]any{"request": 2.0, "line": 2.0, "col": 3.0, "offset": 22.0, "message": "bad"}}, got["bad_lines"], "bad lines")
 	assert.Equal(t, map[string]any{"base_url": "https://user:xxxxx@api.example.com", "mode": "open-loop", "requests": 4.0,
-		"warmup": 1.0, "concurrency": 2.0, "rate": 20.0, "duration_ms": 0.0, "timeout_ms": 0.0, "seed": 9.0,
+		"warmup": 1.0, "concurrency": 2.0, "rate": 20.0, "duration_ms": 0.0, "timeout_ms": 0.0, "first_line_timeout_ms": 0.0, "seed": 9.0,
 		"model": "beta-4-6", "prompt": "", "max_chats": 5.0, "protocol": "auto"}, got["config"], "config echo")
 	assert.Equal(t, "v4", got["protocol"], "a report of no protocol is one of v4 lines")
 	assert.Equal(t, "2026-11-02T10:00:00Z", got["started_at"], "start time")

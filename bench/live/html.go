@@ -252,6 +252,7 @@ func writeRunTable(b *strings.Builder, r, base *Report) {
 		}},
 		{"duration limit", func(r *Report) string { return durOrNone(r.Config.Duration) }},
 		{"timeout", func(r *Report) string { return durOrNone(r.Config.Timeout) }},
+		{"first-line timeout", func(r *Report) string { return durOrNone(r.Config.FirstLineTimeout) }},
 		{"model", func(r *Report) string { return orDash(r.Config.Model) }},
 		{"prompt", func(r *Report) string { return r.Config.Prompt }},
 		{"chats created", func(r *Report) string { return strconv.Itoa(r.ChatsCreated) }},

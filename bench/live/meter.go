@@ -1,6 +1,7 @@
 package live
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -216,9 +217,10 @@ type Meter struct {
 	sr       stampReader
 	proto    protocol.Protocol // forced; Unknown: told from each response
 	maxUnits int
-	lines    int    // units of the previous stream, to size the next one's gaps
-	id       []byte // buffer of the chat id
-	stack    []byte // scratch space of the JSON scanner
+	stall    time.Duration // the first-line timeout of Measure; 0: none
+	lines    int           // units of the previous stream, to size the next one's gaps
+	id       []byte        // buffer of the chat id
+	stack    []byte        // scratch space of the JSON scanner
 }
 
 // NewMeter returns a meter that reads the time from clock (nil:
@@ -252,6 +254,14 @@ func newMeter(clock Clock, lines *atomic.Int64, maxLine, maxUnits int) *Meter {
 // else reads it as v4, whose strict decoder then names its first bad line.
 func (m *Meter) SetProtocol(p protocol.Protocol) { m.proto = p }
 
+// SetFirstLineTimeout makes [Meter.Measure] end a request whose service
+// stalls, as chatwire check's -first-line-timeout does: no response head
+// or no non-blank line within d of the request, or no line within d of
+// the line before. Measure names the failure: [httpfail.HeadTimeout],
+// ErrTimeoutNoLine (ErrTimeoutNoEvent), or [ErrIdleTimeout]. 0, the
+// default, sets no such limit.
+func (m *Meter) SetFirstLineTimeout(d time.Duration) { m.stall = d }
+
 // Now returns the meter's clock reading, the time base of a [Sample]: set
 // s.Sent to it just before the request is handed to the HTTP client.
 func (m *Meter) Now() time.Duration { return m.sr.clock.Now() }
@@ -267,8 +277,26 @@ func (m *Meter) Now() time.Duration { return m.sr.clock.Now() }
 // ErrTooManyEvents) and a stream without one ([ErrEmptyStream]). It returns
 // the error of a request that got no response or of a body that broke off,
 // leaving the caller to classify it: its own cancellation, a timeout, or a
-// transport failure.
+// transport failure. A request it ended at its first-line timeout
+// ([Meter.SetFirstLineTimeout]) it names itself, and returns nil.
 func (m *Meter) Measure(client *http.Client, req *http.Request, s *Sample, redact func(string) string) error {
+	if m.stall <= 0 {
+		return m.measure(client, req, s, redact)
+	}
+	ctx, stall := context.WithCancelCause(req.Context())
+	defer stall(nil)
+	w := &m.sr.watch
+	w.start(m.stall, stall)
+	defer w.stop()
+	err := m.measure(client, req.WithContext(ctx), s, redact)
+	if err != nil && errors.Is(context.Cause(ctx), errStalled) {
+		w.name(s)
+		return nil
+	}
+	return err
+}
+
+func (m *Meter) measure(client *http.Client, req *http.Request, s *Sample, redact func(string) string) error {
 	s.Sent = m.Now()
 	resp, err := client.Do(req)
 	if err != nil {
@@ -562,6 +590,8 @@ type stampReader struct {
 	peek []byte // the first bytes, read to sniff the protocol
 	off  int    // of peek, handed out
 	perr error  // the error of the read that ended sniffing, returned after peek
+
+	watch lineWatch // the first-line timeout of Measure, when armed
 }
 
 func (s *stampReader) Read(b []byte) (int, error) {
@@ -580,6 +610,7 @@ func (s *stampReader) Read(b []byte) (int, error) {
 	if n > 0 {
 		s.at = s.clock.Now()
 		s.n += int64(n)
+		s.watch.saw(b[:n])
 	}
 	return n, err
 }
@@ -596,6 +627,7 @@ func (s *stampReader) sniff() protocol.Protocol {
 		if n > 0 {
 			s.at = s.clock.Now()
 			s.n += int64(n)
+			s.watch.saw(s.peek[len(s.peek) : len(s.peek)+n])
 			s.peek = s.peek[:len(s.peek)+n]
 			if p := protocol.Sniff(s.peek); p != protocol.Unknown {
 				s.perr = err

@@ -40,7 +40,8 @@ func ReadJSON(r io.Reader) (*Report, error) {
 	c := &in.Config
 	cfg := Config{
 		BaseURL: c.BaseURL, Requests: c.Requests, Warmup: c.Warmup, Concurrency: c.Concurrency, Rate: c.Rate,
-		Duration: fromMS(c.DurationMS), Timeout: fromMS(c.TimeoutMS), Seed: c.Seed, Model: c.Model, Prompt: c.Prompt,
+		Duration: fromMS(c.DurationMS), Timeout: fromMS(c.TimeoutMS),
+		FirstLineTimeout: fromMS(c.FirstLineTimeoutMS), Seed: c.Seed, Model: c.Model, Prompt: c.Prompt,
 	}
 	if c.Protocol != "" {
 		if cfg.Protocol, err = protocol.Parse(c.Protocol); err != nil {

@@ -171,11 +171,13 @@ type configJSON struct {
 	Rate        float64 `json:"rate"`
 	DurationMS  float64 `json:"duration_ms"`
 	TimeoutMS   float64 `json:"timeout_ms"`
-	Seed        uint64  `json:"seed"`
-	Model       string  `json:"model"`
-	Prompt      string  `json:"prompt"`
-	MaxChats    int     `json:"max_chats"`
-	Protocol    string  `json:"protocol"` // v4, ui or auto (told from the responses)
+	// FirstLineTimeoutMS is Config.FirstLineTimeout; 0: none.
+	FirstLineTimeoutMS float64 `json:"first_line_timeout_ms"`
+	Seed               uint64  `json:"seed"`
+	Model              string  `json:"model"`
+	Prompt             string  `json:"prompt"`
+	MaxChats           int     `json:"max_chats"`
+	Protocol           string  `json:"protocol"` // v4, ui or auto (told from the responses)
 }
 
 // sampleJSON is one request's record in the JSON report (per_request). The
@@ -387,7 +389,8 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 		Config: configJSON{
 			BaseURL: redactedURL(c.BaseURL), Mode: r.Mode(), Requests: c.Requests, Warmup: c.Warmup,
 			Concurrency: c.Concurrency, Rate: c.Rate, DurationMS: ms(c.Duration), TimeoutMS: ms(c.Timeout),
-			Seed: c.Seed, Model: c.Model, Prompt: c.Prompt, MaxChats: c.MaxChats(), Protocol: c.Protocol.String(),
+			FirstLineTimeoutMS: ms(c.FirstLineTimeout),
+			Seed:               c.Seed, Model: c.Model, Prompt: c.Prompt, MaxChats: c.MaxChats(), Protocol: c.Protocol.String(),
 		},
 		Requests: requestsJSON{r.Sent, r.OK, r.Failed, r.Canceled, r.WarmupFailed},
 		Spend:    spendJSON{r.ChatsCreated},

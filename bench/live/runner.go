@@ -32,7 +32,12 @@ type Config struct {
 	Rate        float64       // > 0: open loop with Poisson arrivals of Rate per second
 	Duration    time.Duration // > 0: stop sending measured requests after this long
 	Timeout     time.Duration // > 0: give up on a request (its whole stream) after this long
-	Seed        uint64        // seed of the open-loop schedule
+	// FirstLineTimeout, > 0, gives up on a request whose service stalls:
+	// no response head or no non-blank line within it of the request, or
+	// no line within it of the line before (chatwire check's
+	// -first-line-timeout; see [Meter.SetFirstLineTimeout]).
+	FirstLineTimeout time.Duration
+	Seed             uint64 // seed of the open-loop schedule
 
 	// Protocol is the protocol every response is read as: protocol.V4 or
 	// protocol.UI; protocol.Unknown (the default) tells it from each
@@ -85,7 +90,7 @@ func (c *Config) validate() error {
 		return fmt.Errorf("max units must not be negative, not %d", c.MaxUnits)
 	case c.Protocol != protocol.Unknown && c.Protocol != protocol.V4 && c.Protocol != protocol.UI:
 		return fmt.Errorf("unknown protocol %d", c.Protocol)
-	case c.Duration < 0 || c.Timeout < 0:
+	case c.Duration < 0 || c.Timeout < 0 || c.FirstLineTimeout < 0:
 		return errors.New("durations must not be negative")
 	}
 	return nil
@@ -150,6 +155,7 @@ func NewRunner(cfg Config) (*Runner, error) {
 	r.meters.New = func() any {
 		m := newMeter(r.clock, &r.lines, cfg.MaxLine, cfg.MaxUnits)
 		m.SetProtocol(cfg.Protocol)
+		m.SetFirstLineTimeout(cfg.FirstLineTimeout)
 		return m
 	}
 	return r, nil

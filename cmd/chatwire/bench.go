@@ -27,7 +27,7 @@ const defaultMockPace = 20 * time.Millisecond
 
 const benchUsage = `usage: chatwire bench [-base-url URL] [-protocol v4|ui|auto] [-n N] [-c C | -rate R] [-duration D] [-warmup N]
                       [-max-chats N] [-format text|bench] [-json FILE] [-html FILE [-compare OLD.json]]
-                      [-timeout D] [-max-line BYTES] [-prompt S] [-model M] [-seed N] [-mock-pace D] [-mock-lines N]
+                      [-timeout D] [-first-line-timeout D] [-max-line BYTES] [-prompt S] [-model M] [-seed N] [-mock-pace D] [-mock-lines N]
 
 Measure how fast POST /api/chat streams: time to first byte, first line and
 first text, the gaps between lines, end-to-end time, lines/s and MB/s, as
@@ -87,8 +87,13 @@ tls, closed, head_timeout, headers_too_large, not_http, bad_encoding, reset.
 A UI stream's: bad_event_json, bad_event_not_chunk, bad_event_unknown_type,
 event_cap (an event past -max-line); either protocol's: too_many_lines or
 too_many_events (past 1,048,576 in one stream), timeout_no_line or
-timeout_no_event (only keep-alives until -timeout), protocol_mismatch (with
--protocol auto, a response in the other protocol than the first).
+timeout_no_event (no line or event before -first-line-timeout, or only
+keep-alives until -timeout), idle_timeout (no line for -first-line-timeout
+after the stream's first), protocol_mismatch (with -protocol auto, a
+response in the other protocol than the first). A service that stalls
+fails its request within -first-line-timeout (as check's: no response head
+or first line within it of the request, or no line within it of the line
+before), not after -timeout.
 
 Memory: each stream in flight buffers at most one line (event) of -max-line bytes;
 peak memory is about 20 MB + 2.5 × C × max-line (60 MB for -c 4 on the
@@ -117,6 +122,7 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	htmlFile := fs.String("html", "", "also write the report as a self-contained HTML page with charts to `FILE`")
 	compare := fs.String("compare", "", "with -html: draw the run in `OLD.json` (a bench -json report) beside this one")
 	timeout := fs.Duration("timeout", 5*time.Minute, "give up on a request, its whole stream included, after this long")
+	firstLine := fs.Duration("first-line-timeout", live.DefaultFirstLineTimeout, "time limit from a request to the first line of its body (and idle gap between lines)")
 	maxLine := fs.Int("max-line", live.DefaultMaxLine, "the longest stream line (ui: event) accepted, in `bytes`; a longer one fails its request (line_cap, event_cap).\nEach stream in flight buffers at most one: peak memory ≈ 20 MB + 2.5 × C × max-line")
 	prompt := fs.String("prompt", live.DefaultPrompt, "the content of every request")
 	model := fs.String("model", "", "the model of every request (default: the team's configured model)")
@@ -155,6 +161,8 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return usageErr("-duration must not be negative")
 	case *timeout <= 0:
 		return usageErr("-timeout must be positive")
+	case *firstLine <= 0:
+		return usageErr("-first-line-timeout must be positive, got %v", *firstLine)
 	case *maxLine < 1<<10:
 		return usageErr("-max-line must be at least 1024 bytes")
 	case *maxChats < 0:
@@ -196,7 +204,7 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 
 	cfg := live.Config{
 		Requests: *n, Warmup: *warmup, Concurrency: *c, Rate: *rate, Duration: *duration,
-		Timeout: *timeout, MaxLine: *maxLine, Seed: *seed, Prompt: *prompt, Model: *model, Protocol: p,
+		Timeout: *timeout, FirstLineTimeout: *firstLine, MaxLine: *maxLine, Seed: *seed, Prompt: *prompt, Model: *model, Protocol: p,
 		UserAgent: "chatwire/" + version + " bench",
 	}
 	if cfg.OpenLoop() && !set["c"] {

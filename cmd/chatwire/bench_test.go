@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -43,6 +44,7 @@ func TestBenchUsageErrors(t *testing.T) {
 		{"negative rate", []string{"-rate", "-1"}, "-rate must not be negative"},
 		{"negative warmup", []string{"-warmup", "-1"}, "-warmup must not be negative"},
 		{"zero timeout", []string{"-timeout", "0s"}, "-timeout must be positive"},
+		{"zero first-line timeout", []string{"-first-line-timeout", "0s"}, "-first-line-timeout must be positive, got 0s"},
 		{"bad duration", []string{"-duration", "soon"}, "invalid value"},
 		{"unknown format", []string{"-format", "xml"}, `-format must be text or bench, not "xml"`},
 		{"argument", []string{"extra"}, `unexpected argument "extra"`},
@@ -315,4 +317,42 @@ func TestBenchCompareVerdict(t *testing.T) {
 				"%s of the %s run (-mock-pace %s) against the %s base: want %s, got %q", metric, tt.this, runs[tt.this], tt.base, tt.verdict, verdicts[metric])
 		}
 	}
+}
+
+// TestBenchFirstLineTimeout: against a service that accepts and never
+// answers, bench ends within its -first-line-timeout with the failure
+// named, not after -timeout (5 minutes a request).
+func TestBenchFirstLineTimeout(t *testing.T) {
+	hung := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body) // then net/http sees the client leave
+		<-r.Context().Done()
+	}))
+	defer hung.Close()
+	t.Setenv("CHATWIRE_API_KEY", "cw_live_test")
+	done := make(chan struct{})
+	var code int
+	var stdout, stderr string
+	go func() {
+		defer close(done)
+		code, stdout, stderr = runBenchCmd(t, context.Background(), "-base-url", hung.URL, "-n", "2", "-first-line-timeout", "300ms")
+	}()
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		t.Fatal("bench still waits a minute into a -first-line-timeout of 300ms")
+	}
+	assert.Equal(t, exitFail, code, "requests that timed out failed; stderr: %s", stderr)
+	assert.Contains(t, stdout, "head_timeout", "the report names the failure")
+	assert.Contains(t, stdout, "no response head within 300ms (first-line timeout)", "and says what it waited for")
+}
+
+// TestBenchFirstLineTimeoutAsCheck: bench's -first-line-timeout is
+// check's: the same name, meaning and default.
+func TestBenchFirstLineTimeoutAsCheck(t *testing.T) {
+	b := flagSet(t.Context(), command{name: "bench", run: runBench}).Lookup("first-line-timeout")
+	c := flagSet(t.Context(), command{name: "check", run: runCheck}).Lookup("first-line-timeout")
+	require.NotNil(t, b, "bench has -first-line-timeout")
+	require.NotNil(t, c, "check has -first-line-timeout")
+	assert.Equal(t, c.DefValue, b.DefValue, "the same default")
+	assert.Equal(t, c.Usage, b.Usage, "the same meaning")
 }
