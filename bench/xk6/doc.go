@@ -10,6 +10,7 @@
 //	  const res = chatwire.post(`${__ENV.BASE_URL}/api/chat`, { content: 'A landing page' }, {
 //	    headers: { Authorization: `Bearer ${__ENV.CHATWIRE_API_KEY}` },
 //	    timeout: '60s',
+//	    firstLineTimeout: '20s',
 //	    tags: { prompt: 'landing' },
 //	  });
 //	  console.log(res.status, res.chat_id, res.lines, res.error_kind);

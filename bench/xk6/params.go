@@ -16,6 +16,8 @@ import (
 	"go.k6.io/k6/lib"
 	"go.k6.io/k6/lib/types"
 	"go.k6.io/k6/metrics"
+
+	"github.com/chatwire/chatwire/bench/live"
 )
 
 // DefaultTimeout is how long post waits for a whole stream unless
@@ -24,7 +26,7 @@ const DefaultTimeout = 60 * time.Second
 
 // paramKeys are the keys of post's params object, in the order the error
 // for an unknown key lists them.
-var paramKeys = []string{"headers", "timeout", "tags"}
+var paramKeys = []string{"headers", "timeout", "firstLineTimeout", "tags"}
 
 // request is a post call's request, read from its arguments.
 type request struct {
@@ -33,19 +35,24 @@ type request struct {
 	header  http.Header
 	host    string // the Host header, which net/http takes apart from the others
 	timeout time.Duration
-	tags    metrics.TagsAndMeta
+	// firstLine ends a stream whose service stalls: no response head or
+	// first line within it of the request, or no line within it of the
+	// line before (chatwire check's and bench's -first-line-timeout).
+	firstLine time.Duration
+	tags      metrics.TagsAndMeta
 }
 
 // newRequest reads post's arguments the way k6's http.post reads them: body
 // a string, an ArrayBuffer, or an object sent as JSON (then the default
-// Content-Type is application/json); params with headers, timeout (a
-// duration string such as "90s" or milliseconds) and tags. An unknown
+// Content-Type is application/json); params with headers, timeout and
+// firstLineTimeout (each a duration string such as "90s" or milliseconds)
+// and tags. An unknown
 // params key is an error: a misspelt timeout must not pass unnoticed.
 func newRequest(rt *sobek.Runtime, state *lib.State, url string, body, params sobek.Value) (*request, error) {
 	if err := checkURL(url); err != nil {
 		return nil, err
 	}
-	r := &request{url: url, header: make(http.Header), timeout: DefaultTimeout, tags: state.Tags.GetCurrentValues()}
+	r := &request{url: url, header: make(http.Header), timeout: DefaultTimeout, firstLine: live.DefaultFirstLineTimeout, tags: state.Tags.GetCurrentValues()}
 	if ua := state.Options.UserAgent; ua.Valid && ua.String != "" {
 		r.header.Set("User-Agent", ua.String)
 	}
@@ -136,15 +143,19 @@ func (r *request) readParams(rt *sobek.Runtime, params sobek.Value) error {
 				}
 				r.header.Set(name, value)
 			}
-		case "timeout":
+		case "timeout", "firstLineTimeout":
 			d, err := types.GetDurationValue(v.Export())
 			if err != nil {
-				return fmt.Errorf("params.timeout: %w", err)
+				return fmt.Errorf("params.%s: %w", k, err)
 			}
 			if d <= 0 {
-				return fmt.Errorf("params.timeout must be positive, not %v", d)
+				return fmt.Errorf("params.%s must be positive, not %v", k, d)
 			}
-			r.timeout = d
+			if k == "timeout" {
+				r.timeout = d
+			} else {
+				r.firstLine = d
+			}
 		case "tags":
 			if err := common.ApplyCustomUserTags(rt, &r.tags, v); err != nil {
 				return fmt.Errorf("params.tags: %w", err)

@@ -125,6 +125,7 @@ func (mi *ModuleInstance) do(vuCtx context.Context, state *lib.State, r *request
 	if state.CookieJar != nil { // a nil *cookiejar.Jar in the interface would be called
 		client.Jar = state.CookieJar
 	}
+	mi.meter.SetFirstLineTimeout(r.firstLine)
 	if err := mi.meter.Measure(client, req, s, r.redact); err != nil {
 		fail(err)
 	}

@@ -279,6 +279,11 @@ func TestPostFailures(t *testing.T) {
 		<-r.Context().Done()
 	}))
 	t.Cleanup(slow.Close)
+	hung := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body) // then net/http sees the client leave
+		<-r.Context().Done()
+	}))
+	t.Cleanup(hung.Close)
 	echoKey := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusUnauthorized)
 		_, _ = io.WriteString(w, `{"error":"unknown key `+strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")+`"}`)
@@ -323,6 +328,18 @@ func TestPostFailures(t *testing.T) {
 			args: `'` + slow.URL + `', 'x', { timeout: '50ms' }`,
 			kind: "timeout",
 			err:  "no end of the response within 50ms",
+		},
+		{
+			name: "a service that never answers, within params.firstLineTimeout",
+			args: `'` + hung.URL + `', 'x', { firstLineTimeout: '100ms' }`,
+			kind: "head_timeout",
+			err:  "no response head within 100ms (first-line timeout)",
+		},
+		{
+			name: "a line, then nothing for params.firstLineTimeout",
+			args: `'` + slow.URL + `', 'x', { firstLineTimeout: '100ms' }`,
+			kind: "idle_timeout",
+			err:  "no line for 100ms after 1 line (first-line timeout)",
 		},
 		{
 			name: "nothing listening",
@@ -472,7 +489,9 @@ func TestPostBody(t *testing.T) {
 
 func TestPostBadArguments(t *testing.T) {
 	tests := []struct{ args, err string }{
-		{`'http://127.0.0.1:1', 'x', { timout: '1s' }`, `chatwire.post: unknown params key "timout"; post reads headers, timeout, tags`},
+		{`'http://127.0.0.1:1', 'x', { timout: '1s' }`, `chatwire.post: unknown params key "timout"; post reads headers, timeout, firstLineTimeout, tags`},
+		{`'http://127.0.0.1:1', 'x', { firstLineTimeout: 'soon' }`, `chatwire.post: params.firstLineTimeout: `},
+		{`'http://127.0.0.1:1', 'x', { firstLineTimeout: 0 }`, `chatwire.post: params.firstLineTimeout must be positive, not 0s`},
 		{`'http://127.0.0.1:1', 'x', { timeout: 'soon' }`, `chatwire.post: params.timeout: `},
 		{`'http://127.0.0.1:1', 'x', { timeout: -5 }`, `chatwire.post: params.timeout must be positive, not -5ms`},
 		{`'http://127.0.0.1:1', 42`, `chatwire.post: body must be a string, an ArrayBuffer or an object, not int64`},
