@@ -124,6 +124,7 @@
 //
 //	runner.go         Config and Run: the requests sent and measured
 //	meter.go          Sample and Meter: one request measured, both protocols read, the error kinds
+//	firstline.go      the first-line timeout: a stalled service ends its request, named where it stalled
 //	unit.go           Unit: the names of a protocol's units (lines, events) in every output
 //	uichunk.go        the members of a UI chunk the meter reads: the text of a delta, the chat id
 //	arrivals.go       the open-loop send schedule (Poisson)
