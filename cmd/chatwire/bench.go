@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -24,6 +25,9 @@ import (
 // `chatwire bench`: about 50 lines a second, the pace of a model that
 // streams, so the numbers are on a human scale.
 const defaultMockPace = 20 * time.Millisecond
+
+// benchFormats are the values of bench's -format.
+var benchFormats = []string{"text", "bench"}
 
 const benchUsage = `usage: chatwire bench [-base-url URL] [-protocol v4|ui|auto] [-n N] [-c C | -rate R] [-duration D] [-warmup N]
                       [-max-chats N] [-format text|bench] [-json FILE] [-html FILE [-compare OLD.json]]
@@ -167,7 +171,7 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return usageErr("-max-line must be at least 1024 bytes")
 	case *maxChats < 0:
 		return usageErr("-max-chats must not be negative")
-	case *format != "text" && *format != "bench":
+	case !slices.Contains(benchFormats, *format):
 		return usageErr("-format must be text or bench, not %q", *format)
 	case *mockPace < 0:
 		return usageErr("-mock-pace must not be negative")

@@ -10,7 +10,7 @@
 //
 // # Files
 //
-//	main.go           run and the commands
+//	main.go           run, the commands, help, and the FlagSet of any command
 //	check.go, checkrun.go  chatwire check: the flags, the run set up for check and record
 //	record.go         chatwire record: transcripts of a live run
 //	replay.go         chatwire replay: transcripts judged again, and HAR files
@@ -19,5 +19,6 @@
 //	decode.go         chatwire decode: flags, the protocol and client told apart, the v4 data stream
 //	decodeui.go       chatwire decode of the UI message stream: chunks, -message, -continue, -skew
 //	bench.go          chatwire bench: the live stream meter
-//	version.go        chatwire version: how the binary was built
+//	version.go        chatwire version: how the binary was built (-json)
+//	completion.go     chatwire completion: the bash, zsh and fish scripts, from the commands' flags
 package main

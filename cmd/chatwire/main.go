@@ -18,20 +18,22 @@ type command struct {
 	name    string
 	summary string
 	run     func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int
+	args    argKind // what its arguments are, for shell completion
 }
 
 // commands lists the subcommands in the order help shows them.
 func commands() []command {
 	return []command{
 		// Subcommands are added here, one line each, in the order help shows them.
-		{"check", "check a service (or the built-in mock) against the chat API spec, check by check", runCheck},
-		{"replay", "judge recorded transcripts offline with the same checks (default: the embedded corpus)", runReplay},
-		{"record", "run the checks and keep one redacted transcript per probe", runRecord},
-		{"serve", "run the mock of POST /api/chat (test keys, scenarios, -fault)", runServe},
-		{"bridge", "proxy between the v4 data stream and the UI message stream (AI SDK 5-7 useChat <-> v4 service)", runBridge},
-		{"decode", "print the parts of a stream file as JSON lines, or (-message) the assembled assistant message", runDecode},
-		{"bench", "measure how fast POST /api/chat streams (latency percentiles, lines/s, benchstat output)", runBench},
-		{"version", "print the build: module version, commit, Go version", runVersion},
+		{"check", "check a service (or the built-in mock) against the chat API spec, check by check", runCheck, argNone},
+		{"replay", "judge recorded transcripts offline with the same checks (default: the embedded corpus)", runReplay, argFile},
+		{"record", "run the checks and keep one redacted transcript per probe", runRecord, argNone},
+		{"serve", "run the mock of POST /api/chat (test keys, scenarios, -fault)", runServe, argNone},
+		{"bridge", "proxy between the v4 data stream and the UI message stream (AI SDK 5-7 useChat <-> v4 service)", runBridge, argNone},
+		{"decode", "print the parts of a stream file as JSON lines, or (-message) the assembled assistant message", runDecode, argFile},
+		{"bench", "measure how fast POST /api/chat streams (latency percentiles, lines/s, benchstat output)", runBench, argNone},
+		{"version", "print the build: module version, commit, Go version (-json)", runVersion, argNone},
+		{"completion", "print the shell completion script for bash, zsh or fish", runCompletion, argShell},
 	}
 }
 

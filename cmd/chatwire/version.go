@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -107,6 +108,45 @@ func (b build) write(w io.Writer) {
 	fmt.Fprintf(w, "  go        %s %s/%s\n", b.GoVersion, runtime.GOOS, runtime.GOARCH)
 }
 
+// buildJSON is what `chatwire version -json` prints: the facts of
+// `chatwire version` under stable snake_case fields, each always present,
+// "" (dirty: null) where the build does not know it.
+type buildJSON struct {
+	Version       string `json:"version"`        // the build's name, as reports and transcripts give it
+	Module        string `json:"module"`         // the module path
+	ModuleVersion string `json:"module_version"` // a version, a pseudo-version or "(devel)"
+	LinkedVersion string `json:"linked_version"` // set at link time (-X main.linkedVersion)
+	Commit        string `json:"commit"`         // the VCS commit
+	CommitTime    string `json:"commit_time"`    // its time, RFC 3339
+	Dirty         *bool  `json:"dirty"`          // the tree had uncommitted changes; null without a commit
+	GoVersion     string `json:"go_version"`     // the toolchain, such as go1.26.8
+	OS            string `json:"os"`
+	Arch          string `json:"arch"`
+	CPUPaths      string `json:"cpu_paths"`    // the decoders' fast paths this process runs: portable, avx2 or avx512
+	CPUDetected   string `json:"cpu_detected"` // the paths the CPU could run
+	CPUEnv        string `json:"cpu_env"`      // CHATWIRE_CPU as set, "" when not
+	Purego        bool   `json:"purego"`       // built with the purego tag: the portable paths only
+}
+
+// writeJSON writes what `chatwire version -json` prints.
+func (b build) writeJSON(w io.Writer) error {
+	j := buildJSON{
+		Version: b.short(), Module: b.Module, ModuleVersion: b.Version, LinkedVersion: b.Linked,
+		Commit: b.Revision, CommitTime: b.Time, GoVersion: b.GoVersion, OS: runtime.GOOS, Arch: runtime.GOARCH,
+		CPUPaths: cpu.Active().String(), CPUDetected: cpu.Detected().String(), Purego: cpu.Purego,
+	}
+	if b.Revision != "" {
+		j.Dirty = &b.Modified
+	}
+	j.CPUEnv, _ = cpu.Env()
+	out, err := json.MarshalIndent(j, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(out, '\n'))
+	return err
+}
+
 // writeCPU writes the line of `chatwire version` that says which fast paths
 // of the decoders run (internal/cpu): the level, what the CPU has, and
 // CHATWIRE_CPU where it is set.
@@ -127,13 +167,15 @@ func writeCPU(w io.Writer) {
 func runVersion(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("version", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print the build as one JSON object with stable snake_case fields (version, module, module_version,\nlinked_version, commit, commit_time, dirty, go_version, os, arch, cpu_paths, cpu_detected, cpu_env, purego)")
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "usage: chatwire version\n\n"+
+		fmt.Fprint(fs.Output(), "usage: chatwire version [-json]\n\n"+
 			"Print the build: the module version, the commit, its time and whether the\n"+
 			"tree was modified, the Go toolchain, and the decoders' fast paths this CPU\n"+
 			"runs (portable, avx2 or avx512; CHATWIRE_CPU=portable or avx2 lowers them).\n"+
 			"Reports and transcripts name the build by the first line's version.\n"+
-			"'chatwire -version' prints the same.\n")
+			"'chatwire -version' prints the same.\n\nFlags:\n")
+		fs.PrintDefaults()
 	}
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
@@ -142,7 +184,15 @@ func runVersion(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		fmt.Fprintf(stderr, "chatwire version: unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
 	}
-	buildOf(debug.ReadBuildInfo()).write(stdout)
+	b := buildOf(debug.ReadBuildInfo())
+	if *asJSON {
+		if err := b.writeJSON(stdout); err != nil {
+			fmt.Fprintf(stderr, "chatwire version: %v\n", err)
+			return exitFail
+		}
+		return exitOK
+	}
+	b.write(stdout)
 	writeCPU(stdout)
 	return exitOK
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -120,4 +121,89 @@ func TestVersionNamesTheCPUPaths(t *testing.T) {
 	var out bytes.Buffer
 	writeCPU(&out)
 	assert.Contains(t, out.String(), "  cpu       "+cpu.Active().String()+" paths", "the cpu line of chatwire version")
+}
+
+// TestBuildJSON: `chatwire version -json` writes every fact of the build
+// under stable snake_case fields, each always present ("" or null where
+// the build does not know it).
+func TestBuildJSON(t *testing.T) {
+	const rev = "4eb36803da3c1962162c4ff51523854393c99d1e"
+	stamped := buildOf(&debug.BuildInfo{
+		GoVersion: "go1.26.8",
+		Main:      debug.Module{Path: "github.com/chatwire/chatwire", Version: "v0.0.0-20261122063601-4eb36803da3c+dirty"},
+		Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: rev},
+			{Key: "vcs.time", Value: "2026-11-22T06:36:01Z"}, {Key: "vcs.modified", Value: "true"}},
+	}, true)
+	unstamped := buildOf(&debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Path: "github.com/chatwire/chatwire", Version: "(devel)"}}, true)
+	unstamped.Linked = "v0.3.0"
+	for _, tt := range []struct {
+		name string
+		b    build
+		want map[string]any
+	}{
+		{"a clone with VCS stamping", stamped, map[string]any{
+			"version": "v0.0.0-20261122063601-4eb36803da3c+dirty", "module": "github.com/chatwire/chatwire",
+			"module_version": "v0.0.0-20261122063601-4eb36803da3c+dirty", "linked_version": "",
+			"commit": rev, "commit_time": "2026-11-22T06:36:01Z", "dirty": true, "go_version": "go1.26.8",
+		}},
+		{"a build without VCS, its version linked", unstamped, map[string]any{
+			"version": "v0.3.0", "module": "github.com/chatwire/chatwire", "module_version": "(devel)", "linked_version": "v0.3.0",
+			"commit": "", "commit_time": "", "dirty": nil, "go_version": "go1.26.8",
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var out bytes.Buffer
+			require.NoError(t, tt.b.writeJSON(&out))
+			var got map[string]any
+			require.NoError(t, json.Unmarshal(out.Bytes(), &got), "JSON: %s", out.String())
+			for k, v := range tt.want {
+				assert.Equal(t, v, got[k], "field %s of %s", k, out.String())
+			}
+			assert.Equal(t, runtime.GOOS, got["os"])
+			assert.Equal(t, runtime.GOARCH, got["arch"])
+			assert.Equal(t, cpu.Active().String(), got["cpu_paths"])
+			assert.Equal(t, cpu.Detected().String(), got["cpu_detected"])
+			keys := make([]string, 0, len(got))
+			for k := range got {
+				keys = append(keys, k)
+			}
+			assert.ElementsMatch(t, []string{"version", "module", "module_version", "linked_version", "commit", "commit_time",
+				"dirty", "go_version", "os", "arch", "cpu_paths", "cpu_detected", "cpu_env", "purego"}, keys,
+				"the fields, each always present")
+		})
+	}
+}
+
+// TestVersionJSONCommand: chatwire version -json prints the running
+// build as one JSON object on standard output.
+func TestVersionJSONCommand(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := run(t.Context(), []string{"version", "-json"}, strings.NewReader(""), &stdout, &stderr)
+	require.Equal(t, exitOK, code, "stderr: %s", stderr.String())
+	var got struct {
+		Version   string `json:"version"`
+		GoVersion string `json:"go_version"`
+	}
+	require.NoError(t, json.Unmarshal(stdout.Bytes(), &got), "one JSON object: %s", stdout.String())
+	assert.Equal(t, version, got.Version)
+	assert.Equal(t, runtime.Version(), got.GoVersion)
+}
+
+// TestInstallFromClone: the README's install, go install ./cmd/chatwire
+// from a clone, builds a chatwire that runs.
+func TestInstallFromClone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := t.TempDir()
+	install := exec.Command("go", "install", "./cmd/chatwire")
+	install.Dir = "../.."
+	install.Env = append(os.Environ(), "GOBIN="+bin)
+	out, err := install.CombinedOutput()
+	require.NoError(t, err, "go install ./cmd/chatwire: %s", out)
+	out, err = exec.Command(filepath.Join(bin, "chatwire"), "version", "-json").Output()
+	require.NoError(t, err, "the installed chatwire version -json")
+	var got struct{ Module string }
+	require.NoError(t, json.Unmarshal(out, &got), "%s", out)
+	assert.Equal(t, "github.com/chatwire/chatwire", got.Module, "the installed binary knows its module")
 }
