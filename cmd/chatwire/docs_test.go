@@ -1,51 +1,200 @@
 package main
 
 import (
+	"bufio"
+	"context"
 	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chatwire/chatwire/internal/doctest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// TestDocsShowRealOutput replays every command of the run blocks of
-// README.md and docs/ (<!-- run: chatwire -->) in the module's root, as a
-// reader would type it there, and wants the output and exit status the
-// page shows: standard output and standard error as they interleave, ports
-// and durations aside, a line "…" standing for any lines.
+// TestDocsShowRealOutput replays every run block of README.md and docs/
+// (<!-- run: chatwire -->) in the module's root, as a reader would type it
+// there, and wants the output and exit status the page shows: standard
+// output and standard error as they interleave, ports and durations aside,
+// a line "…" standing for any lines. A command in the background (a mock)
+// runs for the rest of its block: the page shows its first line, and the
+// port in it stands for the one it got in the later commands. Paths under
+// /tmp/ are a directory of the test's own for each page, which its blocks
+// share in order (a recording, then its replay).
 func TestDocsShowRealOutput(t *testing.T) {
 	const root = "../.."
 	blocks, err := doctest.Load(root)
 	require.NoError(t, err, "README.md and docs/ parse")
-	var cmds []doctest.Command
-	files := map[int]string{} // index in cmds → page
+	n := 0
+	t.Chdir(root) // the commands name corpus files from the module root
+	tmps := map[string]string{} // a page's /tmp/
 	for _, b := range blocks {
 		if b.Kind != doctest.KindRun || b.Args[0] != "chatwire" {
 			continue
 		}
-		cs, err := doctest.Commands(b)
+		for _, p := range b.Args[1:] {
+			require.Equal(t, "curl", p, "%v: the test replays chatwire and curl only", b)
+		}
+		cmds, err := doctest.Commands(b)
 		require.NoError(t, err, "%v: a transcript the test can replay", b)
-		for _, c := range cs {
-			files[len(cmds)] = b.File
-			cmds = append(cmds, c)
+		n += len(cmds)
+		if tmps[b.File] == "" {
+			tmps[b.File] = t.TempDir()
+		}
+		t.Run(strings.ReplaceAll(fmt.Sprintf("%s:%d", b.File, b.Line), "/", "_"), func(t *testing.T) {
+			replayBlock(t, b.File, tmps[b.File], cmds)
+		})
+	}
+	require.NotZero(t, n, "README.md and docs/ show chatwire's output in run blocks")
+}
+
+// portOf finds a loopback URL's port.
+var portOf = regexp.MustCompile(`127\.0\.0\.1:(\d+)`)
+
+// replayBlock runs the commands of one run block of page in order, tmp
+// standing for /tmp.
+func replayBlock(t *testing.T, page, tmp string, cmds []doctest.Command) {
+	ports := map[string]string{} // the page's port → the one a background command got
+	rewrite := func(s string) string {
+		s = strings.ReplaceAll(s, "/tmp/", tmp+"/")
+		for from, to := range ports {
+			s = strings.ReplaceAll(s, "127.0.0.1:"+from, "127.0.0.1:"+to)
+		}
+		return s
+	}
+	for _, c := range cmds {
+		where := fmt.Sprintf("%s:%d: $ %s %s", page, c.Line, c.Program, strings.Join(c.Args, " "))
+		args := make([]string, len(c.Args))
+		for i, a := range c.Args {
+			args[i] = rewrite(a)
+		}
+		restore := setEnv(c.Env)
+		if c.Background {
+			got := startBackground(t, args)
+			want, _, _ := strings.Cut(c.Want, "\n")
+			assert.Equal(t, doctest.Normalize(want), doctest.Normalize(got), "%s prints first what the page shows", where)
+			if p, q := portOf.FindStringSubmatch(want), portOf.FindStringSubmatch(got); p != nil && q != nil {
+				ports[p[1]] = q[1]
+			}
+			restore()
+			continue
+		}
+		var out lockedBuffer
+		var code int
+		if c.Program == "curl" {
+			code = curl(t, args, &out)
+		} else {
+			code = run(t.Context(), args, strings.NewReader(c.Stdin), &out, &out)
+		}
+		restore()
+		got := strings.ReplaceAll(out.String(), tmp+"/", "/tmp/")
+		assert.Equal(t, c.Exit, code, "%s exits as the page shows", where)
+		if !doctest.Match(c.Want, got) {
+			assert.Equal(t, doctest.Normalize(c.Want), doctest.Normalize(got),
+				"%s prints what the page shows (normalized; a line … in the page stands for any lines)", where)
 		}
 	}
-	require.NotEmpty(t, cmds, "README.md and docs/ show chatwire's output in run blocks")
+}
 
-	t.Chdir(root) // the commands name corpus files from the module root
-	for i, c := range cmds {
-		where := fmt.Sprintf("%s:%d", files[i], c.Line)
-		t.Run(strings.ReplaceAll(where, "/", "_"), func(t *testing.T) {
-			var out lockedBuffer
-			code := run(t.Context(), c.Args, strings.NewReader(c.Stdin), &out, &out)
-			got := out.String()
-			assert.Equal(t, c.Exit, code, "%s: $ chatwire %s exits as the page shows", where, strings.Join(c.Args, " "))
-			if !doctest.Match(c.Want, got) {
-				assert.Equal(t, doctest.Normalize(c.Want), doctest.Normalize(got),
-					"%s: $ chatwire %s prints what the page shows (normalized; a line … in the page stands for any lines)", where, strings.Join(c.Args, " "))
+// setEnv sets the "NAME=value" assignments and returns what restores the
+// environment as it was.
+func setEnv(env []string) func() {
+	var undo []func()
+	for _, kv := range env {
+		name, value, _ := strings.Cut(kv, "=")
+		old, had := os.LookupEnv(name)
+		os.Setenv(name, value)
+		undo = append(undo, func() {
+			if had {
+				os.Setenv(name, old)
+			} else {
+				os.Unsetenv(name)
 			}
 		})
 	}
+	return func() {
+		for _, u := range undo {
+			u()
+		}
+	}
+}
+
+// startBackground runs chatwire args until the test ends and returns the
+// first line it prints on standard output.
+func startBackground(t *testing.T, args []string) string {
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		run(ctx, args, strings.NewReader(""), pw, io.Discard)
+		pw.Close()
+	}()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			t.Errorf("chatwire %s still runs 20s after the block ended", strings.Join(args, " "))
+		}
+	})
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	require.NoError(t, err, "the first line of chatwire %s", strings.Join(args, " "))
+	go io.Copy(io.Discard, pr)
+	return strings.TrimSuffix(line, "\n")
+}
+
+// curl does what curl does with the flags the pages give it: -s, -S and
+// -N (which change nothing here), -X METHOD, -H 'Name: value', -d or
+// --data-raw BODY (a POST), and the URL; it writes the body to out and
+// returns curl's exit status (0 for any HTTP status, as without -f).
+func curl(t *testing.T, args []string, out io.Writer) int {
+	method, body, url := "", "", ""
+	header := http.Header{}
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "-s" || a == "-S" || a == "-N" || a == "-sN" || a == "-sS" || a == "-sSN":
+		case (a == "-X" || a == "-H" || a == "-d" || a == "--data-raw") && i+1 < len(args):
+			i++
+			switch a {
+			case "-X":
+				method = args[i]
+			case "-H":
+				name, value, _ := strings.Cut(args[i], ":")
+				header.Add(name, strings.TrimSpace(value))
+			default:
+				body = args[i]
+				if method == "" {
+					method = http.MethodPost
+				}
+			}
+		case !strings.HasPrefix(a, "-") && url == "":
+			url = a
+		default:
+			t.Errorf("curl %s: the test does not replay %s", strings.Join(args, " "), a)
+			return 2
+		}
+	}
+	if method == "" {
+		method = http.MethodGet
+	}
+	req, err := http.NewRequestWithContext(t.Context(), method, url, strings.NewReader(body))
+	require.NoError(t, err)
+	req.Header = header
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		fmt.Fprintf(out, "curl: %v\n", err)
+		return 7
+	}
+	defer resp.Body.Close()
+	if _, err := io.Copy(out, resp.Body); err != nil {
+		fmt.Fprintf(out, "curl: %v\n", err)
+		return 18
+	}
+	return 0
 }

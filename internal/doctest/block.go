@@ -15,7 +15,7 @@ import (
 const (
 	KindGo     = "go"     // <!-- go: FILE [FUNC] --> before a go block
 	KindOutput = "output" // <!-- output: FILE FUNC --> before the block of FUNC's // Output:
-	KindRun    = "run"    // <!-- run: PROGRAM --> before a shell transcript of PROGRAM
+	KindRun    = "run"    // <!-- run: PROGRAM [OTHER…] --> before a shell transcript of PROGRAM (and the OTHER programs its test replays)
 )
 
 // A Block is a fenced code block of a Markdown file and the marker before
@@ -135,8 +135,8 @@ func (b Block) checkArgs() error {
 			return fmt.Errorf("output marker with %d words, want FILE FUNC", len(b.Args))
 		}
 	case KindRun:
-		if len(b.Args) != 1 {
-			return fmt.Errorf("run marker with %d words, want PROGRAM", len(b.Args))
+		if len(b.Args) < 1 {
+			return fmt.Errorf("run marker with no words, want PROGRAM [OTHER…]")
 		}
 		return nil
 	default:

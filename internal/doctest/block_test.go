@@ -40,7 +40,7 @@ func TestParseRefusesWhatNothingChecks(t *testing.T) {
 		{"go marker before a sh block", "<!-- go: a/x.go -->\n```sh\nx\n```\n", `page.md:1: a go marker before a "sh" block`},
 		{"block not closed", "<!-- output: a/x.go F -->\n```\nx\n", "page.md:2: code block not closed"},
 		{"output marker without a function", "<!-- output: a/x.go -->\n```\nx\n```\n", "page.md:1: output marker with 1 words, want FILE FUNC"},
-		{"run marker without a program", "<!-- run: -->\n```\n$ x\n```\n", "page.md:1: run marker with 0 words"},
+		{"run marker without a program", "<!-- run: -->\n```\n$ x\n```\n", "page.md:1: run marker with no words"},
 		{"source outside the module", "<!-- go: ../x.go F -->\n```go\nx\n```\n", `page.md:1: source "../x.go"`},
 		{"source not Go", "<!-- go: a/x.md -->\n```go\nx\n```\n", `page.md:1: source "a/x.md"`},
 	}

@@ -35,13 +35,17 @@
 // fails that package's tests until the page follows.
 //
 // A run block is a shell transcript of one program: [Commands] reads its
-// "$ PROGRAM ARGS" lines (optionally after "printf 'FORMAT' | "), the output
-// after each and an optional "$ echo $?" with the status (0 when not
-// shown). The program's own tests replay them (cmd/chatwire's
+// "$ PROGRAM ARGS" lines (optionally after "printf 'FORMAT' | " or
+// "NAME=value" assignments, optionally ending in "&" and a "# comment"),
+// the output after each and an optional "$ echo $?" with the status (0 when
+// not shown). The program's own tests replay them (cmd/chatwire's
 // TestDocsShowRealOutput) and compare with [Match]: ports and durations
-// normalized ([Normalize]), a line "…" standing for any lines. Transcripts
-// whose output depends on timing or on a second process (a mock started
-// with &) stay unmarked; Commands refuses what it cannot replay.
+// normalized ([Normalize]), a line "…" standing for any lines. A command in
+// the background (a mock: "$ chatwire serve &") runs for the rest of its
+// block, the page showing the first line it prints (its URL); the test maps
+// the port the page shows to the one it got. Commands refuses what it
+// cannot replay; output no test can replay (other programs, a live
+// service, timings) is not pasted.
 //
 // # Files
 //

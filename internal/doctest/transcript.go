@@ -3,6 +3,7 @@ package doctest
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -10,24 +11,32 @@ import (
 // A Command is one command of a run block's shell transcript, with the
 // output and exit status the page shows for it.
 type Command struct {
-	Line  int      // 1-based line of its "$ " line in the Markdown file
-	Args  []string // the program's arguments, shell quoting undone
-	Stdin string   // what "printf 'FORMAT' |" before the program writes, else ""
-	Want  string   // the output shown, "\n"-ended lines; a line "…" stands for any lines
-	Exit  int      // the status a following "$ echo $?" shows; 0 when none follows
+	Line    int      // 1-based line of its "$ " line in the Markdown file
+	Program string   // one of the programs the block's marker names
+	Args    []string // the program's arguments, shell quoting undone
+	Env     []string // the "NAME=value" assignments before the program, quoting undone
+	Stdin   string   // what "printf 'FORMAT' |" before the program writes, else ""
+	Want    string   // the output shown, "\n"-ended lines; a line "…" stands for any lines
+	Exit    int      // the status a following "$ echo $?" shows; 0 when none follows
+	// Background: the command ends in "&": it runs for the rest of the
+	// block, and Want is what it prints first (a server's URL).
+	Background bool
 }
 
 // Commands reads the transcript of the run block b: lines "$ PROGRAM ARGS"
-// (PROGRAM as the marker names it), optionally after "printf 'FORMAT' | ",
-// each followed by its output (standard output and standard error as they
-// interleave), and optionally by "$ echo $?" and the status. Anything else
-// a shell would do (redirections, other programs, variables) is an error
-// with its line: a transcript the test cannot replay must not look checked.
+// (PROGRAM one the marker names: the block's program, and others its test
+// replays), optionally after "printf 'FORMAT' | "
+// or environment assignments "NAME=value" (NAME in capitals), optionally
+// ending in "&" (run in the background) and a "# comment", each followed
+// by its output (standard output and standard error as they interleave),
+// and optionally by "$ echo $?" and the status. Anything else a shell
+// would do (redirections, other programs, variables) is an error with its
+// line: a transcript the test cannot replay must not look checked.
 func Commands(b Block) ([]Command, error) {
 	if b.Kind != KindRun {
 		return nil, fmt.Errorf("%v: not a run block", b)
 	}
-	program := b.Args[0]
+	programs := b.Args
 	var (
 		cmds   []Command
 		status bool // the last line was "$ echo $?": this one is the status
@@ -49,14 +58,14 @@ func Commands(b Block) ([]Command, error) {
 		case text == "$ echo $?":
 			status = true
 		case strings.HasPrefix(text, "$ "):
-			c, err := parseCommand(program, strings.TrimPrefix(text, "$ "))
+			c, err := parseCommand(programs, strings.TrimPrefix(text, "$ "))
 			if err != nil {
 				return nil, fmt.Errorf("%s:%d: %w", b.File, n, err)
 			}
 			c.Line = n
 			cmds = append(cmds, c)
 		case len(cmds) == 0:
-			return nil, fmt.Errorf("%s:%d: output before the first $ %s command", b.File, n, program)
+			return nil, fmt.Errorf("%s:%d: output before the first $ %s command", b.File, n, programs[0])
 		default:
 			cmds[len(cmds)-1].Want += line
 		}
@@ -65,13 +74,14 @@ func Commands(b Block) ([]Command, error) {
 		return nil, fmt.Errorf("%v: $ echo $? without the status after it", b)
 	}
 	if len(cmds) == 0 {
-		return nil, fmt.Errorf("%v: no $ %s command in the block", b, program)
+		return nil, fmt.Errorf("%v: no $ %s command in the block", b, programs[0])
 	}
 	return cmds, nil
 }
 
-// parseCommand reads "[printf 'FORMAT' | ]PROGRAM ARGS".
-func parseCommand(program, line string) (Command, error) {
+// parseCommand reads "[printf 'FORMAT' | ][NAME=value …]PROGRAM ARGS [&]",
+// PROGRAM one of programs.
+func parseCommand(programs []string, line string) (Command, error) {
 	words, err := shellWords(line)
 	if err != nil {
 		return Command{}, err
@@ -83,22 +93,35 @@ func parseCommand(program, line string) (Command, error) {
 		}
 		words = words[3:]
 	}
-	if len(words) == 0 || words[0] != program {
-		return Command{}, fmt.Errorf("%q: a run block replays only $ %s ARGS (and printf 'FORMAT' | %s ARGS)", line, program, program)
+	for len(words) > 0 && envRE.MatchString(words[0]) {
+		c.Env, words = append(c.Env, words[0]), words[1:]
+	}
+	if n := len(words); n > 0 && words[n-1] == "&" {
+		if c.Stdin != "" {
+			return Command{}, fmt.Errorf("%q: standard input for a program in the background cannot be replayed", line)
+		}
+		c.Background, words = true, words[:n-1]
+	}
+	if len(words) == 0 || !slices.Contains(programs, words[0]) {
+		return Command{}, fmt.Errorf("%q: a run block replays only $ %s ARGS (and printf 'FORMAT' | %s ARGS)", line, strings.Join(programs, "|"), programs[0])
 	}
 	for _, w := range words[1:] {
 		if w == "|" {
-			return Command{}, fmt.Errorf("%q: a pipe after %s cannot be replayed", line, program)
+			return Command{}, fmt.Errorf("%q: a pipe after %s cannot be replayed", line, words[0])
 		}
 	}
-	c.Args = words[1:]
+	c.Program, c.Args = words[0], words[1:]
 	return c, nil
 }
 
+// envRE matches an environment assignment before a program.
+var envRE = regexp.MustCompile(`^[A-Z_][A-Z0-9_]*=`)
+
 // shellWords splits line into words as a POSIX shell does for plain words,
-// 'single' and "double" quotes (with \" and \\), and a lone "|". It refuses
-// what it would get wrong: redirections, variables, substitutions, globs,
-// ;, & and unbalanced quotes.
+// 'single' and "double" quotes (with \" and \\), a lone "|", a lone "&" at
+// the end, and a comment ("#" starting a word). It refuses what it would
+// get wrong: redirections, variables, substitutions, globs, ;, & before
+// the end and unbalanced quotes.
 func shellWords(line string) ([]string, error) {
 	var (
 		words []string
@@ -137,6 +160,10 @@ func shellWords(line string) ([]string, error) {
 			in = true
 		case c == '|' && !in && (i+1 == len(line) || line[i+1] == ' '):
 			words = append(words, "|")
+		case c == '&' && !in && strings.TrimSpace(commentless(line[i+1:])) == "":
+			words = append(words, "&")
+		case c == '#' && !in:
+			i = len(line)
 		case strings.IndexByte("|&;<>()$`\\*?[]~#", c) >= 0:
 			return nil, fmt.Errorf("%q: %q cannot be replayed (quote it, or leave the block unmarked)", line, c)
 		default:
@@ -147,10 +174,17 @@ func shellWords(line string) ([]string, error) {
 	if in {
 		words = append(words, w.String())
 	}
-	if len(words) > 0 && strings.Contains(words[0], "=") {
-		return nil, fmt.Errorf("%q: environment assignments cannot be replayed", line)
-	}
 	return words, nil
+}
+
+// commentless returns s up to a "#" that starts a word.
+func commentless(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '#' && (i == 0 || s[i-1] == ' ' || s[i-1] == '\t') {
+			return s[:i]
+		}
+	}
+	return s
 }
 
 // printf returns what printf writes for format: the escapes \n \t \r \\

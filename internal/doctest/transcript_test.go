@@ -21,8 +21,8 @@ func TestCommandsReadsTheTranscript(t *testing.T) {
 	cmds, err := Commands(run)
 	require.NoError(t, err)
 	assert.Equal(t, []Command{
-		{Line: 34, Args: []string{"-n", "two words"}, Stdin: "a\nb\n", Want: "2\n", Exit: 1},
-		{Line: 38, Args: []string{}, Want: "…\ndone in 12ms\n"},
+		{Line: 34, Program: "prog", Args: []string{"-n", "two words"}, Stdin: "a\nb\n", Want: "2\n", Exit: 1},
+		{Line: 38, Program: "prog", Args: []string{}, Want: "…\ndone in 12ms\n"},
 	}, cmds)
 }
 
@@ -33,11 +33,13 @@ func TestCommandsRefusesWhatItCannotReplay(t *testing.T) {
 		{"another program", "$ curl -s http://x\n", `page.md:10: "curl -s http://x": a run block replays only $ prog ARGS`},
 		{"a redirection", "$ prog 2>&1\n", `page.md:10: "prog 2>&1": '>' cannot be replayed`},
 		{"a pipe after the program", "$ prog | sed -n 1p\n", "a pipe after prog cannot be replayed"},
-		{"in the background", "$ prog &\n", `'&' cannot be replayed`},
+		{"in the background, then more", "$ prog & prog\n", `'&' cannot be replayed`},
+		{"printf into the background", "$ printf 'x' | prog &\n", "standard input for a program in the background"},
+		{"an environment of another program", "$ KEY=x other\n", "a run block replays only $ prog ARGS"},
 		{"a variable", "$ prog -base-url $URL\n", `'$' cannot be replayed`},
 		{"a variable in double quotes", "$ prog \"$URL\"\n", "substitutions cannot be replayed"},
 		{"an unquoted glob", "$ prog -run chat/*\n", `'*' cannot be replayed`},
-		{"an environment", "$ KEY=x prog\n", "environment assignments cannot be replayed"},
+		{"an environment not in capitals", "$ key=x prog\n", "a run block replays only $ prog ARGS"},
 		{"unbalanced quote", "$ prog 'x\n", "unbalanced '"},
 		{"printf with a conversion", "$ printf '%s' | prog\n", "%s is not replayed"},
 		{"output first", "out\n$ prog\n", "page.md:10: output before the first $ prog command"},
@@ -53,6 +55,39 @@ func TestCommandsRefusesWhatItCannotReplay(t *testing.T) {
 			assert.Contains(t, err.Error(), tt.want)
 		})
 	}
+}
+
+// TestCommandsReadsBackgroundAndEnvironment: a command may be run in the
+// background (a trailing &), after environment assignments, and end in a
+// comment.
+func TestCommandsReadsBackgroundAndEnvironment(t *testing.T) {
+	b := Block{File: "page.md", Line: 8, TextLine: 10, Kind: KindRun, Args: []string{"prog"}, Text: "" +
+		"$ prog serve &     # in another shell\n" +
+		"listening on http://127.0.0.1:4000\n" +
+		"$ KEY=k OTHER_KEY='a b' prog check -url http://127.0.0.1:4000  # the mock\n" +
+		"ok\n"}
+	cmds, err := Commands(b)
+	require.NoError(t, err)
+	assert.Equal(t, []Command{
+		{Line: 10, Program: "prog", Args: []string{"serve"}, Background: true, Want: "listening on http://127.0.0.1:4000\n"},
+		{Line: 12, Program: "prog", Args: []string{"check", "-url", "http://127.0.0.1:4000"}, Env: []string{"KEY=k", "OTHER_KEY=a b"}, Want: "ok\n"},
+	}, cmds)
+}
+
+// TestCommandsOfSeveralPrograms: a marker may name other programs the
+// block's test replays.
+func TestCommandsOfSeveralPrograms(t *testing.T) {
+	b := Block{File: "page.md", Line: 8, TextLine: 10, Kind: KindRun, Args: []string{"prog", "curl"}, Text: "" +
+		"$ curl -s http://127.0.0.1:4000\nok\n$ prog x\n$ other\n"}
+	_, err := Commands(b)
+	require.ErrorContains(t, err, `page.md:13: "other": a run block replays only $ prog|curl ARGS`)
+	b.Text = "$ curl -s http://127.0.0.1:4000\nok\n$ prog x\n"
+	cmds, err := Commands(b)
+	require.NoError(t, err)
+	assert.Equal(t, []Command{
+		{Line: 10, Program: "curl", Args: []string{"-s", "http://127.0.0.1:4000"}, Want: "ok\n"},
+		{Line: 12, Program: "prog", Args: []string{"x"}},
+	}, cmds)
 }
 
 func TestShellWordsUndoesQuoting(t *testing.T) {
