@@ -31,7 +31,7 @@ func TestDocsShowRealOutput(t *testing.T) {
 	blocks, err := doctest.Load(root)
 	require.NoError(t, err, "README.md and docs/ parse")
 	n := 0
-	t.Chdir(root) // the commands name corpus files from the module root
+	t.Chdir(root)               // the commands name corpus files from the module root
 	tmps := map[string]string{} // a page's /tmp/
 	for _, b := range blocks {
 		if b.Kind != doctest.KindRun || b.Args[0] != "chatwire" {
