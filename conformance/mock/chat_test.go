@@ -190,14 +190,7 @@ func TestSleepError(t *testing.T) {
 	_, ts := newMock(t, Options{Pace: time.Second, Sleep: func(context.Context, time.Duration) error {
 		return context.Canceled
 	}})
-	r, err := http.NewRequest("POST", ts.URL+"/api/chat", strings.NewReader(`{"content":"x"}`))
-	require.NoError(t, err)
-	r.Header.Set("Authorization", bearer(KeyValid))
-	r.Header.Set("Content-Type", "application/json")
-	resp, err := ts.Client().Do(r)
-	require.NoError(t, err, "POST /api/chat")
-	defer resp.Body.Close()
-	require.Equal(t, 200, resp.StatusCode)
+	resp := openStream(t, ts)
 	body, err := io.ReadAll(resp.Body)
 	assert.ErrorIs(t, err, io.ErrUnexpectedEOF, "the body breaks off after the first line")
 	assert.Equal(t, "2", codes(decodeStrict(t, string(body))), "only the first line is written: %s", body)

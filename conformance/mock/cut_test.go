@@ -44,14 +44,7 @@ func TestStreamCutWhenServerStops(t *testing.T) {
 			ts.Start()
 			defer ts.Close()
 
-			req, err := http.NewRequest("POST", ts.URL+"/api/chat", strings.NewReader(`{"content":"x"}`))
-			require.NoError(t, err)
-			req.Header.Set("Authorization", bearer(KeyValid))
-			req.Header.Set("Content-Type", "application/json")
-			resp, err := ts.Client().Do(req)
-			require.NoError(t, err, "POST /api/chat")
-			defer resp.Body.Close()
-			require.Equal(t, 200, resp.StatusCode)
+			resp := openStream(t, ts)
 			assert.Equal(t, tt.gzip, resp.Uncompressed, "the body came gzipped")
 			br := bufio.NewReader(resp.Body)
 			first, err := br.ReadString('\n')
@@ -82,4 +75,19 @@ func TestFinishedStreamNotCut(t *testing.T) {
 	require.Equal(t, 200, resp.StatusCode, body)
 	assert.Contains(t, body, "\nd:{", "the whole stream")
 	assert.False(t, (<-logged).Cut, "a finished stream is not logged as cut")
+}
+
+// openStream posts a create to ts with the valid key and returns the
+// 200 response, its body to read (closed when the test ends).
+func openStream(t *testing.T, ts *httptest.Server) *http.Response {
+	t.Helper()
+	req, err := http.NewRequest("POST", ts.URL+"/api/chat", strings.NewReader(`{"content":"x"}`))
+	require.NoError(t, err)
+	req.Header.Set("Authorization", bearer(KeyValid))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := ts.Client().Do(req)
+	require.NoError(t, err, "POST /api/chat")
+	t.Cleanup(func() { resp.Body.Close() })
+	require.Equal(t, 200, resp.StatusCode)
+	return resp
 }
