@@ -1,12 +1,15 @@
-// Command chatwire checks, records, replays, mocks, decodes and benchmarks
-// the `<code>:<JSON>` line stream of POST /api/chat.
+// Command chatwire checks, records, replays, mocks, bridges, decodes and
+// benchmarks the stream of POST /api/chat in both protocols: the v4 data
+// stream of AI SDK 4 (`<code>:<JSON>` lines) and the UI message stream of
+// AI SDK 5, 6 and 7 (Server-Sent Events).
 //
 // Usage:
 //
 //	chatwire <command> [flags] [args]
 //
-// Run `chatwire help` for the commands and `chatwire <command> -h` for the
-// flags of one.
+// Run `chatwire help` for the commands and `chatwire help <command>` (or
+// `chatwire <command> -h`) for the flags of one; `chatwire completion
+// bash|zsh|fish` prints a shell completion script.
 //
 // # Files
 //
