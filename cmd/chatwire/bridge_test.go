@@ -83,7 +83,7 @@ func TestBridgeCommand(t *testing.T) {
 func TestBridgeCutsOpenStreams(t *testing.T) {
 	up := startServe(t, "-pace", "1h")
 	b := startListening(t, "bridge", "-upstream", up.url, "-shutdown-grace", "0s")
-	_, br := openStream(t, b.url, `{"id":"c1","messages":[{"id":"u1","role":"user","parts":[{"type":"text","text":"A bakery"}]}],"trigger":"submit-message"}`)
+	_, br := postStream(t, b.url, `{"id":"c1","messages":[{"id":"u1","role":"user","parts":[{"type":"text","text":"A bakery"}]}],"trigger":"submit-message"}`)
 	assert.Equal(t, exitOK, b.stop(t), "stderr: %s", b.stderr)
 	rest, err := io.ReadAll(br)
 	require.Error(t, err, "the body read fails after the bridge stopped; it read %q", rest)

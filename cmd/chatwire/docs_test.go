@@ -3,11 +3,13 @@ package main
 import (
 	"bufio"
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +18,19 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
+
+// updateDocs rewrites the output a run block shows where it differs from
+// what the command prints: the whole output of a command whose page shows
+// it whole, or the first and last lines around the one "…" of a command
+// whose page elides its middle (as many lines as the page shows).
+var updateDocs = flag.Bool("update", false, "rewrite the stale outputs of the run blocks of README.md and docs/ (then review the diff)")
+
+// staleOutput is a command's output a page shows wrong, for -update.
+type staleOutput struct {
+	page string
+	line int    // the command's "$ " line
+	got  string // what it printed, ports as the page shows them
+}
 
 // TestDocsShowRealOutput replays every run block of README.md and docs/
 // (<!-- run: chatwire -->) in the module's root, as a reader would type it
@@ -31,6 +46,7 @@ func TestDocsShowRealOutput(t *testing.T) {
 	blocks, err := doctest.Load(root)
 	require.NoError(t, err, "README.md and docs/ parse")
 	n := 0
+	var stale []staleOutput
 	t.Chdir(root)               // the commands name corpus files from the module root
 	tmps := map[string]string{} // a page's /tmp/
 	for _, b := range blocks {
@@ -47,18 +63,66 @@ func TestDocsShowRealOutput(t *testing.T) {
 			tmps[b.File] = t.TempDir()
 		}
 		t.Run(strings.ReplaceAll(fmt.Sprintf("%s:%d", b.File, b.Line), "/", "_"), func(t *testing.T) {
-			replayBlock(t, b.File, tmps[b.File], cmds)
+			stale = append(stale, replayBlock(t, b.File, tmps[b.File], cmds)...)
 		})
 	}
 	require.NotZero(t, n, "README.md and docs/ show chatwire's output in run blocks")
+	if *updateDocs {
+		// From the bottom of each page up: a rewrite moves the lines below it.
+		sort.Slice(stale, func(i, j int) bool {
+			return stale[i].page < stale[j].page || stale[i].page == stale[j].page && stale[i].line > stale[j].line
+		})
+		for _, s := range stale {
+			require.NoError(t, rewriteOutput(s), "-update %s:%d", s.page, s.line)
+		}
+	}
+}
+
+// rewriteOutput writes s.got as the output of the command at s.line of
+// s.page, keeping an elision the page shows.
+func rewriteOutput(s staleOutput) error {
+	b, err := os.ReadFile(s.page)
+	if err != nil {
+		return err
+	}
+	lines := strings.Split(string(b), "\n")
+	end := s.line // the output's lines are lines[s.line:end]
+	for end < len(lines) && !strings.HasPrefix(lines[end], "$ ") && !strings.HasPrefix(lines[end], "```") {
+		end++
+	}
+	old := lines[s.line:end]
+	got := strings.Split(strings.TrimSuffix(s.got, "\n"), "\n")
+	if at := slicesIndex(old, "…"); at >= 0 {
+		if slicesIndex(old[at+1:], "…") >= 0 {
+			return fmt.Errorf("the page elides more than one run of lines: edit it by hand")
+		}
+		head, tail := at, len(old)-at-1
+		if head+tail > len(got) {
+			return fmt.Errorf("the output is shorter than what the page shows around its …")
+		}
+		got = append(append(append([]string{}, got[:head]...), "…"), got[len(got)-tail:]...)
+	}
+	lines = append(lines[:s.line], append(got, lines[end:]...)...)
+	return os.WriteFile(s.page, []byte(strings.Join(lines, "\n")), 0o644)
+}
+
+// slicesIndex returns the index of the first element of l equal to v, or -1.
+func slicesIndex(l []string, v string) int {
+	for i, e := range l {
+		if e == v {
+			return i
+		}
+	}
+	return -1
 }
 
 // portOf finds a loopback URL's port.
 var portOf = regexp.MustCompile(`127\.0\.0\.1:(\d+)`)
 
 // replayBlock runs the commands of one run block of page in order, tmp
-// standing for /tmp.
-func replayBlock(t *testing.T, page, tmp string, cmds []doctest.Command) {
+// standing for /tmp, and returns the outputs the page shows wrong.
+func replayBlock(t *testing.T, page, tmp string, cmds []doctest.Command) []staleOutput {
+	var stale []staleOutput
 	ports := map[string]string{} // the page's port → the one a background command got
 	rewrite := func(s string) string {
 		s = strings.ReplaceAll(s, "/tmp/", tmp+"/")
@@ -96,9 +160,14 @@ func replayBlock(t *testing.T, page, tmp string, cmds []doctest.Command) {
 		assert.Equal(t, c.Exit, code, "%s exits as the page shows", where)
 		if !doctest.Match(c.Want, got) {
 			assert.Equal(t, doctest.Normalize(c.Want), doctest.Normalize(got),
-				"%s prints what the page shows (normalized; a line … in the page stands for any lines)", where)
+				"%s prints what the page shows (normalized; a line … in the page stands for any lines; -update rewrites it)", where)
+			for from, to := range ports {
+				got = strings.ReplaceAll(got, "127.0.0.1:"+to, "127.0.0.1:"+from)
+			}
+			stale = append(stale, staleOutput{page: page, line: c.Line, got: got})
 		}
 	}
+	return stale
 }
 
 // setEnv sets the "NAME=value" assignments and returns what restores the

@@ -203,9 +203,9 @@ func TestServeFaultListUI(t *testing.T) {
 	}
 }
 
-// openStream posts a create to a running serve or bridge and returns the
+// postStream posts a create to a running serve or bridge and returns the
 // response, its first line read.
-func openStream(t *testing.T, url, body string) (*http.Response, *bufio.Reader) {
+func postStream(t *testing.T, url, body string) (*http.Response, *bufio.Reader) {
 	t.Helper()
 	req, err := http.NewRequest("POST", url+"/api/chat", strings.NewReader(body))
 	require.NoError(t, err, "new request")
@@ -229,7 +229,7 @@ func TestServeCutsOpenStreams(t *testing.T) {
 	for _, proto := range []string{"v4", "ui"} {
 		t.Run(proto, func(t *testing.T) {
 			s := startServe(t, "-protocol", proto, "-pace", "1h", "-shutdown-grace", "0s")
-			_, br := openStream(t, s.url, `{"content":"x"}`)
+			_, br := postStream(t, s.url, `{"content":"x"}`)
 			assert.Equal(t, exitOK, s.stop(t), "serve stops with a stream paced at 1h open; stderr: %s", s.stderr)
 			rest, err := io.ReadAll(br)
 			require.Error(t, err, "the body read fails after serve stopped; it read %q", rest)
@@ -245,7 +245,7 @@ func TestServeCutsOpenStreams(t *testing.T) {
 // finishes within the grace, and serve stops after it.
 func TestServeGraceLetsStreamsFinish(t *testing.T) {
 	s := startServe(t, "-pace", "100ms", "-lines", "2", "-shutdown-grace", "1m")
-	_, br := openStream(t, s.url, `{"content":"x"}`)
+	_, br := postStream(t, s.url, `{"content":"x"}`)
 	assert.Equal(t, exitOK, s.stop(t), "stderr: %s", s.stderr)
 	rest, err := io.ReadAll(br)
 	require.NoError(t, err, "the stream finished within the grace")
