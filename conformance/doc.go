@@ -60,6 +60,9 @@
 //	                  excerpt it keeps
 //	runner.go, verdict.go  running: sending probes through an Exchanger, interference,
 //	                  judging
+//	stop.go           the early stops: no connection, no answer, a rejected key, no API at
+//	                  the base URL
+//	progress.go       Progress: what a run tells of each probe while it runs
 //	live.go, exchanger.go  the HTTP exchanger and the Exchanger/Observer contracts
 //	result.go, select.go, curl.go, role.go  results, selection, curl lines, key roles
 //	transcript/       the exchange and transcript format the judges read (a leaf, like
@@ -155,16 +158,36 @@
 //     "connect_timeout", "connect"): inconclusive, and only then is the
 //     target unreachable; when the first exchange of a run is one, or
 //     three in a row are, the remaining probes are inconclusive without
-//     being sent. The service answered, but its answer breaks HTTP
+//     being sent ([Report.Stopped], kind unreachable). The service answered, but its answer breaks HTTP
 //     ("headers_too_large": a head past 1 MiB; "not_http") or its body's
 //     encoding ("bad_encoding"): the probe's checks fail, the service's
 //     fault. Connected without an answer ("tls", "head_timeout",
 //     "closed"): inconclusive (a proxy, the trust store or the network
-//     may be to blame); after three in a row the run stops sending. A
+//     may be to blame); after three in a row the run stops sending (kind
+//     no_response), and those three carry the stop's reason. A
 //     body that breaks off ("reset") or stalls ("timeout") is judged on
 //     what arrived. A body past the cap ("body_cap", -max-body) is judged
 //     on what was read; the checks of a stream:false JSON object that was
 //     not read whole are inconclusive.
+//   - Every request with the valid key rejected (401 or 403; the auth
+//     probes, which expect a 401, aside), four of them: the run stops
+//     sending (kind key_rejected), and the checks left are inconclusive.
+//     Every answer 404 or 405, four of them to requests with the valid key
+//     (an auth probe's 401 does not count against it: a gateway may check
+//     keys before it routes): nothing serves the API at the base URL (kind
+//     not_found), and no answer of the run is judged. Four, because the
+//     first valid-key probes are four different wrong bodies that a service
+//     taking the key answers 400 or 422 each, and because with at most six auth
+//     probes before them the run stops within ten requests. A stop judges
+//     nothing: it costs coverage, never a false verdict.
+//   - An interrupt (ctx cancelled) stops sending. The exchange it cut
+//     (transcript.EndCancel, before or after the head) is not judged: its
+//     checks are skipped with a reason starting "interrupted", as are those
+//     of the probes not sent and, unless they already failed, the
+//     invariants and the checks of several probes that one of those was
+//     among. The report is Interrupted whenever ctx was cancelled during the
+//     run, and when a replayed exchange ends with cancel (a recording of an
+//     interrupted run): an interrupted run is never a pass.
 //   - [Config.MaxChats] bounds the chats created (every 200 counts);
 //     probes past it are skipped with that reason. [PlanOf] counts the
 //     probes that create a chat, those that may ([CostMaybe]: the spec

@@ -1,6 +1,9 @@
 package conformance
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Outcome is the verdict of one check.
 type Outcome string
@@ -53,6 +56,13 @@ type Result struct {
 	// it did: a kind such as "refused", "not_http", "body_cap" or "reset"
 	// (see the package documentation); "" when it did not fail.
 	Failure string
+}
+
+// Interrupted reports whether the check was not judged because the run was
+// interrupted: it is skipped, and its reason starts with
+// [InterruptedReason].
+func (r *Result) Interrupted() bool {
+	return r.Outcome == Skip && strings.HasPrefix(r.Reason, InterruptedReason)
 }
 
 // Summary counts results by outcome.
@@ -113,12 +123,54 @@ type Report struct {
 	Duration     time.Duration
 	Summary      Summary
 	ChatsCreated int
-	Interrupted  bool
-	// Unreachable says why the run stopped sending because the target did
-	// not answer (the first request got no response, or several in a row
-	// got none), such as "target unreachable: reset: … connection
-	// refused"; "" when the target answered throughout. The checks left
-	// are inconclusive with this reason.
+	// Interrupted reports whether the run was interrupted (its context was
+	// cancelled while it ran, or a replayed exchange ends with the reason
+	// cancel): the checks it cut short are skipped with the reason
+	// "interrupted", and the run is never a pass.
+	Interrupted bool
+	// Stopped says why the run stopped sending before every probe was
+	// sent, or is nil when it did not stop. The checks left are
+	// inconclusive (or not judged) with its Reason.
+	Stopped *Stop
+	// Unreachable is Stopped.Reason when the run stopped because no
+	// connection was made (Stopped.Kind is StopUnreachable), such as
+	// "target unreachable: refused: … connection refused"; "" otherwise.
+	// It is the field the JSON report has carried from its first version.
 	Unreachable string
 	Results     []Result
+}
+
+// StopKind names why a run stopped sending.
+type StopKind string
+
+// The kinds of [Stop].
+const (
+	// StopUnreachable: no connection was made, on the first request or on
+	// several in a row.
+	StopUnreachable StopKind = "unreachable"
+	// StopNoResponse: connections were made, but several requests in a row
+	// got no response head (a timeout, TLS, a connection closed).
+	StopNoResponse StopKind = "no_response"
+	// StopKeyRejected: every request made with the valid key (the auth
+	// probes aside) was answered 401 or 403.
+	StopKeyRejected StopKind = "key_rejected"
+	// StopNotFound: every answer was 404 or 405: nothing serves the API at
+	// the base URL.
+	StopNotFound StopKind = "not_found"
+)
+
+// A Stop says why a run stopped sending before it sent every probe: what
+// came back shows that the run cannot establish anything more, and every
+// further request would only repeat it.
+type Stop struct {
+	Kind StopKind
+	// Reason says it in one line, which every check the stop left
+	// unjudged carries in its own reason.
+	Reason string
+	// Actual is the answer that decided it, as a result's Actual shows
+	// one ("401 Unauthorized; body {…}"); "" when none came.
+	Actual string
+	// Advice lists what to check, one item each (an item may run over
+	// several lines).
+	Advice []string
 }

@@ -73,6 +73,10 @@ type Config struct {
 	Transcripts func(probeID string) []string
 	// Logf, when set, receives a line about each exchange, retry and skip.
 	Logf func(format string, args ...any)
+	// Progress, when set, is told of each probe as the run sends it, waits
+	// to retry it and is done with it (see [Progress]). It is called from
+	// the goroutine that called Run.
+	Progress func(Progress)
 	// Now is the clock of StartedAt and Duration; nil means time.Now.
 	Now func() time.Time
 	// UI says how the protocol of each stream is told and which AI SDK
@@ -96,6 +100,10 @@ type Plan struct {
 	// Free are the probes a conformant service refuses. A faulty service
 	// that accepts them creates chats, which count against the budget.
 	Free int
+	// Streams are the probes whose stream is read to its end (or to the
+	// exchanger's caps: its lines, bytes and time); the others close a
+	// stream after its first line.
+	Streams int
 }
 
 // PlanOf returns the plan of a run of checks.
@@ -103,6 +111,9 @@ func PlanOf(checks []Check) Plan {
 	var p Plan
 	for _, pr := range neededProbes(checks, probeOptions{}) {
 		p.Probes++
+		if pr.Read == ReadToCap && pr.Cost.spends() {
+			p.Streams++
+		}
 		switch pr.Cost {
 		case CostChat:
 			p.Chats++
@@ -139,6 +150,12 @@ type probeRun struct {
 	outcome Outcome    // "" when answered and judgeable; else Skip, Inconclusive or Error
 	reason  string
 	failure string // the failure kind that decided outcome, when one did
+	// interrupted: the interrupt kept the probe from being judged (it was
+	// not sent, or its exchange was cut).
+	interrupted bool
+	rejected    bool // its valid-key request was answered 401 or 403 (see answerWatch)
+	inStreak    bool // one of the exchanges without a response that stopped the run
+	discounted  bool // its exchanges are not judged, not even by the invariants (see settle)
 }
 
 // final returns the probe's last exchange.
@@ -154,24 +171,30 @@ type runner struct {
 	cfg         Config
 	ex          Exchanger
 	roles       map[Role]bool
+	total       int // probes of the run
 	chats       int
-	creditsOut  string // why spending stopped after a 402
-	unreachable string // why the target counts as unreachable: no connection was made
-	stopped     string // why the run stopped sending to a target that connects but does not answer
-	stopKind    string // the failure kind of the exchange that made it unreachable or stopped
-	noResponse  int    // exchanges in a row without a response head
-	answered    bool   // some exchange got a response head
+	creditsOut  string      // why spending stopped after a 402
+	stop        *Stop       // why the run stopped sending, when it did
+	stopKind    string      // the failure kind of the exchange that stopped it, when one did
+	streak      []*probeRun // the probes of the exchanges in a row without a response head
+	noResponse  int         // exchanges in a row without a response head
+	answered    bool        // some exchange got a response head
+	watch       answerWatch // what the answers say about the key and the base URL
 	interrupted bool
+	lost        bool   // some probe was not judged because of the interrupt
 	chatID      string // the first chat the run created, for the follow-up probes
 }
 
 // Run sends the probes the configured checks need through ex, free probes
 // first and spending ones last, and judges every check on the exchanges.
 // It honours Retry-After on a 429 and retries, retries a 500 once, and
-// turns interference into outcomes (see the package documentation). When
-// ctx is cancelled it stops sending, marks the report Interrupted and
-// skips what is left, so a report is always returned. The error is for a
-// configuration that cannot run.
+// turns interference into outcomes (see the package documentation). It
+// stops sending when what came back shows that the run cannot establish
+// anything more ([Report.Stopped]). When ctx is cancelled it stops
+// sending, skips what is left and the checks of an exchange the interrupt
+// cut, and marks the report Interrupted (also when ctx is cancelled after
+// the last probe), so a report is always returned and never a pass. The
+// error is for a configuration that cannot run.
 func Run(ctx context.Context, cfg Config, ex Exchanger) (*Report, error) {
 	if cfg.Checks == nil {
 		cfg.Checks = Catalogue()
@@ -198,21 +221,43 @@ func Run(ctx context.Context, cfg Config, ex Exchanger) (*Report, error) {
 	r.roles[RoleUnknown] = r.roles[RoleValid]
 
 	rep := &Report{Tool: cfg.Tool, Version: cfg.Version, Spec: SpecName, Target: cfg.Target, Strict: cfg.Strict, StartedAt: cfg.Now()}
+	probes := neededProbes(cfg.Checks, probeOptions{forbidden: cfg.ForbiddenHeader})
+	r.total = len(probes)
 	runs := map[string]*probeRun{}
-	var all []observed
-	for _, p := range neededProbes(cfg.Checks, probeOptions{forbidden: cfg.ForbiddenHeader}) {
-		pr := r.runProbe(ctx, p)
+	order := make([]*probeRun, 0, len(probes))
+	for i, p := range probes {
+		pr := r.runProbe(ctx, p, i+1)
 		runs[p.ID] = pr
-		all = append(all, pr.obs...)
+		order = append(order, pr)
+	}
+	r.settle(order)
+	// The invariants judge every exchange that was answered, as far as it
+	// went; not one the interrupt cut, nor one a stop discounted.
+	var all []observed
+	for _, pr := range order {
+		if pr.discounted {
+			continue
+		}
+		for _, o := range pr.obs {
+			if o.x.End.Reason != transcript.EndCancel {
+				all = append(all, o)
+			}
+		}
 	}
 	for i := range cfg.Checks {
 		res := r.judge(&cfg.Checks[i], runs, all)
 		rep.Results = append(rep.Results, res)
 		rep.Summary.Add(res.Outcome)
 	}
+	if ctx.Err() != nil {
+		r.interrupted = true
+	}
 	rep.ChatsCreated = r.chats
 	rep.Interrupted = r.interrupted
-	rep.Unreachable = r.unreachable
+	rep.Stopped = r.stop
+	if r.stop != nil && r.stop.Kind == StopUnreachable {
+		rep.Unreachable = r.stop.Reason
+	}
 	rep.Duration = cfg.Now().Sub(rep.StartedAt)
 	return rep, nil
 }
@@ -249,18 +294,22 @@ func roleReason(role Role) string {
 	return "needs a key in " + role.EnvVar()
 }
 
-// precheck returns why p is not sent, or "".
-func (r *runner) precheck(ctx context.Context, p *Probe) (Outcome, string) {
+// InterruptedReason is the reason of a check not judged because the run
+// was interrupted before its probe was sent, and the start of the reason
+// of every check the interrupt kept from being judged (see
+// [Result.Interrupted]).
+const InterruptedReason = "interrupted"
+
+// cutReason is the reason of a check whose exchange the interrupt cut.
+const cutReason = "interrupted: the interrupt cut the exchange short (its end says cancel), so it is not judged"
+
+// precheck returns why p is not sent, or "". The interrupt is runProbe's.
+func (r *runner) precheck(p *Probe) (Outcome, string) {
 	switch {
-	case ctx.Err() != nil:
-		r.interrupted = true
-		return Skip, "interrupted"
 	case p.Burst && r.cfg.RateLimitBurst <= 0:
 		return Skip, "opt-in: -rate-limit-burst N sends up to N requests at once to meet the rate limit"
-	case r.unreachable != "":
-		return Inconclusive, r.unreachable
-	case r.stopped != "":
-		return Inconclusive, r.stopped
+	case r.stop != nil:
+		return Inconclusive, r.stop.Reason
 	}
 	if role := keyRole(p); role != "" && !r.roles[role] {
 		return Skip, roleReason(role)
@@ -279,9 +328,9 @@ func (r *runner) precheck(ctx context.Context, p *Probe) (Outcome, string) {
 	return "", ""
 }
 
-// runProbe sends p, retrying as the interference rules say, and classifies
-// what came back.
-func (r *runner) runProbe(ctx context.Context, p *Probe) *probeRun {
+// runProbe sends p, the index-th probe of the run, retrying as the
+// interference rules say, and classifies what came back.
+func (r *runner) runProbe(ctx context.Context, p *Probe, index int) *probeRun {
 	if strings.Contains(p.Path, chatIDPlaceholder) {
 		id := r.chatID
 		if id == "" {
@@ -292,8 +341,16 @@ func (r *runner) runProbe(ctx context.Context, p *Probe) *probeRun {
 		p = &addressed
 	}
 	pr := &probeRun{probe: p}
-	if pr.outcome, pr.reason = r.precheck(ctx, p); pr.outcome != "" {
-		if pr.reason == r.unreachable || pr.reason == r.stopped {
+	defer func() {
+		r.progress(Progress{Event: ProgressDone, Probe: p.ID, Index: index, Attempt: len(pr.obs), Outcome: pr.outcome, Reason: pr.reason})
+	}()
+	if ctx.Err() != nil {
+		r.interrupt(pr, InterruptedReason)
+		r.logf("skip %s: %s", p.ID, pr.reason)
+		return pr
+	}
+	if pr.outcome, pr.reason = r.precheck(p); pr.outcome != "" {
+		if r.stop != nil && pr.reason == r.stop.Reason {
 			pr.failure = r.stopKind
 		}
 		r.logf("skip %s: %s", p.ID, pr.reason)
@@ -301,6 +358,7 @@ func (r *runner) runProbe(ctx context.Context, p *Probe) *probeRun {
 	}
 	retries, retried500 := 0, false
 	for {
+		r.progress(Progress{Event: ProgressSend, Probe: p.ID, Index: index, Attempt: len(pr.obs) + 1})
 		x, err := r.ex.Do(ctx, p)
 		if err != nil {
 			switch {
@@ -309,8 +367,7 @@ func (r *runner) runProbe(ctx context.Context, p *Probe) *probeRun {
 			case errors.Is(err, ErrNoExchange):
 				pr.outcome, pr.reason = Skip, "no exchange for probe "+p.ID
 			case ctx.Err() != nil:
-				r.interrupted = true
-				pr.outcome, pr.reason = Skip, "interrupted"
+				r.interrupt(pr, InterruptedReason)
 			default:
 				pr.outcome, pr.reason = Error, "chatwire: "+err.Error()
 			}
@@ -318,10 +375,18 @@ func (r *runner) runProbe(ctx context.Context, p *Probe) *probeRun {
 		}
 		pr.obs = append(pr.obs, observed{probe: p, x: x, attempt: len(pr.obs) + 1, ui: r.cfg.UI})
 		r.note(p, x)
-		if x.Response == nil {
-			r.noAnswer(ctx, pr, x)
+		if x.End.Reason == transcript.EndCancel || x.Response == nil && ctx.Err() != nil {
+			// Cut by the interrupt, before or after its head: what arrived
+			// is not what the service would have sent, so none of it is
+			// judged (a live run, or the replay of one interrupted).
+			r.interrupt(pr, cutReason)
 			break
 		}
+		if x.Response == nil {
+			r.noAnswer(pr, x)
+			break
+		}
+		r.watchAnswer(pr, x)
 		s := x.Response.Status
 		if p.Burst {
 			if s == 429 || s >= 500 || len(pr.obs) >= r.cfg.RateLimitBurst {
@@ -333,9 +398,9 @@ func (r *runner) runProbe(ctx context.Context, p *Probe) *probeRun {
 			retries++
 			wait, why := r.retryWait(x.Response.Header.Get("Retry-After"))
 			r.logf("%s: 429, waiting %v (%s) before retry %d of %d", p.ID, wait, why, retries, r.cfg.Retries)
+			r.progress(Progress{Event: ProgressWait, Probe: p.ID, Index: index, Attempt: len(pr.obs), Wait: wait})
 			if err := r.cfg.Sleep(ctx, wait); err != nil {
-				r.interrupted = true
-				pr.outcome, pr.reason = Skip, "interrupted"
+				r.interrupt(pr, InterruptedReason)
 				return pr
 			}
 			continue
@@ -351,13 +416,20 @@ func (r *runner) runProbe(ctx context.Context, p *Probe) *probeRun {
 	return pr
 }
 
+// interrupt marks pr as not judged because the run was interrupted, and
+// the run as interrupted.
+func (r *runner) interrupt(pr *probeRun, reason string) {
+	r.interrupted, r.lost = true, true
+	pr.outcome, pr.reason, pr.interrupted = Skip, reason, true
+}
+
 // note counts what an exchange tells the run: chats created, responses.
 func (r *runner) note(p *Probe, x *transcript.Exchange) {
 	if x.Response == nil {
 		r.logf("%s: no response (%s)", p.ID, endText(x))
 		return
 	}
-	r.answered, r.noResponse = true, 0
+	r.answered, r.noResponse, r.streak = true, 0, nil
 	if x.Response.Status == 200 && x.Request.Method == http.MethodPost {
 		r.chats++
 		if r.chatID == "" && p.Path == ChatPath {
@@ -378,32 +450,27 @@ func (r *runner) note(p *Probe, x *transcript.Exchange) {
 // that are not HTTP) fails the probe's checks. Anything else (TLS, a
 // timeout, a connection closed before the head) leaves them inconclusive,
 // and the run stops after unreachableStreak of those in a row.
-func (r *runner) noAnswer(ctx context.Context, pr *probeRun, x *transcript.Exchange) {
-	if x.End.Reason == transcript.EndCancel || ctx.Err() != nil {
-		r.interrupted = true
-		pr.outcome, pr.reason = Skip, "interrupted"
-		return
-	}
+func (r *runner) noAnswer(pr *probeRun, x *transcript.Exchange) {
 	kind := httpfail.Kind(x.End.Kind)
 	pr.failure = x.End.Kind
 	// A transcript recorded before failures had kinds says only "reset".
 	unreachable := kind.Unreachable() || kind == "" && x.End.Reason == transcript.EndReset
 	if kind.ServiceFault() {
-		r.answered, r.noResponse = true, 0
+		r.answered, r.noResponse, r.streak = true, 0, nil
 		pr.outcome, pr.reason = Fail, "the service answered, but broke HTTP: "+x.End.Kind+": "+x.End.Err
 		return
 	}
 	r.noResponse++
+	r.streak = append(r.streak, pr)
 	pr.outcome, pr.reason = Inconclusive, "no response: "+endText(x)
-	switch {
-	case unreachable && !r.answered:
-		r.unreachable, r.stopKind = "target unreachable: "+endText(x), x.End.Kind
-		pr.reason = r.unreachable
-	case unreachable && r.noResponse >= unreachableStreak:
-		r.unreachable, r.stopKind = fmt.Sprintf("target unreachable: %d exchanges in a row without a response, the last %s", r.noResponse, endText(x)), x.End.Kind
-	case r.noResponse >= unreachableStreak:
-		r.stopped, r.stopKind = fmt.Sprintf("stopped sending: %d exchanges in a row connected but got no response, the last %s", r.noResponse, endText(x)), x.End.Kind
+	if r.stop != nil || !(unreachable && !r.answered) && r.noResponse < unreachableStreak {
+		return
 	}
+	r.stop, r.stopKind = r.noAnswerStop(x, unreachable), x.End.Kind
+	for _, s := range r.streak {
+		s.inStreak = true
+	}
+	pr.reason = r.stop.Reason
 }
 
 // interference turns a final status that says the environment, not the

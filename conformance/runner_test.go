@@ -355,3 +355,125 @@ func TestFollowUpsAddressTheRunsChat(t *testing.T) {
 	assert.Contains(t, r.Reason, "created no chat", "reason")
 	assert.Contains(t, r.Curl, "/api/chat/"+UnknownChat+"/status", "the curl line shows the placeholder path")
 }
+
+// exchangerFunc is an Exchanger made of a function, for exchanges no
+// service sends, such as those a replay reads.
+type exchangerFunc func(ctx context.Context, p *Probe) (*transcript.Exchange, error)
+
+func (f exchangerFunc) Do(ctx context.Context, p *Probe) (*transcript.Exchange, error) {
+	return f(ctx, p)
+}
+
+// holdStream returns a handler that serves the test service, but for the
+// stream-default probe: it signals arrived, writes the head and the first
+// line of the stream unless head is false, and holds the response open
+// until the client goes.
+func holdStream(head bool, arrived chan<- struct{}) http.Handler {
+	return service{override: func(w http.ResponseWriter, q *request) bool {
+		if q.auth != "Bearer "+testKeyValid || len(q.obj) != 1 || q.obj["content"] == nil {
+			return false
+		}
+		if head {
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			w.WriteHeader(200)
+			w.Write([]byte(conformantStream[0] + "\n"))
+			w.(http.Flusher).Flush()
+		}
+		arrived <- struct{}{}
+		<-q.r.Context().Done()
+		return true
+	}}
+}
+
+// TestInterruptedLastProbe interrupts a run during its last probe, the
+// stream-default probe of chat/4.5: before the head came back, when it
+// came, and after the stream's first line. The exchange the interrupt cut
+// is never judged as if the service had ended it: its checks are skipped
+// as interrupted, no check passes or fails, and the report is marked
+// interrupted.
+func TestInterruptedLastProbe(t *testing.T) {
+	cases := []struct {
+		name string
+		head bool                         // the service sends the head and a line
+		obs  func(cancel func()) Observer // where the client cancels; none: when the request arrives
+	}{
+		{name: "before the head"},
+		{name: "at the head", head: true, obs: func(cancel func()) Observer {
+			return Observer{OnResponse: func(*Probe, int, *transcript.Response) { cancel() }}
+		}},
+		{name: "mid-stream", head: true, obs: func(cancel func()) Observer {
+			return Observer{OnLine: func(*Probe, int, transcript.Line) { cancel() }}
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			arrived := make(chan struct{}, 1)
+			var obs Observer
+			if c.obs != nil {
+				obs = c.obs(cancel)
+			} else {
+				go func() {
+					<-arrived
+					cancel()
+				}()
+			}
+			rep := testRun{ids: []string{"chat/4.5"}, ctx: ctx, observer: obs}.run(t, holdStream(c.head, arrived))
+			assert.True(t, rep.Interrupted, "the report of a run interrupted %s of its last probe", c.name)
+			for _, r := range rep.Results {
+				assert.NotEqual(t, Pass, r.Outcome, "%s passed on an exchange the interrupt cut: %s", r.ID, r.Reason)
+				assert.NotEqual(t, Fail, r.Outcome, "%s failed on an exchange the interrupt cut: %s", r.ID, r.Reason)
+			}
+			res := result(t, rep, "chat/4.5/stream-default")
+			assert.Equal(t, Skip, res.Outcome, "the probe's own check")
+			assert.Contains(t, res.Reason, "interrupted", "the probe's own check says why")
+			for _, id := range []string{"chat/4.5/first-line-code-2", "chat/4.5/line-grammar"} {
+				assert.Contains(t, result(t, rep, id).Reason, "interrupted", "the invariant %s says why it is not judged", id)
+			}
+		})
+	}
+}
+
+// TestInterruptedAfterTheLastProbe cancels the run once its last exchange
+// has ended whole: every check is judged, but the run was interrupted
+// while it ran, and its report says so.
+func TestInterruptedAfterTheLastProbe(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	obs := Observer{OnEnd: func(*Probe, int, *transcript.Exchange) { cancel() }}
+	rep := testRun{ids: []string{"chat/5.3/missing-key-401"}, observer: obs, ctx: ctx}.run(t, service{})
+	assert.True(t, rep.Interrupted, "ctx was cancelled during the run")
+	assert.Equal(t, Pass, result(t, rep, "chat/5.3/missing-key-401").Outcome, "the exchange ended whole before the interrupt: it is judged")
+}
+
+// TestReplayOfAnInterruptedRecording replays exchanges as a recording of an
+// interrupted run holds them: the stream's end says cancel. It is judged
+// as the live run should have: not judged, and the report is interrupted,
+// although the replay itself was not.
+func TestReplayOfAnInterruptedRecording(t *testing.T) {
+	cut := func(ctx context.Context, p *Probe) (*transcript.Exchange, error) {
+		return &transcript.Exchange{
+			Request:  transcript.Request{Method: p.Method, URL: "http://svc" + p.Path, Header: http.Header{}, Body: p.Body},
+			Response: &transcript.Response{Status: 200, Header: http.Header{"Content-Type": {"text/plain; charset=utf-8"}}},
+			Lines:    []transcript.Line{{Text: []byte(conformantStream[0]), NL: true}, {Text: []byte(`0:"Plan`)}},
+			End:      transcript.End{Reason: transcript.EndCancel, Lines: 2, Err: "interrupted"},
+		}, nil
+	}
+	checks, err := Select(Catalogue(), []string{"chat/4.5"}, nil)
+	require.NoError(t, err)
+	rep, err := Run(context.Background(), Config{Checks: checks, Roles: []Role{RoleValid}, MaxChats: NoChatLimit}, exchangerFunc(cut))
+	require.NoError(t, err)
+	assert.True(t, rep.Interrupted, "a recording whose exchange ends with cancel was interrupted")
+	for _, r := range rep.Results {
+		assert.NotEqual(t, Pass, r.Outcome, "%s passed on a recorded exchange the interrupt cut: %s", r.ID, r.Reason)
+		assert.NotEqual(t, Fail, r.Outcome, "%s failed on the cut line of an interrupted recording: %s", r.ID, r.Reason)
+	}
+}
+
+func TestPlanStreams(t *testing.T) {
+	assert.Equal(t, 1, PlanOf(Catalogue()).Streams, "the catalogue reads one stream to its end: stream-default's")
+	checks, err := Select(Catalogue(), []string{"chat/5.3"}, nil)
+	require.NoError(t, err)
+	assert.Zero(t, PlanOf(checks).Streams, "the auth checks read no stream")
+}

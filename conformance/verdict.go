@@ -59,12 +59,21 @@ func (r *runner) judge(c *Check, runs map[string]*probeRun, all []observed) Resu
 		if u := unjudged(judged); len(u) > 0 {
 			v.reason += fmt.Sprintf("; %d of %d probes not judged (%s: %s)", len(u), len(judged), u[0].probe.ID, u[0].reason)
 		}
+		if lost := interruptedOf(judged); lost != nil && v.outcome != Fail {
+			v = verdict{outcome: Skip, reason: fmt.Sprintf("interrupted: probe %s was not judged (%s), so the check is not established; so far: %s",
+				lost.probe.ID, lost.reason, v.reason), actual: v.actual}
+		}
 	case c.judge.across != nil:
 		v, offender = c.judge.across(all)
 		if v.outcome == Skip && len(judged) > 0 {
 			if nv := notAnswered(judged); nv.reason != "no probe of the check ran" {
 				v.reason += " (probe " + judged[0].probe.ID + ": " + nv.reason + ")"
 			}
+		}
+		// Like an invariant, it holds across every exchange of the run.
+		if r.lost && v.outcome != Fail && v.outcome != Skip {
+			v = verdict{outcome: Skip, reason: "interrupted: the run stopped before every exchange was judged; so far " + v.reason, actual: v.actual}
+			offender = nil
 		}
 		if offender != nil {
 			res.Failure = offender.x.End.Kind
@@ -132,6 +141,17 @@ func unjudged(judged []*probeRun) []*probeRun {
 		}
 	}
 	return out
+}
+
+// interruptedOf returns the first of judged that the interrupt kept from
+// being judged, or nil.
+func interruptedOf(judged []*probeRun) *probeRun {
+	for _, pr := range judged {
+		if pr.interrupted {
+			return pr
+		}
+	}
+	return nil
 }
 
 // notAnswered is the verdict of a check none of whose probes was answered:
@@ -202,8 +222,14 @@ func (r *runner) judgeEach(c *Check, all []observed, feeds []*probeRun) (verdict
 			return verdict{outcome: Skip, reason: skipReason}, nil
 		}
 		reason := "not judged: no exchange of the run it applies to"
-		if v := notAnswered(feeds); len(feeds) > 0 && v.reason != "no probe of the check ran" {
+		if lost := interruptedOf(feeds); lost != nil {
+			reason = "interrupted: not judged, the run was interrupted before an exchange it applies to ended whole (probe " + lost.probe.ID + ")"
+		} else if v := notAnswered(feeds); len(feeds) > 0 && v.reason != "no probe of the check ran" {
 			reason += " (probe " + feeds[0].probe.ID + ": " + v.reason + ")"
+		} else if r.stop != nil {
+			reason += " (" + r.stop.Reason + ")"
+		} else if r.lost {
+			reason = "interrupted: " + reason
 		}
 		return verdict{outcome: Skip, reason: reason}, nil
 	}
@@ -211,9 +237,16 @@ func (r *runner) judgeEach(c *Check, all []observed, feeds []*probeRun) (verdict
 		if len(seen) > maxShown {
 			seen = append(seen[:maxShown], "…")
 		}
-		return verdict{outcome: Pass, reason: fmt.Sprintf("%d exchanges judged", applied), actual: strings.Join(seen, "; ")}, nil
+		worst = verdict{outcome: Pass, reason: fmt.Sprintf("%d exchanges judged", applied), actual: strings.Join(seen, "; ")}
+	} else {
+		worst.reason = fmt.Sprintf("%s (%d of %d exchanges judged)", worst.reason, offending, applied)
+		worst.actual = fmt.Sprintf("%s (probe %s, attempt %d)", worst.actual, offender.probe.ID, offender.attempt)
 	}
-	worst.reason = fmt.Sprintf("%s (%d of %d exchanges judged)", worst.reason, offending, applied)
-	worst.actual = fmt.Sprintf("%s (probe %s, attempt %d)", worst.actual, offender.probe.ID, offender.attempt)
+	// An invariant holds of every exchange of the run: one the interrupt
+	// cut, or kept from being sent, could have broken it. What was found
+	// on whole exchanges stands only when it fails.
+	if r.lost && worst.outcome != Fail {
+		return verdict{outcome: Skip, reason: "interrupted: the run stopped before every exchange was judged; so far " + worst.reason, actual: worst.actual}, nil
+	}
 	return worst, offender
 }
