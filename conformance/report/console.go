@@ -30,7 +30,12 @@ type ConsoleOptions struct {
 //
 //	N passed, N failed, N warned, N info, N skipped, N inconclusive, N errors
 //
-// and the chats created and the duration.
+// and the chats created and the duration. When the run stopped sending
+// early ([conformance.Report.Stopped]), one block before the checks says
+// why, what came back and what to check, and the checks the stop left are
+// counted there instead of listed (Verbose lists them). An interrupted run
+// says so before the closing line, where the checks it cut short are
+// counted instead of listed (Verbose lists them).
 func WriteConsole(w io.Writer, r *conformance.Report, opts ConsoleOptions) error {
 	if err := validate(r); err != nil {
 		return err
@@ -41,11 +46,11 @@ func WriteConsole(w io.Writer, r *conformance.Report, opts ConsoleOptions) error
 	if len(groups) == 0 {
 		fmt.Fprintf(c.w, "No checks ran.\n\n")
 	}
-	c.unreachable(r)
+	c.stopped(r)
 	for _, g := range groups {
 		var shown []*conformance.Result
 		for _, res := range g.Results {
-			if opts.Verbose || !downBy(r, res) {
+			if opts.Verbose || !downBy(r, res) && !cutBy(r, res) {
 				shown = append(shown, res)
 			}
 		}
@@ -133,17 +138,55 @@ func (c *console) header(r *conformance.Report) {
 	}
 }
 
-// downBy reports whether res was decided by the target being unreachable:
-// its reason quotes [conformance.Report.Unreachable].
-func downBy(r *conformance.Report, res *conformance.Result) bool {
-	return r.Unreachable != "" && res.Outcome != conformance.Pass && strings.Contains(res.Reason, r.Unreachable)
+// stopOf returns why r stopped sending, or nil: its Stopped, or for a
+// report that has only Unreachable, a stop of that kind.
+func stopOf(r *conformance.Report) *conformance.Stop {
+	switch {
+	case r.Stopped != nil:
+		return r.Stopped
+	case r.Unreachable != "":
+		return &conformance.Stop{Kind: conformance.StopUnreachable, Reason: r.Unreachable}
+	}
+	return nil
 }
 
-// unreachable says once, before the checks, that the target did not answer,
-// what became of the checks, and what to try; the checks it decided are
-// then left out of the tree unless Verbose.
-func (c *console) unreachable(r *conformance.Report) {
-	if r.Unreachable == "" {
+// downBy reports whether res was decided by the run's stop: its reason
+// quotes the stop's.
+func downBy(r *conformance.Report, res *conformance.Result) bool {
+	st := stopOf(r)
+	return st != nil && st.Reason != "" && res.Outcome != conformance.Pass && strings.Contains(res.Reason, st.Reason)
+}
+
+// cutBy reports whether res was not judged because r was interrupted.
+func cutBy(r *conformance.Report, res *conformance.Result) bool {
+	return r.Interrupted && res.Interrupted()
+}
+
+// stopTexts are how the reports name a stop: the heading of its block,
+// the prefix its reason starts with (which the heading replaces), and what
+// a verdict says of it.
+type stopTexts struct{ title, prefix, verdict string }
+
+func stopText(k conformance.StopKind) stopTexts {
+	switch k {
+	case conformance.StopUnreachable:
+		return stopTexts{"Target unreachable:", "target unreachable: ", "the target is unreachable"}
+	case conformance.StopNoResponse:
+		return stopTexts{"No response:", "stopped sending: ", "the target stopped answering"}
+	case conformance.StopKeyRejected:
+		return stopTexts{"Key rejected:", "stopped sending: ", "the key was rejected"}
+	case conformance.StopNotFound:
+		return stopTexts{"Wrong base URL:", "stopped sending: ", "no API at the base URL"}
+	}
+	return stopTexts{"Stopped:", "stopped sending: ", "the run stopped sending"}
+}
+
+// stopped says once, before the checks, why the run stopped sending, what
+// came back, what became of the checks, and what to try; the checks it
+// decided are then left out of the tree unless Verbose.
+func (c *console) stopped(r *conformance.Report) {
+	st := stopOf(r)
+	if st == nil {
 		return
 	}
 	n := 0
@@ -152,17 +195,24 @@ func (c *console) unreachable(r *conformance.Report) {
 			n++
 		}
 	}
-	why := strings.TrimPrefix(r.Unreachable, "target unreachable: ")
-	fmt.Fprintf(c.w, "%s %s\n", c.paint(ansiMagenta, "? Target unreachable:"), oneLine(why))
+	t := stopText(st.Kind)
+	fmt.Fprintf(c.w, "%s %s\n", c.paint(ansiMagenta, "? "+t.title), oneLine(strings.TrimPrefix(st.Reason, t.prefix)))
+	if st.Actual != "" {
+		fmt.Fprintf(c.w, "  Last answer: %s\n", oneLine(st.Actual))
+	}
 	fmt.Fprintf(c.w, "  chatwire stopped sending; %s not established (inconclusive or not judged)", plural(n, "check"))
 	if !c.opts.Verbose && n > 0 {
 		fmt.Fprint(c.w, ", left out below (-v lists them)")
 	}
-	fmt.Fprint(c.w, ". Try:\n"+
-		"  - the URL: scheme, host and port of -base-url; is the service running and listening there?\n"+
-		"  - a proxy: HTTPS_PROXY, HTTP_PROXY and NO_PROXY in the environment route the requests\n"+
-		"  - no service at hand: 'chatwire check' without -base-url checks the built-in mock;\n"+
-		"    'chatwire serve' runs the mock on a port for a client's tests\n\n")
+	if len(st.Advice) == 0 {
+		fmt.Fprint(c.w, ".\n\n")
+		return
+	}
+	fmt.Fprint(c.w, ". Try:\n")
+	for _, a := range st.Advice {
+		fmt.Fprintf(c.w, "  - %s\n", indentLines(visible(a), "    "))
+	}
+	fmt.Fprintln(c.w)
 }
 
 // line writes a check's line: "  ✔ id  title", with " — reason" unless it
@@ -286,7 +336,20 @@ func (c *console) failure(res *conformance.Result) {
 // spend and duration.
 func (c *console) footer(r *conformance.Report) {
 	if r.Interrupted {
-		fmt.Fprintln(c.w, c.paint(ansiYellow, "Interrupted: the run stopped before every check ran; the counts cover the checks that finished."))
+		n := 0
+		for i := range r.Results {
+			if cutBy(r, &r.Results[i]) {
+				n++
+			}
+		}
+		msg := "Interrupted: the run stopped before every check was judged, so it is not a pass"
+		switch {
+		case n > 0 && !c.opts.Verbose:
+			msg += fmt.Sprintf(";\nskipped as interrupted and left out above (-v lists them): %s it cut short", plural(n, "check"))
+		case n > 0:
+			msg += fmt.Sprintf(";\nskipped as interrupted: %s it cut short", plural(n, "check"))
+		}
+		fmt.Fprintln(c.w, c.paint(ansiYellow, msg+"."))
 	}
 	s := tally(r.Results)
 	fmt.Fprintf(c.w, "%d passed, %d failed, %d warned, %d info, %d skipped, %d inconclusive, %d errors\n",

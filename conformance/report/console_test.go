@@ -122,3 +122,24 @@ func TestWriteConsoleOptions(t *testing.T) {
 		assert.NotContains(t, b.String(), "Failures:", "a run without failures or errors has no recap")
 	})
 }
+
+// TestWriteConsoleStopped checks the block of a run that stopped because
+// its key was rejected: said once, with what came back and what to try,
+// and the checks it decided counted there, not listed (but with -v).
+func TestWriteConsoleStopped(t *testing.T) {
+	var b bytes.Buffer
+	require.NoError(t, WriteConsole(&b, keyRejectedReport(), ConsoleOptions{}))
+	out := b.String()
+	assert.True(t, strings.HasPrefix(out, "chatwire 0.1.0 · target https://api.example.com · spec chat-api.md\n\n"+
+		"? Key rejected: the key in CHATWIRE_API_KEY was rejected: the first 4 requests made with it all got 401\n"+
+		"  Last answer: 401 Unauthorized; body {\"error\":\"invalid API key\"} (probe body/invalid[content-null])\n"+
+		"  chatwire stopped sending; 2 checks not established (inconclusive or not judged), left out below (-v lists them). Try:\n"+
+		"  - CHATWIRE_API_KEY: is it this service's key?\n"+
+		"  - by hand: curl -sS -i -N -X POST 'https://api.example.com/api/chat' -H \"Authorization: Bearer $CHATWIRE_API_KEY\"\n\n"+
+		"5.3 Authentication: missing or invalid key\n  ✔ chat/5.3/missing-key-401"), "the block, then the checks it did not decide:\n%s", out)
+	assert.Equal(t, 1, strings.Count(out, "was rejected"), "the reason is said once:\n%s", out)
+
+	b.Reset()
+	require.NoError(t, WriteConsole(&b, keyRejectedReport(), ConsoleOptions{Verbose: true}))
+	assert.Contains(t, b.String(), "  ? chat/7.2/body-not-json-400", "-v lists the checks the stop decided")
+}

@@ -4,9 +4,12 @@
 //   - [WriteConsole]: the h2spec-style tree for a terminal, checks grouped by
 //     spec section, a recap of the failures with the requirement, what was
 //     expected and seen, the transcripts and a curl line that reproduces it,
-//     and a closing count line.
+//     and a closing count line. Why a run stopped sending early, and that it
+//     was interrupted, is said once, with the checks it decided counted
+//     rather than listed.
 //   - [WriteJSON] and [ReadJSON]: the canonical machine record (snake_case
-//     keys in a fixed order, durations in integer milliseconds).
+//     keys in a fixed order, durations in integer milliseconds), its
+//     version in its first key, format ([Format]).
 //   - [WriteJUnit]: JUnit XML for CI, one testsuite per spec section, valid
 //     against the Jenkins xUnit plugin's junit-10.xsd.
 //   - [WriteMarkdown]: tables for pull-request comments and release notes,

@@ -66,6 +66,7 @@ func ExampleWriteJSON() {
 	}
 	// Output:
 	// {
+	//   "format": "chatwire-report/2",
 	//   "tool": "chatwire",
 	//   "version": "0.1.0",
 	//   "spec": "chat-api.md",

@@ -15,8 +15,16 @@ import (
 	"github.com/chatwire/chatwire/conformance"
 )
 
+// Format is the format of the JSON report [WriteJSON] writes, its first
+// key. Version 1 had no format key; version 2 added it and "stopped".
+const Format = "chatwire-report/2"
+
+// formatPrefix starts the format of every version of the JSON report.
+const formatPrefix = "chatwire-report/"
+
 // reportJSON is the canonical JSON report; field order is key order.
 type reportJSON struct {
+	Format      string      `json:"format"`
 	Tool        string      `json:"tool"`
 	Version     string      `json:"version"`
 	Spec        string      `json:"spec"`
@@ -26,6 +34,7 @@ type reportJSON struct {
 	DurationMS  int64       `json:"duration_ms"`
 	Interrupted bool        `json:"interrupted"`
 	Unreachable string      `json:"unreachable"`
+	Stopped     *stopJSON   `json:"stopped,omitempty"`
 	Summary     summaryJSON `json:"summary"`
 	Spend       spendJSON   `json:"spend"`
 	Checks      []checkJSON `json:"checks"`
@@ -39,6 +48,13 @@ type summaryJSON struct {
 	Skip         int `json:"skip"`
 	Inconclusive int `json:"inconclusive"`
 	Error        int `json:"error"`
+}
+
+type stopJSON struct {
+	Kind   string   `json:"kind"`
+	Reason string   `json:"reason"`
+	Actual string   `json:"actual"`
+	Advice []string `json:"advice"`
 }
 
 type spendJSON struct {
@@ -67,8 +83,9 @@ type checkJSON struct {
 
 // WriteJSON writes r as the canonical JSON report, indented by two spaces:
 //
-//	{"tool", "version", "spec", "target", "strict", "started_at",
+//	{"format", "tool", "version", "spec", "target", "strict", "started_at",
 //	 "duration_ms", "interrupted", "unreachable",
+//	 "stopped": {"kind", "reason", "actual", "advice"},
 //	 "summary": {"pass", "warn", "info", "fail", "skip", "inconclusive", "error"},
 //	 "spend": {"chats_created"},
 //	 "checks": [{"id", "title", "section", "level", "kind", "cost",
@@ -77,10 +94,18 @@ type checkJSON struct {
 //	             "failure"}]}
 //
 // Keys are snake_case and always present, in this order (params sorted by
-// key), but for failure: the kind of the failure that decided the check
-// ("refused", "not_http", "body_cap", "reset", …), there only when one did; started_at is RFC 3339 with the offset r.StartedAt carries;
-// durations are whole milliseconds, rounded; empty lists are [] and empty
-// params {}, never null. The summary is counted from the checks.
+// key), but for stopped and failure, there only when the run stopped
+// sending early and when a failure decided the check. format is [Format].
+// interrupted is true when the run was interrupted (it is then never a
+// pass). stopped says why the run stopped: its kind ("unreachable", "no_response",
+// "key_rejected", "not_found"), the reason every check it left carries,
+// the answer that decided it and what to check; unreachable repeats its
+// reason when its kind is "unreachable", as version 1 had it. failure is
+// the kind of the failure that decided the check ("refused", "not_http",
+// "body_cap", "reset", …). started_at
+// is RFC 3339 with the offset r.StartedAt carries; durations are whole
+// milliseconds, rounded; empty lists are [] and empty params {}, never
+// null. The summary is counted from the checks.
 func WriteJSON(w io.Writer, r *conformance.Report) error {
 	if err := validate(r); err != nil {
 		return err
@@ -98,6 +123,7 @@ func WriteJSON(w io.Writer, r *conformance.Report) error {
 func toJSON(r *conformance.Report) reportJSON {
 	s := tally(r.Results)
 	out := reportJSON{
+		Format:      Format,
 		Tool:        r.Tool,
 		Version:     r.Version,
 		Spec:        r.Spec,
@@ -113,6 +139,12 @@ func toJSON(r *conformance.Report) reportJSON {
 		},
 		Spend:  spendJSON{ChatsCreated: r.ChatsCreated},
 		Checks: make([]checkJSON, 0, len(r.Results)),
+	}
+	if st := r.Stopped; st != nil {
+		out.Stopped = &stopJSON{Kind: string(st.Kind), Reason: st.Reason, Actual: st.Actual, Advice: st.Advice}
+		if out.Stopped.Advice == nil {
+			out.Stopped.Advice = []string{}
+		}
 	}
 	for i := range r.Results {
 		res := &r.Results[i]
@@ -175,9 +207,12 @@ func (e *ReadError) Unwrap() error { return e.Err }
 // types, that checks is present, that every check has an id, a known
 // outcome and level (or none), and non-negative counts and durations, that
 // started_at is RFC 3339, and that the summary matches the checks. A problem
-// is a [*ReadError] with its line and column. Keys it does not know are
-// ignored, so reports of later versions still read; empty lists and params
-// read as nil.
+// is a [*ReadError] with its line and column. It reads every version of
+// the format: a report without format is version 1, whose "unreachable"
+// reads as a stop of kind unreachable; a format that is not
+// chatwire-report/N is an error. Keys it does not know are ignored, so
+// reports of later versions still read; empty lists and params read as
+// nil.
 func ReadJSON(r io.Reader) (*conformance.Report, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
@@ -189,6 +224,9 @@ func ReadJSON(r io.Reader) (*conformance.Report, error) {
 	}
 	if err := json.Unmarshal(data, &in); err != nil {
 		return nil, jsonError(data, err)
+	}
+	if in.Format != "" && !strings.HasPrefix(in.Format, formatPrefix) {
+		return nil, newReadError(data, locate(data, "format", -1), fmt.Sprintf("format %q is not a chatwire report's (%s…)", in.Format, formatPrefix))
 	}
 	if in.Checks == nil {
 		return nil, newReadError(data, locate(data, "checks", -1), "no checks: want a list, [] when empty")
@@ -203,6 +241,15 @@ func ReadJSON(r io.Reader) (*conformance.Report, error) {
 		Unreachable:  in.Unreachable,
 		ChatsCreated: in.Spend.ChatsCreated,
 		Results:      make([]conformance.Result, 0, len(*in.Checks)),
+	}
+	switch st := in.Stopped; {
+	case st != nil:
+		out.Stopped = &conformance.Stop{Kind: conformance.StopKind(st.Kind), Reason: st.Reason, Actual: st.Actual, Advice: st.Advice}
+		if len(st.Advice) == 0 {
+			out.Stopped.Advice = nil
+		}
+	case in.Unreachable != "":
+		out.Stopped = &conformance.Stop{Kind: conformance.StopUnreachable, Reason: in.Unreachable}
 	}
 	if out.StartedAt, err = time.Parse(time.RFC3339Nano, in.StartedAt); err != nil {
 		return nil, newReadError(data, locate(data, "started_at", -1), fmt.Sprintf("started_at %q is not an RFC 3339 time", in.StartedAt))

@@ -84,8 +84,12 @@ func TestWriteJSONShape(t *testing.T) {
 	require.NoError(t, WriteJSON(&b, fixtureReport()))
 
 	t.Run("key order", func(t *testing.T) {
-		assert.Equal(t, []string{"tool", "version", "spec", "target", "strict", "started_at", "duration_ms",
+		assert.Equal(t, []string{"format", "tool", "version", "spec", "target", "strict", "started_at", "duration_ms",
 			"interrupted", "unreachable", "summary", "spend", "checks"}, objectKeys(t, b.Bytes()), "top-level keys")
+		var stopped bytes.Buffer
+		require.NoError(t, WriteJSON(&stopped, unreachableReport()))
+		assert.Equal(t, []string{"format", "tool", "version", "spec", "target", "strict", "started_at", "duration_ms",
+			"interrupted", "unreachable", "stopped", "summary", "spend", "checks"}, objectKeys(t, stopped.Bytes()), "top-level keys of a run that stopped")
 		var doc struct {
 			Summary json.RawMessage
 			Spend   json.RawMessage
@@ -184,9 +188,9 @@ func TestReadJSONErrors(t *testing.T) {
 		{"unknown level", replace(`"level": "SHOULD"`, `"level": "MAY"`), secondCheckLine, 5, `checks[1] "chat/5.3/wrong-scheme-401": unknown level "MAY"`},
 		{"no id", replace(`"id": "chat/5.3/wrong-scheme-401"`, `"id": ""`), secondCheckLine, 5, `checks[1] "": no id`},
 		{"negative attempts", replace(`"attempts": 3,`, `"attempts": -3,`), 0, 0, "negative attempts -3"},
-		{"bad started_at", replace(`"started_at": "2026-05-04T09:30:00Z"`, `"started_at": "yesterday"`), 7, 17, `started_at "yesterday" is not an RFC 3339 time`},
-		{"negative duration", replace(`"duration_ms": 4213`, `"duration_ms": -1`), 8, 18, "negative duration_ms -1"},
-		{"summary mismatch", replace(`"pass": 4,`, `"pass": 5,`), 11, 14, "summary {Pass:5 Warn:2 Info:2 Fail:2 Skip:2 Inconclusive:1 Error:1} does not match the checks"},
+		{"bad started_at", replace(`"started_at": "2026-05-04T09:30:00Z"`, `"started_at": "yesterday"`), 8, 17, `started_at "yesterday" is not an RFC 3339 time`},
+		{"negative duration", replace(`"duration_ms": 4213`, `"duration_ms": -1`), 9, 18, "negative duration_ms -1"},
+		{"summary mismatch", replace(`"pass": 4,`, `"pass": 5,`), 12, 14, "summary {Pass:5 Warn:2 Info:2 Fail:2 Skip:2 Inconclusive:1 Error:1} does not match the checks"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -221,4 +225,28 @@ func (errReader) Read([]byte) (int, error) { return 0, errors.ErrUnsupported }
 func TestReadJSONReadError(t *testing.T) {
 	_, err := ReadJSON(errReader{})
 	assert.ErrorIs(t, err, errors.ErrUnsupported, "a failing reader's error must be wrapped")
+}
+
+// TestReadJSONVersions reads a report of version 1 (no format key), whose
+// unreachable stands for a stop, and refuses a document of another format.
+func TestReadJSONVersions(t *testing.T) {
+	v1 := `{"tool": "chatwire", "started_at": "2026-05-04T09:30:00Z", "interrupted": false, "unreachable": "target unreachable: refused",
+	"summary": {"inconclusive": 1}, "checks": [{"id": "chat/5.3/missing-key-401", "outcome": "inconclusive", "reason": "target unreachable: refused"}]}`
+	r, err := ReadJSON(strings.NewReader(v1))
+	require.NoError(t, err, "a version 1 report reads")
+	require.NotNil(t, r.Stopped, "its unreachable is a stop")
+	assert.Equal(t, conformance.Stop{Kind: conformance.StopUnreachable, Reason: "target unreachable: refused"}, *r.Stopped)
+
+	var b bytes.Buffer
+	require.NoError(t, WriteJSON(&b, keyRejectedReport()))
+	back, err := ReadJSON(&b)
+	require.NoError(t, err)
+	assert.Equal(t, keyRejectedReport().Stopped, back.Stopped, "a stop reads back")
+	assert.Empty(t, back.Unreachable, "a rejected key is no unreachable target")
+
+	_, err = ReadJSON(strings.NewReader(`{"format": "chatwire-transcript/1", "checks": []}`))
+	var re *ReadError
+	require.ErrorAs(t, err, &re, "a transcript header is not a report")
+	assert.Contains(t, re.Msg, `format "chatwire-transcript/1" is not a chatwire report's`)
+	assert.Equal(t, 1, re.Line)
 }

@@ -25,8 +25,11 @@ import (
 //	    </testcase>
 //
 // One testsuite per spec section, in section order. Each names the build
-// that wrote it in its "tool" property and, when the target did not
-// answer, why in an "unreachable" property. Outcomes map to:
+// that wrote it in its "tool" property; when the run stopped sending early,
+// why in a "stopped" property ("key_rejected: stopped sending: …"), and in
+// an "unreachable" property too when the target did not answer; and when
+// the run was interrupted, an "interrupted" property (the run is then no
+// pass, and the root's name ends in "(interrupted)"). Outcomes map to:
 //
 //   - pass: an empty testcase.
 //   - fail: <failure type="MUST"> (the check's level), message the reason.
@@ -95,8 +98,14 @@ func writeSuite(bw *bufio.Writer, r *conformance.Report, g group) {
 	if name := strings.TrimSpace(r.Tool + " " + r.Version); name != "" {
 		fmt.Fprintf(bw, "      <property name=\"tool\" value=\"%s\"/>\n", xmlAttr(name))
 	}
+	if st := stopOf(r); st != nil {
+		fmt.Fprintf(bw, "      <property name=\"stopped\" value=\"%s\"/>\n", xmlAttr(string(st.Kind)+": "+st.Reason))
+	}
 	if r.Unreachable != "" {
 		fmt.Fprintf(bw, "      <property name=\"unreachable\" value=\"%s\"/>\n", xmlAttr(r.Unreachable))
+	}
+	if r.Interrupted {
+		bw.WriteString("      <property name=\"interrupted\" value=\"the run was interrupted: the checks it cut short are skipped, and it is not a pass\"/>\n")
 	}
 	bw.WriteString("    </properties>\n")
 	for _, res := range g.Results {

@@ -517,3 +517,10 @@ func millisOf(s string) (int64, error) {
 	}
 	return w*1000 + f, nil
 }
+
+func TestWriteJUnitStopped(t *testing.T) {
+	var b bytes.Buffer
+	require.NoError(t, WriteJUnit(&b, keyRejectedReport()))
+	assert.Contains(t, b.String(), `<property name="stopped" value="key_rejected: stopped sending: the key in CHATWIRE_API_KEY was rejected`, "each suite says why the run stopped")
+	assert.NotContains(t, b.String(), `name="unreachable"`, "a rejected key is no unreachable target")
+}

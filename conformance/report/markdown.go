@@ -34,11 +34,22 @@ func WriteMarkdown(w io.Writer, r *conformance.Report) error {
 	fmt.Fprintf(bw, "| %d | %d | %d | %d | %d | %d | %d | %d |\n\n",
 		s.Pass, s.Fail, s.Warn, s.Info, s.Skip, s.Inconclusive, s.Error, len(r.Results))
 	if r.Interrupted {
-		bw.WriteString("> ⚠️ **Interrupted:** the run stopped before every check ran; the tables cover the checks that finished.\n\n")
+		bw.WriteString("> ⚠️ **Interrupted:** the run stopped before every check was judged; the checks it cut short are skipped (interrupted), and the run is not a pass.\n\n")
 	}
-	if r.Unreachable != "" {
-		fmt.Fprintf(bw, "> ❔ **Target unreachable:** %s. chatwire stopped sending; the checks that needed a response are inconclusive or not judged.\n\n",
-			mdCell(strings.TrimPrefix(r.Unreachable, "target unreachable: ")))
+	if st := stopOf(r); st != nil {
+		t := stopText(st.Kind)
+		fmt.Fprintf(bw, "> ❔ **%s** %s. chatwire stopped sending; the checks that needed a response are inconclusive or not judged.\n",
+			mdCell(t.title), mdCell(strings.TrimPrefix(st.Reason, t.prefix)))
+		if st.Actual != "" {
+			fmt.Fprintf(bw, ">\n> Last answer: %s\n", mdCode(st.Actual))
+		}
+		for i, a := range st.Advice {
+			if i == 0 {
+				bw.WriteString(">\n> Try:\n>\n")
+			}
+			fmt.Fprintf(bw, "> - %s\n", mdCell(strings.ReplaceAll(a, "\n", " ")))
+		}
+		bw.WriteString("\n")
 	}
 	writeModelMatrix(bw, r.Results)
 	for _, g := range groups {
@@ -56,8 +67,8 @@ func verdict(r *conformance.Report, s conformance.Summary) string {
 		return fmt.Sprintf("❌ **Not conformant:** %s failed.", plural(s.Fail, "check"))
 	case len(r.Results) == 0:
 		return "❔ **Nothing checked:** no check ran."
-	case r.Unreachable != "":
-		return fmt.Sprintf("❔ **Not established:** the target is unreachable; %d inconclusive.", s.Inconclusive)
+	case stopOf(r) != nil:
+		return fmt.Sprintf("❔ **Not established:** %s; %d inconclusive.", stopText(stopOf(r).Kind).verdict, s.Inconclusive)
 	case s.Inconclusive+s.Error > 0 || r.Interrupted:
 		var why []string
 		if s.Inconclusive > 0 {

@@ -131,3 +131,13 @@ func TestMarkdownFence(t *testing.T) {
 	require.NoError(t, WriteMarkdown(&b, r))
 	assert.Contains(t, b.String(), "````sh\ncurl -d '```'\n````", "a fence longer than any backtick run in the block")
 }
+
+func TestWriteMarkdownStopped(t *testing.T) {
+	var b bytes.Buffer
+	require.NoError(t, WriteMarkdown(&b, keyRejectedReport()))
+	out := b.String()
+	assert.Contains(t, out, "❔ **Not established:** the key was rejected; 2 inconclusive.", "the verdict")
+	assert.Contains(t, out, "> ❔ **Key rejected:** the key in CHATWIRE\\_API\\_KEY was rejected", "the stop's block")
+	assert.Contains(t, out, "> Last answer: `401 Unauthorized;", "what came back")
+	assert.Contains(t, out, "> - by hand: curl", "what to try")
+}

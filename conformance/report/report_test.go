@@ -155,10 +155,13 @@ func emptyReport() *conformance.Report {
 	}
 }
 
-// interruptedReport is a strict run stopped by Ctrl-C after three checks.
+// interruptedReport is a strict run stopped by Ctrl-C after three checks,
+// while the stream of a fourth came in.
 func interruptedReport() *conformance.Report {
 	r := fixtureReport()
-	r.Results = r.Results[:3]
+	r.Results = append(r.Results[:3:3], conformance.Result{ID: "chat/4.5/stream-default", Title: "without a stream field the response is a text stream",
+		Section: "4.5", Level: conformance.Must, Kind: "probe", Cost: "chat", Outcome: conformance.Skip, Attempts: 1,
+		Reason: "interrupted: the interrupt cut the exchange short (its end says cancel), so it is not judged"})
 	r.Strict = true
 	r.Interrupted = true
 	r.ChatsCreated = 0
@@ -177,6 +180,12 @@ func unreachableReport() *conformance.Report {
 		StartedAt:   time.Date(2026, 5, 4, 9, 30, 0, 0, time.UTC),
 		Duration:    2 * time.Millisecond,
 		Unreachable: why,
+		Stopped: &conformance.Stop{Kind: conformance.StopUnreachable, Reason: why, Advice: []string{
+			"the URL: scheme, host and port of -base-url; is the service running and listening there?",
+			"a proxy: HTTPS_PROXY, HTTP_PROXY and NO_PROXY in the environment route the requests",
+			"no service at hand: 'chatwire check' without -base-url checks the built-in mock;\n" +
+				"'chatwire serve' runs the mock on a port for a client's tests",
+		}},
 		Results: []conformance.Result{
 			{ID: "chat/5.3/missing-key-401", Title: "a request without Authorization gets 401", Section: "5.3",
 				Level: conformance.Must, Kind: "probe", Cost: "free", Outcome: conformance.Inconclusive, Reason: why},
@@ -188,6 +197,34 @@ func unreachableReport() *conformance.Report {
 			{ID: "chat/8.2/rate-limit-429", Title: "a burst of requests meets the rate limit with 429 (opt-in)", Section: "8.2",
 				Level: conformance.Should, Kind: "probe", Cost: "free", Outcome: conformance.Skip,
 				Reason: "opt-in: -rate-limit-burst N sends up to N requests at once to meet the rate limit"},
+		},
+	}
+	r.Summary = tally(r.Results)
+	return r
+}
+
+// keyRejectedReport is a run stopped after its valid key got 401 four
+// times: an auth probe that passed, the four rejected probes and one never
+// sent carry the stop's reason.
+func keyRejectedReport() *conformance.Report {
+	const why = "stopped sending: the key in CHATWIRE_API_KEY was rejected: the first 4 requests made with it all got 401"
+	r := &conformance.Report{
+		Tool: "chatwire", Version: "0.1.0", Spec: "chat-api.md", Target: "https://api.example.com",
+		StartedAt: time.Date(2026, 5, 4, 9, 30, 0, 0, time.UTC),
+		Duration:  9 * time.Second,
+		Stopped: &conformance.Stop{Kind: conformance.StopKeyRejected, Reason: why,
+			Actual: `401 Unauthorized; body {"error":"invalid API key"} (probe body/invalid[content-null])`,
+			Advice: []string{
+				"CHATWIRE_API_KEY: is it this service's key?",
+				"by hand: curl -sS -i -N -X POST 'https://api.example.com/api/chat' -H \"Authorization: Bearer $CHATWIRE_API_KEY\"",
+			}},
+		Results: []conformance.Result{
+			{ID: "chat/5.3/missing-key-401", Title: "a request without Authorization gets 401", Section: "5.3",
+				Level: conformance.Must, Kind: "probe", Cost: "free", Outcome: conformance.Pass},
+			{ID: "chat/7.2/body-not-json-400", Title: "a body that is not JSON gets 400", Section: "7.2",
+				Level: conformance.Must, Kind: "probe", Cost: "free", Outcome: conformance.Inconclusive, Reason: why},
+			{ID: "chat/4.4/json-status-200", Title: "stream:false is answered with 200", Section: "4.4",
+				Level: conformance.Must, Kind: "probe", Cost: "chat", Outcome: conformance.Inconclusive, Reason: why},
 		},
 	}
 	r.Summary = tally(r.Results)
