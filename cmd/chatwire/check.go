@@ -182,25 +182,55 @@ func (f *checkFlags) check(ctx context.Context, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageErr("-base-url: %v", err)
 	}
-	printChatPlan(stderr, r.plan, r.cfg.MaxChats)
-	rep, err := conformance.Run(ctx, r.cfg, live)
+	rep, err := r.execute(ctx, live, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "chatwire check: %v\n", err)
 		return exitInconclusive
 	}
-	code = exitCode(rep)
-	if err := report.WriteConsole(stdout, rep, report.ConsoleOptions{Verbose: f.verbose, Color: colorful(stdout)}); err != nil {
-		fmt.Fprintf(stderr, "chatwire check: %v\n", err)
-		code = max(code, exitInconclusive)
-	}
-	if err := out.write(rep); err != nil {
-		fmt.Fprintf(stderr, "chatwire check: %v\n", err)
-		if code == exitOK {
-			code = exitInconclusive
-		}
-	}
+	code = writeReports(ctx, "check", rep, f.verbose, out, stdout, stderr)
 	if rep.Interrupted {
-		fmt.Fprintln(stderr, "chatwire: interrupted; the checks not run are skipped")
+		fmt.Fprintln(stderr, "chatwire: interrupted; the checks it cut short are skipped, and the run is no pass (exit 3)")
+	}
+	return notAfterInterrupt(ctx, code)
+}
+
+// writeReports prints the console report of a run and writes its report
+// files, and returns the exit status. An interrupt (ctx done) while they
+// are written marks the run interrupted in every report written after it,
+// and in the status: a run interrupted at any point is no pass.
+func writeReports(ctx context.Context, cmd string, rep *conformance.Report, verbose bool, out *reportFiles, stdout, stderr io.Writer) int {
+	failed := false
+	markInterrupted(ctx, rep)
+	if err := report.WriteConsole(stdout, rep, report.ConsoleOptions{Verbose: verbose, Color: colorful(stdout)}); err != nil {
+		fmt.Fprintf(stderr, "chatwire %s: %v\n", cmd, err)
+		failed = true
+	}
+	if err := out.write(ctx, rep); err != nil {
+		fmt.Fprintf(stderr, "chatwire %s: %v\n", cmd, err)
+		failed = true
+	}
+	markInterrupted(ctx, rep)
+	code := exitCode(rep)
+	if failed && code == exitOK {
+		code = exitInconclusive
+	}
+	return code
+}
+
+// markInterrupted marks rep interrupted when ctx is done: the run was
+// interrupted, if only while its reports were written.
+func markInterrupted(ctx context.Context, rep *conformance.Report) {
+	if ctx.Err() != nil {
+		rep.Interrupted = true
+	}
+}
+
+// notAfterInterrupt returns code, or exitInconclusive for an exitOK when
+// ctx is done: an interrupt that came after the reports were written still
+// makes the run no pass.
+func notAfterInterrupt(ctx context.Context, code int) int {
+	if code == exitOK && ctx.Err() != nil {
+		return exitInconclusive
 	}
 	return code
 }
@@ -251,12 +281,7 @@ func mockKeys(env conformance.Keys) conformance.Keys {
 
 // colorful reports whether w is a terminal that wants color.
 func colorful(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok || os.Getenv("NO_COLOR") != "" {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return os.Getenv("NO_COLOR") == "" && isTerminal(w)
 }
 
 // reportFiles are the report files of a run, opened before it starts so a
@@ -284,8 +309,9 @@ func openReports(f *checkFlags) (*reportFiles, error) {
 	return out, nil
 }
 
-// write writes the report in every requested format.
-func (o *reportFiles) write(rep *conformance.Report) error {
+// write writes the report in every requested format. A report written
+// after ctx is done says the run was interrupted.
+func (o *reportFiles) write(ctx context.Context, rep *conformance.Report) error {
 	var errs []error
 	for _, w := range []struct {
 		file  *os.File
@@ -294,6 +320,7 @@ func (o *reportFiles) write(rep *conformance.Report) error {
 		if w.file == nil {
 			continue
 		}
+		markInterrupted(ctx, rep)
 		if err := w.write(w.file, rep); err != nil {
 			errs = append(errs, fmt.Errorf("write %s: %w", w.file.Name(), err))
 		}

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
+	"io"
 	"net"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/chatwire/chatwire/conformance"
@@ -278,4 +281,96 @@ func TestCheckUnreachableOnce(t *testing.T) {
 	mdData, err := os.ReadFile(md)
 	require.NoError(t, err, "Markdown report of an unreachable run")
 	assert.Contains(t, string(mdData), "**Target unreachable:**", "Markdown report")
+}
+
+// countingMock serves the mock and counts the requests it gets.
+func countingMock(t *testing.T, n *atomic.Int64) string {
+	t.Helper()
+	m, err := mock.New(mock.Options{})
+	require.NoError(t, err)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		m.ServeHTTP(w, r)
+	}))
+	t.Cleanup(ts.Close)
+	return ts.URL
+}
+
+// TestCheckStopsEarly runs every check with a wrong key and with a wrong
+// base URL: each stops within ten requests, says why in one block that
+// names what to fix, and exits 3.
+func TestCheckStopsEarly(t *testing.T) {
+	cases := []struct {
+		name   string
+		key    string
+		path   string // appended to the mock's URL
+		stdout []string
+		stderr string
+	}{
+		{name: "a wrong key", key: mock.KeyPrefix + "revoked", stdout: []string{
+			"? Key rejected: the key in CHATWIRE_API_KEY was rejected: the first 4 requests made with it all got 401\n",
+			"  Last answer: 401 Unauthorized; body {",
+			"  - CHATWIRE_API_KEY: is it this service's key",
+			"--data-raw '{not json'",
+		}},
+		{name: "a path prefix", key: mock.KeyValid, path: "/v1", stdout: []string{
+			"? Wrong base URL: no API at -base-url {url}/v1: every answer was 404",
+			"  - if the service answers at {url}/api/chat, drop the path /v1: -base-url {url}\n",
+		}},
+		{name: "the full /api/chat", key: mock.KeyValid, path: "/api/chat", stdout: []string{
+			"? Wrong base URL: no API at -base-url {url}/api/chat: every answer was 404",
+			"  - drop /api/chat from it: -base-url {url}\n",
+		}, stderr: "chatwire: warning: -base-url ends in /api/chat, which chatwire appends itself"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			clearKeys(t)
+			t.Setenv(conformance.EnvKey, c.key)
+			var n atomic.Int64
+			url := countingMock(t, &n)
+			code, stdout, stderr := runCheckTest(t, context.Background(), "-base-url", url+c.path, "-rate", "0")
+			assert.Equal(t, exitInconclusive, code, "exit status; stdout:\n%s\nstderr:\n%s", stdout, stderr)
+			assert.LessOrEqual(t, n.Load(), int64(10), "requests sent")
+			for _, s := range c.stdout {
+				assert.Contains(t, stdout, strings.ReplaceAll(s, "{url}", url), "the console says why and what to fix")
+			}
+			assert.Contains(t, stderr, c.stderr)
+			assert.Less(t, strings.Count(stdout, "\n  ? "), 3, "the checks the stop left are not listed one by one:\n%s", stdout)
+			assert.NotContains(t, stdout, "✗", "nothing fails")
+		})
+	}
+}
+
+// TestCheckHungService runs every check against a service that accepts
+// connections and never answers: after three requests the run stops, and
+// the console says so in one block, not a line per check.
+func TestCheckHungService(t *testing.T) {
+	clearKeys(t)
+	t.Setenv(conformance.EnvKey, mock.KeyValid)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		<-r.Context().Done()
+	}))
+	defer ts.Close()
+	code, stdout, stderr := runCheckTest(t, context.Background(), "-base-url", ts.URL, "-rate", "0", "-first-line-timeout", "100ms")
+	assert.Equal(t, exitInconclusive, code, "stderr:\n%s", stderr)
+	assert.Contains(t, stdout, "? No response: 3 exchanges in a row connected but got no response, the last head_timeout")
+	assert.Contains(t, stdout, "raise -first-line-timeout")
+	assert.Equal(t, 1, strings.Count(stdout, "head_timeout"), "the failure is said once:\n%s", stdout)
+	assert.Less(t, strings.Count(stdout, "\n"), 25, "one block, not a line per check:\n%s", stdout)
+}
+
+// TestCheckTimePlan checks the estimate of a run's length before it starts,
+// and that progress goes to standard error only.
+func TestCheckTimePlan(t *testing.T) {
+	clearKeys(t)
+	t.Setenv(conformance.EnvKey, mock.KeyValid)
+	code, stdout, stderr := runCheckTest(t, context.Background(), "-base-url", mockServer(t, ""), "-rate", "100", "-run", "chat/4.5,chat/5.3")
+	require.Equal(t, exitOK, code, "stderr:\n%s", stderr)
+	assert.Contains(t, stderr, "chatwire: time: about 110ms (11 requests at -rate 100 a second, each answered before the next is due), "+
+		"up to 30s if the stream read to its end runs to -timeout 30s; longer when the service is slower, or answers 429", "the estimate")
+	assert.NotContains(t, stdout, "probes,", "no progress on standard output")
+
+	_, _, stderr = runCheckTest(t, context.Background(), "-run", "chat/5.3")
+	assert.Contains(t, stderr, "chatwire: time: as fast as the service answers (no -rate): 10 requests\n", "the built-in mock is not paced")
 }

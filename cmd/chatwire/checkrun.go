@@ -1,12 +1,17 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/chatwire/chatwire/conformance"
 	"github.com/chatwire/chatwire/conformance/mock"
@@ -22,6 +27,9 @@ type checkRun struct {
 	live   conformance.LiveOptions
 	cfg    conformance.Config
 	stop   func() // stops the built-in mock, if one was started
+	// progress shows how far the run is on standard error; every line the
+	// run writes there goes through its Printf.
+	progress *progress
 }
 
 // usageError is an error of the command line or the environment's keys
@@ -117,14 +125,30 @@ func (f *checkFlags) setUp(r *checkRun, verb string, stderr io.Writer) error {
 	if f.set["max-chats"] {
 		maxChats = f.maxChats
 	}
+	if u, err := url.Parse(f.baseURL); err == nil && strings.HasSuffix(strings.TrimSuffix(u.Path, "/"), conformance.ChatPath) {
+		fmt.Fprintf(stderr, "chatwire: warning: -base-url ends in %s, which chatwire appends itself (it sends POST %s%s);\n"+
+			"the base URL is what comes before %s\n", conformance.ChatPath, strings.TrimSuffix(f.baseURL, "/"), conformance.ChatPath, conformance.ChatPath)
+	}
 	r.keys = keys
 	r.live = conformance.LiveOptions{BaseURL: baseURL, Keys: keys, Rate: rate,
 		Timeout: f.timeout, FirstLineTimeout: f.firstLineTimeout, MaxBytes: f.maxBody, UserAgent: "chatwire/" + version, UI: r.cfg.UI}
 	r.cfg.Target, r.cfg.BaseURL, r.cfg.Roles, r.cfg.MaxChats = target, baseURL, keys.Roles(), maxChats
+	r.progress = newProgress(stderr, isTerminal(stderr), rate, time.Now)
+	r.cfg.Progress = r.progress.update
 	if f.verbose {
-		r.cfg.Logf = func(format string, args ...any) { fmt.Fprintf(stderr, "chatwire: "+format+"\n", args...) }
+		r.cfg.Logf = func(format string, args ...any) { r.progress.Printf("chatwire: "+format+"\n", args...) }
 	}
 	return nil
+}
+
+// execute prints the plan, runs the checks through ex with the progress
+// on standard error, and returns the report.
+func (r *checkRun) execute(ctx context.Context, ex conformance.Exchanger, stderr io.Writer) (*conformance.Report, error) {
+	printChatPlan(stderr, r.plan, r.cfg.MaxChats)
+	printTimePlan(stderr, r.plan, r.live.Rate, r.live.Timeout)
+	r.progress.run()
+	defer r.progress.finish()
+	return conformance.Run(ctx, r.cfg, ex)
 }
 
 // start plans the run, answers -list, and sets the run up, as check and
@@ -185,6 +209,34 @@ func printChatPlan(w io.Writer, p conformance.Plan, maxChats int) {
 	fmt.Fprintf(w, "chatwire: plan: %s; %d create a chat, %d may (the spec lets the service accept or refuse them), "+
 		"%d free unless the service wrongly accepts them; %s\n",
 		count(p.Probes, "probe", "probes"), p.Chats, p.Maybe, p.Free, worst)
+}
+
+// printTimePlan says, before a run starts, how long it takes: from the
+// probes, the rate and the time cap of the streams read to their end, and
+// what that assumes.
+func printTimePlan(w io.Writer, p conformance.Plan, rate float64, timeout time.Duration) {
+	streams := "the stream read to its end"
+	if p.Streams > 1 {
+		streams = fmt.Sprintf("the %d streams read to their end", p.Streams)
+	}
+	requests := count(p.Probes, "request", "requests")
+	if rate <= 0 {
+		fmt.Fprintf(w, "chatwire: time: as fast as the service answers (no -rate): %s", requests)
+		if p.Streams > 0 {
+			fmt.Fprintf(w, "; %s may take up to -timeout %v", streams, timeout)
+		}
+		fmt.Fprintln(w)
+		return
+	}
+	interval := time.Duration(float64(time.Second) / rate)
+	low := time.Duration(p.Probes) * interval
+	high := low + time.Duration(p.Streams)*max(timeout-interval, 0)
+	fmt.Fprintf(w, "chatwire: time: about %v (%s at -rate %s a second, each answered before the next is due)",
+		roundDuration(low), requests, strconv.FormatFloat(rate, 'g', -1, 64))
+	if high > low {
+		fmt.Fprintf(w, ", up to %v if %s runs to -timeout %v", roundDuration(high), streams, timeout)
+	}
+	fmt.Fprintln(w, "; longer when the service is slower, or answers 429 (each retry waits out its Retry-After)")
 }
 
 // count returns n with the noun's singular or plural.

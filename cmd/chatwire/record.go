@@ -106,12 +106,12 @@ func (f *checkFlags) record(ctx context.Context, out string, overwrite bool, std
 			mu.Lock()
 			refused = append(refused, probeID)
 			mu.Unlock()
-			fmt.Fprintf(stderr, "chatwire record: %v\n", err)
+			r.progress.Printf("chatwire record: %v\n", err)
 		}),
 		conformance.Observer{OnEnd: func(p *conformance.Probe, ex int, x *transcript.Exchange) {
 			if path := rec.Path(p.ID); path != "" && !shown[p.ID] {
 				shown[p.ID] = true
-				fmt.Fprintf(stderr, "chatwire: transcript %s\n", path)
+				r.progress.Printf("chatwire: transcript %s\n", path)
 			}
 		}},
 	)
@@ -121,24 +121,14 @@ func (f *checkFlags) record(ctx context.Context, out string, overwrite bool, std
 		return usageErr("-base-url: %v", err)
 	}
 	r.cfg.Transcripts = recording.Transcripts(rec)
-	printChatPlan(stderr, r.plan, r.cfg.MaxChats)
-	rep, err := conformance.Run(ctx, r.cfg, live)
+	rep, err := r.execute(ctx, live, stderr)
 	closeErr := rec.Close()
 	if err != nil {
 		fmt.Fprintf(stderr, "chatwire record: %v\n", err)
 		return exitInconclusive
 	}
-	code = exitCode(rep)
-	if err := report.WriteConsole(stdout, rep, report.ConsoleOptions{Verbose: f.verbose, Color: colorful(stdout)}); err != nil {
-		fmt.Fprintf(stderr, "chatwire record: %v\n", err)
-		code = max(code, exitInconclusive)
-	}
-	if err := reports.write(rep); err != nil {
-		fmt.Fprintf(stderr, "chatwire record: %v\n", err)
-		if code == exitOK {
-			code = exitInconclusive
-		}
-	}
+	code = writeReports(ctx, "record", rep, f.verbose, reports, stdout, stderr)
+	markInterrupted(ctx, rep)
 	if err := writeReportJSON(filepath.Join(out, recording.ReportFile), rep); err != nil {
 		fmt.Fprintf(stderr, "chatwire record: %v\n", err)
 		if code == exitOK {
@@ -158,9 +148,10 @@ func (f *checkFlags) record(ctx context.Context, out string, overwrite bool, std
 		}
 	}
 	if rep.Interrupted {
-		fmt.Fprintln(stderr, "chatwire: interrupted; the checks not run are skipped and their probes have no transcript")
+		fmt.Fprintln(stderr, "chatwire: interrupted; the checks it cut short are skipped, the probes not sent have no transcript,\n"+
+			"and the run is no pass (exit 3); a replay of the recording says so too")
 	}
-	return code
+	return notAfterInterrupt(ctx, code)
 }
 
 // prepareOut makes the output directory ready: created when missing; when

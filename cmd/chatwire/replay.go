@@ -104,7 +104,7 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 			// Only the invariants can judge calls no probe made.
 			cfg.Checks = slices.DeleteFunc(cfg.Checks, func(c conformance.Check) bool { return c.Kind != conformance.KindInvariant })
 		}
-		return judgeHAR(cfg, f.har, f.verbose, out, stdout, stderr)
+		return judgeHAR(ctx, cfg, f.har, f.verbose, out, stdout, stderr)
 	}
 
 	var ts []*transcript.Transcript
@@ -164,29 +164,32 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		fmt.Fprintf(stderr, "chatwire: %d transcripts were not judged (no check needs their probe, or not all their exchanges): %s\n",
 			len(unused), strings.Join(unused, ", "))
 	}
-	return writeReplayReports(rep, f.verbose, out, stdout, stderr)
+	if cut := cutProbes(ts); len(cut) > 0 {
+		fmt.Fprintf(stderr, "chatwire: the recording was interrupted: the exchange of probe %s ends with reason cancel, cut short;\n"+
+			"its checks are skipped as interrupted (what it holds is not what the service would have sent), the probes\n"+
+			"the run never sent have no transcript, and the run is no pass (exit 3)\n", strings.Join(cut, ", "))
+	}
+	return notAfterInterrupt(ctx, writeReports(ctx, "replay", rep, f.verbose, out, stdout, stderr))
 }
 
-// writeReplayReports prints the console report, writes the report files and
-// returns the exit status check would give.
-func writeReplayReports(rep *conformance.Report, verbose bool, out *reportFiles, stdout, stderr io.Writer) int {
-	code := exitCode(rep)
-	if err := report.WriteConsole(stdout, rep, report.ConsoleOptions{Verbose: verbose, Color: colorful(stdout)}); err != nil {
-		fmt.Fprintf(stderr, "chatwire replay: %v\n", err)
-		code = max(code, exitInconclusive)
-	}
-	if err := out.write(rep); err != nil {
-		fmt.Fprintf(stderr, "chatwire replay: %v\n", err)
-		if code == exitOK {
-			code = exitInconclusive
+// cutProbes returns the probes of ts whose exchange an interrupt cut (its
+// end says cancel), in the order of ts.
+func cutProbes(ts []*transcript.Transcript) []string {
+	var ids []string
+	for _, t := range ts {
+		for _, x := range t.Exchanges {
+			if x.End.Reason == transcript.EndCancel {
+				ids = append(ids, t.Header.Probe)
+				break
+			}
 		}
 	}
-	return code
+	return ids
 }
 
 // judgeHAR judges the POST /api/chat entries of a HAR file with the checks
 // that apply to any exchange (the invariants).
-func judgeHAR(cfg conformance.Config, file string, verbose bool, out *reportFiles, stdout, stderr io.Writer) int {
+func judgeHAR(ctx context.Context, cfg conformance.Config, file string, verbose bool, out *reportFiles, stdout, stderr io.Writer) int {
 	r, err := os.Open(file)
 	if err != nil {
 		fmt.Fprintf(stderr, "chatwire replay: -har: %v\n", err)
@@ -224,7 +227,7 @@ func judgeHAR(cfg conformance.Config, file string, verbose bool, out *reportFile
 	cfg.Target = fmt.Sprintf("%s (HAR, %d POST /api/chat calls)", file, len(xs))
 	fmt.Fprintf(stderr, "chatwire: judging %d POST /api/chat calls from %s with the checks that apply to any exchange\n", len(xs), file)
 	rep := conformance.JudgeExchanges(cfg, names, xs)
-	return writeReplayReports(rep, verbose, out, stdout, stderr)
+	return notAfterInterrupt(ctx, writeReports(ctx, "replay", rep, verbose, out, stdout, stderr))
 }
 
 func replayUsage(fs *flag.FlagSet) {
@@ -371,9 +374,12 @@ func readRecordedReport(p string) (*conformance.Report, error) {
 // the recorded run, and carries the recording's interruption over (its
 // exit status was not conformant, whatever the transcripts show).
 func compareWithRecording(recorded, rep *conformance.Report, strict bool, stderr io.Writer) {
-	if recorded.Interrupted {
+	if recorded.Interrupted && !rep.Interrupted {
+		// Interrupted between exchanges: no transcript shows it, the
+		// recording's report does.
 		rep.Interrupted = true
-		fmt.Fprintln(stderr, "chatwire: the recording was interrupted; the report says so")
+		fmt.Fprintln(stderr, "chatwire: the recording was interrupted (its report says so): the probes the run never sent\n"+
+			"have no transcript, and the replay is no pass either (exit 3)")
 	}
 	diffs := recording.CompareReports(recorded, rep)
 	switch {
