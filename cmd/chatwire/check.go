@@ -149,13 +149,21 @@ invalid body): when that shows the key authenticates, the 401 or 403 is the
 service's wrong mapping and fails. A 500 where the spec allows either answer
 (an earlier-set model, an optional field given null) fails after one retry.
 Requests a conformant service may accept count against -max-chats; the plan
-line says how many, and the worst case.
+line says how many, and the worst case, and the time line how long the run
+takes (from the probes, -rate and -timeout). While it runs, standard error
+shows how far it is.
+
+It stops sending, and says once why and what to check, when the target does
+not answer, when the first four requests with the key in CHATWIRE_API_KEY are
+all rejected (401 or 403), or when every answer is 404 or 405, four of them
+to requests with the key: -base-url is what comes before /api/chat.
 
 Patterns select by check ID: a prefix (chat/5.3, chat/4.3/model-current) or a
 glob (chat/*/missing-*, 'chat/4.*'); in a glob write \[ for a literal '['.
 
 Exit status: 0 conformant, 1 a check failed, 2 usage error (also when no check
-matches), 3 not established (inconclusive, unreachable, an error, interrupted).
+matches), 3 not established (inconclusive, stopped early, an error, or
+interrupted: a run interrupted at any point is never a pass).
 
 Flags:
 `, conformance.EnvKey, conformance.EnvKeyNoCredits, conformance.EnvKeyOtherTeam)

@@ -15,6 +15,7 @@
 //
 //	main.go           run, the commands, help, and the FlagSet of any command
 //	check.go, checkrun.go  chatwire check: the flags, the run set up for check and record
+//	progress.go       how far a run of the checks is, on standard error
 //	record.go         chatwire record: transcripts of a live run
 //	replay.go         chatwire replay: transcripts judged again, and HAR files
 //	serve.go          chatwire serve: the mock on a port

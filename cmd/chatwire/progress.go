@@ -36,6 +36,7 @@ type progress struct {
 	since    time.Time // when cur came
 	done     int       // probes done
 	shown    bool      // the terminal line is on screen
+	over     bool      // finish was called: nothing is drawn any more
 	last     time.Time // when a line was last written (not a terminal)
 	stop     chan struct{}
 	stopped  sync.WaitGroup
@@ -84,6 +85,7 @@ func (p *progress) finish() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.clear()
+	p.over = true
 }
 
 // update takes what the run tells of a probe; it is Config.Progress.
@@ -136,7 +138,7 @@ func (p *progress) clear() {
 
 // draw writes the line in place of the one on the terminal.
 func (p *progress) draw() {
-	if p.cur.Total == 0 {
+	if p.cur.Total == 0 || p.over {
 		return
 	}
 	fmt.Fprint(p.w, "\r\x1b[K"+p.line())

@@ -80,4 +80,7 @@ func TestProgressTerminal(t *testing.T) {
 	b.Reset()
 	p.finish()
 	assert.Equal(t, "\r\x1b[K", b.String(), "finish takes the line away")
+	b.Reset()
+	p.Printf("chatwire record: a transcript refused at close\n")
+	assert.Equal(t, "chatwire record: a transcript refused at close\n", b.String(), "after finish, a line is not drawn again")
 }
