@@ -435,6 +435,40 @@ func TestInterruptedLastProbe(t *testing.T) {
 	}
 }
 
+// TestInterruptedAcrossTheRun interrupts a run after two chats were
+// created, while a third is: the checks of the exchanges that ended whole
+// are judged, but those that hold across every exchange of the run (the
+// invariants, chat-id-unique) pass no more: the exchange the interrupt cut
+// could have broken them.
+func TestInterruptedAcrossTheRun(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	hold := service{override: func(w http.ResponseWriter, q *request) bool {
+		if !q.has("model", "gamma-k3") {
+			return false
+		}
+		writeStream(w, "text/plain; charset=utf-8", `2:[{"chatId":"chat_3"}]`)
+		cancel()
+		<-q.r.Context().Done()
+		return true
+	}}
+	rep := testRun{ids: []string{"chat/4.4", "chat/4.5/stream-default", "chat/4.5/line-grammar", "chat/4.3/model-current-accepted[gamma-k3]"}, ctx: ctx}.run(t, hold)
+	assert.True(t, rep.Interrupted)
+	for id, want := range map[string]Outcome{
+		"chat/4.4/json-status-200":                  Pass, // ended whole
+		"chat/4.5/stream-default":                   Pass,
+		"chat/4.4/chat-id-unique":                   Skip, // two chat ids so far, the third cut
+		"chat/4.5/line-grammar":                     Skip,
+		"chat/4.3/model-current-accepted[gamma-k3]": Skip,
+	} {
+		r := result(t, rep, id)
+		assert.Equal(t, want, r.Outcome, "%s: %s", id, r.Reason)
+		if want == Skip {
+			assert.True(t, r.Interrupted(), "%s says it was interrupted: %s", id, r.Reason)
+		}
+	}
+}
+
 // TestInterruptedAfterTheLastProbe cancels the run once its last exchange
 // has ended whole: every check is judged, but the run was interrupted
 // while it ran, and its report says so.
