@@ -228,19 +228,21 @@ func TestModelsMatchMock(t *testing.T) {
 // TestImports keeps the client layer's dependencies to what .ci/run allows:
 // client, client/message and internal/jsvalue import nothing of the module
 // but each other, linestream, internal/cpu (the CPU check) and
-// internal/chatapi (the spec's facts), and of other modules only fastjson:
+// internal/chatapi (the spec's facts) and internal/jsonstring (JSON strings
+// as JavaScript reads and writes them), and of other modules only fastjson:
 // the mock is for tests only.
 func TestImports(t *testing.T) {
 	const module = "github.com/chatwire/chatwire/"
 	allowed := map[string]bool{
-		module + "client":             true,
-		module + "client/message":     true,
-		module + "internal/jsvalue":   true,
-		module + "linestream":         true,
-		module + "internal/cpu":       true,
-		module + "internal/chatapi":   true,
-		"github.com/valyala/fastjson": true,
-		"golang.org/x/sys/cpu":        true,
+		module + "client":              true,
+		module + "client/message":      true,
+		module + "internal/jsvalue":    true,
+		module + "linestream":          true,
+		module + "internal/cpu":        true,
+		module + "internal/chatapi":    true,
+		module + "internal/jsonstring": true,
+		"github.com/valyala/fastjson":  true,
+		"golang.org/x/sys/cpu":         true,
 	}
 	for _, dir := range []string{".", "message", "../internal/jsvalue"} {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
@@ -258,7 +260,7 @@ func TestImports(t *testing.T) {
 				first, _, _ := strings.Cut(path, "/")
 				std := !strings.Contains(first, ".")
 				assert.True(t, std || allowed[path],
-					"%s imports %s: the client layer may import only the standard library, each other, linestream, internal/cpu, internal/chatapi and fastjson", f, path)
+					"%s imports %s: the client layer may import only the standard library, each other, linestream, internal/cpu, internal/chatapi, internal/jsonstring and fastjson", f, path)
 			}
 			checked++
 		}

@@ -2,7 +2,6 @@ package linestream_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -13,34 +12,6 @@ import (
 
 	"github.com/chatwire/chatwire/linestream"
 )
-
-func TestAppendQuotedMatchesJSONStringify(t *testing.T) {
-	// Wanted bytes are what JavaScript's JSON.stringify prints (node -e).
-	tests := []struct {
-		in, want string
-	}{
-		{"", `""`},
-		{"plain", `"plain"`},
-		{"quote \" backslash \\ slash /", `"quote \" backslash \\ slash /"`},
-		{"\b\f\n\r\t", `"\b\f\n\r\t"`},
-		{"\x00\x01\x1f\x7f", `"\u0000\u0001\u001f` + "\x7f" + `"`},
-		{"<script>&amp;</script>", `"<script>&amp;</script>"`},
-		{"line\u2028para\u2029", "\"line\u2028para\u2029\""},
-		{"é😀中文", `"é😀中文"`},
-		{"bad \xff utf-8 \xe2\x82", "\"bad \uFFFD utf-8 \uFFFD\""},
-		{strings.Repeat("abcdefgh", 4) + "\n" + strings.Repeat("é", 9), `"` + strings.Repeat("abcdefgh", 4) + `\n` + strings.Repeat("é", 9) + `"`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.want, func(t *testing.T) {
-			assert.Equal(t, tt.want, string(linestream.AppendQuoted(nil, tt.in)), "AppendQuoted(%q)", tt.in)
-			var back string
-			require.NoError(t, json.Unmarshal(linestream.AppendQuoted(nil, tt.in), &back), "output of %q must be JSON", tt.in)
-			if !bytes.ContainsRune([]byte(tt.in), 0xFFFD) && strings.ToValidUTF8(tt.in, "\uFFFD") == tt.in {
-				assert.Equal(t, tt.in, back, "round trip of %q", tt.in)
-			}
-		})
-	}
-}
 
 func TestAppendParts(t *testing.T) {
 	u := &linestream.Usage{PromptTokens: 10, CompletionTokens: 20}

@@ -8,32 +8,30 @@ import (
 	"github.com/chatwire/chatwire/linestream"
 )
 
-func TestAppendString(t *testing.T) {
+// TestAppendStringAndQuoted checks the two text functions (internal/jsonstring
+// holds their cases): the text after dst, ErrNotString for a value that is
+// not a string, and the way back.
+func TestAppendStringAndQuoted(t *testing.T) {
 	tests := []struct {
-		in, want string
-		err      error
+		name, value, text string
+		err               error
 	}{
-		{`"abc"`, "abc", nil},
-		{`""`, "", nil},
-		{`"\" \\ \/ \b \f \n \r \t"`, "\" \\ / \b \f \n \r \t", nil},
-		{`"\u00e9\u4e2d"`, "é中", nil},
-		{`"\ud83d\ude00"`, "😀", nil},
-		{`"\ud83d"`, "\uFFFD", nil},
-		{`"\ude00x"`, "\uFFFDx", nil},
-		{`"\ud83d\u0041"`, "\uFFFDA", nil},
-		{"\"a\xffb\"", "a\uFFFDb", nil},
-		{`123`, "", linestream.ErrNotString},
-		{`[]`, "", linestream.ErrNotString},
+		{"escapes", `"a\n\"b\" \u00e9\ud83d\ude00"`, "a\n\"b\" é😀", nil},
+		{"invalid UTF-8", "\"a\xffb\"", "a\uFFFDb", nil},
+		{"not a string", `123`, "", linestream.ErrNotString},
 	}
 	for _, tt := range tests {
-		t.Run(tt.in, func(t *testing.T) {
-			got, err := linestream.AppendString([]byte("pre:"), []byte(tt.in))
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := linestream.AppendString([]byte("pre:"), []byte(tt.value))
 			if tt.err != nil {
-				assert.ErrorIs(t, err, tt.err, "AppendString(%s)", tt.in)
+				assert.ErrorIs(t, err, tt.err, "AppendString(%s)", tt.value)
 				return
 			}
-			assert.NoError(t, err)
-			assert.Equal(t, "pre:"+tt.want, string(got), "AppendString(%s)", tt.in)
+			assert.NoError(t, err, "AppendString(%s)", tt.value)
+			assert.Equal(t, "pre:"+tt.text, string(got), "AppendString(%s)", tt.value)
+			back, err := linestream.AppendString(nil, linestream.AppendQuoted(nil, tt.text))
+			assert.NoError(t, err, "AppendString(AppendQuoted(%q))", tt.text)
+			assert.Equal(t, tt.text, string(back), "AppendString(AppendQuoted(%q))", tt.text)
 		})
 	}
 }
@@ -77,25 +75,5 @@ func TestChatID(t *testing.T) {
 			assert.Equal(t, tt.prefix, string(p), "ChatIDPrefix(%s)", tt.line)
 			assert.Equal(t, tt.agreeInput, ok && err == nil && string(p) == string(got), "whether the two readings agree on %s", tt.line)
 		})
-	}
-}
-
-func TestInvalidUTF8BecomesOneReplacementPerMaximalSubpart(t *testing.T) {
-	// What new TextDecoder().decode() gives for the same bytes.
-	tests := []struct{ in, want string }{
-		{"\xe2\x82", "\uFFFD"},
-		{"\xe2\x82a", "\uFFFDa"},
-		{"\xf0\x9f\x98", "\uFFFD"},
-		{"\xed\xa0\x80", "\uFFFD\uFFFD\uFFFD"}, // a surrogate: ED A0 is not a prefix
-		{"\xe0\x80", "\uFFFD\uFFFD"},
-		{"\xff\xfe", "\uFFFD\uFFFD"},
-		{"\xc3", "\uFFFD"},
-		{"\xc3(", "\uFFFD("},
-	}
-	for _, tt := range tests {
-		got, err := linestream.AppendString(nil, []byte(`"`+tt.in+`"`))
-		assert.NoError(t, err)
-		assert.Equal(t, tt.want, string(got), "AppendString of %q", tt.in)
-		assert.Equal(t, `"`+tt.want+`"`, string(linestream.AppendQuoted(nil, tt.in)), "AppendQuoted of %q", tt.in)
 	}
 }

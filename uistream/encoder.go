@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/chatwire/chatwire/linestream"
+	"github.com/chatwire/chatwire/internal/jsonstring"
 )
 
 // The Append… functions append whole SSE frames to dst and return the
@@ -15,10 +15,10 @@ import (
 // chunk and "data: [DONE]\n\n" at the end. The Append…Chunk functions write
 // one chunk type each, with the keys in the order the SDK's server writes
 // them (toUIMessageChunk, ai 7.0.173; the same in 5 and 6), strings escaped
-// as JSON.stringify escapes them ([linestream.AppendQuoted]). Arguments of
-// type []byte are raw JSON values that the caller vouches for, copied as
-// they are; a nil one is left out where the SDK leaves the key out. The
-// functions do no allocation when dst has room.
+// as JSON.stringify escapes them. Arguments of type []byte are raw JSON
+// values that the caller vouches for, copied as they are; a nil one is left
+// out where the SDK leaves the key out. The functions do no allocation when
+// dst has room.
 
 // AppendChunk appends the frame of a chunk given as JSON: "data: " + chunk
 // + "\n\n". JSON.stringify writes no line break; a chunk that holds some
@@ -76,7 +76,7 @@ func openChunk(dst []byte, typ string) []byte {
 // str appends ,"key":"value".
 func str(dst []byte, key, value string) []byte {
 	dst = append(append(append(dst, ',', '"'), key...), '"', ':')
-	return linestream.AppendQuoted(dst, value)
+	return jsonstring.AppendQuote(dst, value)
 }
 
 // raw appends ,"key":value for a raw JSON value.
@@ -199,7 +199,7 @@ func AppendFileChunk(dst []byte, mediaType, url string) []byte {
 func AppendDataChunk(dst []byte, name, id string, data []byte, transient bool) []byte {
 	dst = append(dst, `data: {"type":"data-`...)
 	q := len(dst)
-	dst = linestream.AppendQuoted(dst, name)
+	dst = jsonstring.AppendQuote(dst, name)
 	dst = append(dst[:q], dst[q+1:]...) // the name's opening quote
 	if id != "" {
 		dst = str(dst, "id", id)

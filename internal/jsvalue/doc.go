@@ -13,7 +13,7 @@
 // through: whitespace dropped; numbers as JavaScript prints a double
 // (1.0 → 1, 1E2 → 100, 1e21 → 1e+21, -0 → 0, beyond the double range
 // null; [AppendFloat]); strings escaped as JSON.stringify escapes them
-// (linestream's AppendQuoted, no HTML escaping); object keys in
+// (internal/jsonstring's AppendQuote, no HTML escaping); object keys in
 // JavaScript's property order, integer-like keys ("0" to "4294967294")
 // first in ascending order, then the others as they first appeared, a
 // duplicated key with its last value. A value already in that form, nearly

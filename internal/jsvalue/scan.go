@@ -6,7 +6,7 @@ import (
 	"bytes"
 	"math"
 
-	"github.com/chatwire/chatwire/linestream"
+	"github.com/chatwire/chatwire/internal/jsonstring"
 )
 
 // skipWS skips JSON whitespace.
@@ -170,7 +170,7 @@ func keyIs(key []byte, name string) bool {
 		return false // and its text is itself
 	}
 	var buf [64]byte
-	text, err := linestream.AppendString(buf[:0], key)
+	text, err := jsonstring.AppendUnquote(buf[:0], key)
 	return err == nil && string(text) == name
 }
 

@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatwire/chatwire/corpus"
+	"github.com/chatwire/chatwire/internal/jsonstring"
 	"github.com/chatwire/chatwire/internal/jsvalue"
-	"github.com/chatwire/chatwire/linestream"
 )
 
 // quotedPieces cuts text into pieces of size characters and returns each
@@ -18,7 +18,7 @@ func quotedPieces(text string, size int) [][]byte {
 	runes := []rune(text)
 	var pieces [][]byte
 	for i := 0; i < len(runes); i += size {
-		q := linestream.AppendQuoted(nil, string(runes[i:min(i+size, len(runes))]))
+		q := jsonstring.AppendQuote(nil, string(runes[i:min(i+size, len(runes))]))
 		pieces = append(pieces, q[1:len(q)-1])
 	}
 	return pieces

@@ -11,7 +11,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/chatwire/chatwire/linestream"
+	"github.com/chatwire/chatwire/internal/jsonstring"
 )
 
 // AppendText appends the text of the valid JSON string token v to dst in
@@ -72,7 +72,7 @@ func appendJSRaw(dst, s []byte) []byte {
 				continue
 			}
 			// Rare: ill-formed UTF-8. The text up to the next escape is
-			// decoded as linestream decodes a string: each maximal subpart
+			// decoded as jsonstring.AppendUnquote decodes a string: each maximal subpart
 			// of an ill-formed sequence is one U+FFFD, as the WHATWG
 			// TextDecoder reads it.
 			dst = append(dst, s[run:i]...)
@@ -82,7 +82,7 @@ func appendJSRaw(dst, s []byte) []byte {
 			}
 			var b [128]byte
 			tok := append(append(append(b[:0], '"'), s[i:j]...), '"')
-			dst, _ = linestream.AppendString(dst, tok) // a string without escapes: no error
+			dst, _ = jsonstring.AppendUnquote(dst, tok) // a string without escapes: no error
 			i, run = j, j
 			continue
 		}

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/chatwire/chatwire/linestream"
+	"github.com/chatwire/chatwire/internal/jsonstring"
 )
 
 func TestAppendJSText(t *testing.T) {
@@ -36,17 +36,17 @@ func TestAppendJSText(t *testing.T) {
 	}
 }
 
-// TestAppendJSTextAsLinestream checks the one-pass decoding against
-// linestream's on every placement of each special byte sequence around the
+// TestAppendJSTextAsUnquote checks the one-pass decoding against
+// jsonstring.AppendUnquote on every placement of each special byte sequence around the
 // 8-byte steps (without lone surrogate escapes, where the two differ on
 // purpose).
-func TestAppendJSTextAsLinestream(t *testing.T) {
+func TestAppendJSTextAsUnquote(t *testing.T) {
 	specials := []string{`\n`, `\"`, `\u00e9`, `\ud83d\ude00`, "é", "€", "😀", "\xc3", "\xe2\x82", "\xf0\x9f\x98", "\xff", "\xed\xa0\x80", "\xed\x9f\xbf", "\xe0\x80\x80", "\xe0\xa0\x80", "\xef\xbf\xbd", "\xc0\x80"}
 	for _, sp := range specials {
 		for pre := 0; pre <= 17; pre++ {
 			for post := 0; post <= 9; post += 3 {
 				v := []byte(`"` + strings.Repeat("a", pre) + sp + strings.Repeat("b", post) + sp + `"`)
-				want, err := linestream.AppendString(nil, v)
+				want, err := jsonstring.AppendUnquote(nil, v)
 				assert.NoError(t, err)
 				assert.Equal(t, string(want), string(AppendText(nil, v)), "%q", v)
 			}
@@ -59,7 +59,7 @@ func TestAppendJSTextAsLinestream(t *testing.T) {
 // ranges, continuation bytes at the edges of the second byte's ranges): the
 // run it accepts is valid UTF-8 without a backslash, ending where a
 // character ends, and a first word that is such is accepted; and
-// appendJSRaw decodes each string as linestream does.
+// appendJSRaw decodes each string as jsonstring.AppendUnquote does.
 func TestValidWords(t *testing.T) {
 	alphabet := []byte{'a', '\\', 'n', 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF,
 		0xE0, 0xE1, 0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xF8, 0xFF}
@@ -80,7 +80,7 @@ func TestValidWords(t *testing.T) {
 			continue // appendJSRaw takes valid JSON escapes only
 		}
 		v := append(append([]byte{'"'}, s...), '"')
-		want, err := linestream.AppendString(nil, v)
+		want, err := jsonstring.AppendUnquote(nil, v)
 		require.NoError(t, err)
 		require.Equal(t, string(want), string(appendJSRaw(nil, s)), "%x", s)
 	}
@@ -95,7 +95,7 @@ func TestEndsWhole(t *testing.T) {
 		0xE0, 0xE1, 0xED, 0xEF, 0xF0, 0xF1, 0xF4, 0xF5, 0xFF}
 	nexts := [][]byte{{'b'}, {0x80}, {0x9F}, {0xA0}, {0xBF}, {0x80, 0x80}, {0xBF, 0xBF, 0xBF}, {0xC3, 0xA9}}
 	decode := func(b []byte) string {
-		s, err := linestream.AppendString(nil, append(append([]byte{'"'}, b...), '"'))
+		s, err := jsonstring.AppendUnquote(nil, append(append([]byte{'"'}, b...), '"'))
 		require.NoError(t, err)
 		return string(s)
 	}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/chatwire/chatwire/internal/cpu"
 	"github.com/chatwire/chatwire/internal/cpu/cputest"
-	"github.com/chatwire/chatwire/linestream"
 )
 
 // textPaths decodes s with appendJSRaw after "keep", with the vector
@@ -266,12 +265,13 @@ func textParts(tb testing.TB) [][]byte {
 	data, err := os.ReadFile("../corpus/streams/valid/llm-mix-100k-lines.stream")
 	require.NoError(tb, err)
 	var parts [][]byte
-	d := linestream.NewDecoder(bytes.NewReader(data))
-	for d.Next() {
-		if p := d.Part(); string(p.Code) == "0" {
-			parts = append(parts, bytes.Clone(p.Value[1:len(p.Value)-1]))
+	for line := range bytes.Lines(data) {
+		// The stream is written as the SDK writes it: 0:"…"\n, compact.
+		if v, ok := bytes.CutPrefix(bytes.TrimSuffix(line, []byte("\n")), []byte(`0:"`)); ok {
+			parts = append(parts, bytes.Clone(v[:len(v)-1]))
 		}
 	}
+	require.NotEmpty(tb, parts, "text parts of the 100k-line stream")
 	return parts
 }
 

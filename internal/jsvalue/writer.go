@@ -7,7 +7,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/chatwire/chatwire/linestream"
+	"github.com/chatwire/chatwire/internal/jsonstring"
 )
 
 // MaxDepth bounds the nesting of the values a [Writer] re-serialises, so
@@ -347,8 +347,8 @@ func (w *Writer) appendString(dst, tok []byte) []byte {
 		// The SDK's TextDecoder already turned invalid bytes into U+FFFD.
 		// Rare: decode the text (a lone surrogate escape becomes U+FFFD
 		// here, the one loss) and quote it.
-		w.text, _ = linestream.AppendString(w.text[:0], tok)
-		return linestream.AppendQuoted(dst, string(w.text))
+		w.text, _ = jsonstring.AppendUnquote(w.text[:0], tok)
+		return jsonstring.AppendQuote(dst, string(w.text))
 	}
 	dst = append(dst, '"')
 	for i := 0; i < len(s); {

@@ -14,7 +14,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/chatwire/chatwire/linestream"
+	"github.com/chatwire/chatwire/internal/jsonstring"
 )
 
 // appendWTF8 appends r in WTF-8: UTF-8, or a surrogate's 3-byte form.
@@ -63,11 +63,11 @@ func joinSeam(text []byte, n int) ([]byte, int) {
 }
 
 // AppendQuoted appends the WTF-8 string s as JSON.stringify writes the
-// JavaScript string it stands for: as [linestream.AppendQuoted] does, with a
+// JavaScript string it stands for: as [jsonstring.AppendQuote] does, with a
 // lone surrogate written as an escape (\udxxx).
 func AppendQuoted(dst []byte, s string) []byte {
 	if strings.IndexByte(s, 0xED) < 0 {
-		return linestream.AppendQuoted(dst, s)
+		return jsonstring.AppendQuote(dst, s)
 	}
 	dst = append(dst, '"')
 	dst = appendUnquotedWTF8(dst, s)
@@ -90,14 +90,14 @@ func appendUnquotedWTF8[T ~string | ~[]byte](dst []byte, s T) []byte {
 	return appendUnquoted(dst, string(s[start:]))
 }
 
-// appendUnquoted appends s as linestream.AppendQuoted escapes it, without
+// appendUnquoted appends s as jsonstring.AppendQuote escapes it, without
 // the quotes.
 func appendUnquoted(dst []byte, s string) []byte {
 	if s == "" {
 		return dst
 	}
 	n := len(dst)
-	dst = linestream.AppendQuoted(dst, s)
+	dst = jsonstring.AppendQuote(dst, s)
 	copy(dst[n:], dst[n+1:len(dst)-1])
 	return dst[:len(dst)-2]
 }

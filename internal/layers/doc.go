@@ -1,0 +1,25 @@
+// Package layers states which way imports run in the module and keeps it
+// so: its test reads the imports of every package and fails on one that
+// runs the wrong way.
+//
+// Imports run one way: commands → tools (conformance, bench) → client and
+// its assemblies → decoders (linestream, uistream) → internal core. Two
+// rules of that order are checked here:
+//
+//   - A package under internal/ imports no package of the module outside
+//     internal/: what a public package and internal code share sits in
+//     internal (internal/jsonstring holds the JSON text functions that
+//     linestream, uistream and internal/jsvalue all use).
+//   - The decoders, linestream and uistream with the packages below them,
+//     import no other public package of the module: not each other, and
+//     nothing above them. What two decoders share goes down into
+//     internal, never sideways into one of them.
+//
+// The rules hold for the code a package is built from, on every platform
+// and build tag; tests may read fixtures from anywhere.
+//
+// # Files
+//
+//	layers_test.go  the rules, checked on the module's imports and on a
+//	                made-up module that breaks each
+package layers
