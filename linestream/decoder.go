@@ -59,7 +59,6 @@ func (p Part) Clone() Part {
 // A Decoder reads parts from a `<code>:<JSON>` line stream.
 // A Decoder is not safe for concurrent use.
 type Decoder struct {
-	r     io.Reader
 	buf   []byte
 	start int   // first unread byte of buf
 	scan  int   // buf[start:scan] holds no '\n'
@@ -67,8 +66,6 @@ type Decoder struct {
 	lfEnd int   // buf[:lfEnd] ends with a '\n' (0: none seen); buf[lfEnd:end] may hold more
 	base  int64 // stream offset of buf[0]
 	line  int   // physical lines consumed
-	eof   bool
-	rerr  error // a read error other than io.EOF, reported once the buffered lines are out
 	err   error // the error that stopped the decoder; io.EOF at a clean end
 	part  Part
 	stack []byte // the validator's scratch stack
@@ -81,6 +78,10 @@ type Decoder struct {
 	skel    *skeletons
 	strict  bool
 	maxLine int
+
+	// src is the reader, and the end or error it reported, which the
+	// decoder reports once the bytes read before are out.
+	src readbuf.Source
 }
 
 // NewDecoder returns a decoder that reads from r. It buffers r itself; on
@@ -99,7 +100,7 @@ func NewDecoder(r io.Reader) *Decoder {
 // skeletons of lines it has learnt and its settings (strict mode, maximum
 // line length).
 func (d *Decoder) Reset(r io.Reader) {
-	*d = Decoder{r: r, buf: d.buf, stack: d.stack, skel: d.skel, strict: d.strict, maxLine: d.maxLine, mb: noMasks}
+	*d = Decoder{src: readbuf.NewSource(r, "linestream"), buf: d.buf, stack: d.stack, skel: d.skel, strict: d.strict, maxLine: d.maxLine, mb: noMasks}
 }
 
 // SetStrict sets whether d rejects what the AI SDK v4 parser rejects but the
@@ -268,7 +269,7 @@ func (d *Decoder) accept(s, start, end, nl int) {
 // nextLine is the general path of Next: it reads the next physical line,
 // wherever it is, and parses it.
 func (d *Decoder) nextLine() bool {
-	if d.end == d.start && !d.eof && d.rerr == nil {
+	if d.end == d.start && !d.src.Done() {
 		// Nothing left unread (a new stream, or every line read): read
 		// more, and take the fast path if it now can.
 		d.fill()
@@ -339,11 +340,11 @@ func (d *Decoder) readLine() ([]byte, int64, bool) {
 			d.err = d.tooLong(d.base + int64(d.start))
 			return nil, 0, false
 		}
-		if d.rerr != nil {
-			d.err = d.rerr
+		if d.src.Err != nil {
+			d.err = d.src.Err
 			return nil, 0, false
 		}
-		if d.eof {
+		if d.src.EOF {
 			if d.start == d.end {
 				d.err = io.EOF
 				return nil, 0, false
@@ -374,21 +375,13 @@ func (d *Decoder) fill() {
 		d.lfEnd = max(d.lfEnd-d.start, 0)
 		d.end, d.start = n, 0
 	}
-	if d.end == len(d.buf) {
-		// Room for one byte past the longest line is enough to tell it is too long.
-		d.buf = readbuf.Grow(d.buf, d.end, d.maxLine+2)
-	}
-	n, eof, err := readbuf.Read(d.r, d.buf, d.end, "linestream")
-	if lf := readbuf.LastLF(d.buf, d.end, d.end+n); lf >= 0 {
+	// Room for one byte past the longest line is enough to tell it is too long.
+	var n, lf int
+	d.buf, n, lf = d.src.Fill(d.buf, d.end, d.maxLine+2)
+	if lf >= 0 {
 		d.lfEnd = lf
 	}
 	d.end += n
-	if eof {
-		d.eof = true
-	}
-	if err != nil {
-		d.rerr = err
-	}
 }
 
 // parse splits a non-blank line into a part, checking the code, the JSON

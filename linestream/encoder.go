@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/chatwire/chatwire/internal/flushwriter"
 	"github.com/chatwire/chatwire/internal/jsonstring"
 )
 
@@ -233,34 +234,19 @@ func SetHeaders(h http.Header) {
 // http.ResponseWriter), so every part reaches the client at once.
 // A Writer is not safe for concurrent use.
 type Writer struct {
-	w   io.Writer
-	buf []byte
-	err error
+	fw flushwriter.Writer
 }
 
 // NewWriter returns a Writer that writes to w.
-func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
+func NewWriter(w io.Writer) *Writer { return &Writer{fw: flushwriter.New(w)} }
 
 // Buffer returns the writer's scratch buffer, emptied, for the Append…Part
 // functions: w.WriteLine(linestream.AppendTextPart(w.Buffer(), "hi")).
-func (w *Writer) Buffer() []byte { return w.buf[:0] }
+func (w *Writer) Buffer() []byte { return w.fw.Buffer() }
 
 // WriteLine writes one formatted line (or several) and flushes. After the
 // first error every call returns it.
-func (w *Writer) WriteLine(line []byte) error {
-	if w.err != nil {
-		return w.err
-	}
-	w.buf = line[:0] // keep the grown buffer for the next part
-	if _, err := w.w.Write(line); err != nil {
-		w.err = err
-		return err
-	}
-	if f, ok := w.w.(http.Flusher); ok {
-		f.Flush()
-	}
-	return nil
-}
+func (w *Writer) WriteLine(line []byte) error { return w.fw.WriteFlush(line) }
 
 // Text writes a "0" text part.
 func (w *Writer) Text(text string) error { return w.WriteLine(AppendTextPart(w.Buffer(), text)) }

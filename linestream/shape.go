@@ -1,6 +1,11 @@
 package linestream
 
-import "github.com/chatwire/chatwire/internal/jsonscan"
+import (
+	"unicode/utf8"
+
+	"github.com/chatwire/chatwire/internal/jsonscan"
+	"github.com/chatwire/chatwire/internal/jsonstring"
+)
 
 // This file holds the per-kind shape checks: the same checks the AI SDK v4
 // parser (parseDataStreamPart in @ai-sdk/ui-utils 1.2.11) runs on each value
@@ -211,10 +216,11 @@ func keyEquals(key []byte, s string) bool {
 	for i := 0; i < len(key); j++ {
 		c := key[i]
 		if c == '\\' {
-			c, i = unescapeASCII(key, i)
-			if c == 0 {
-				return false
+			var r rune
+			if r, i = jsonstring.Unescape(key, i); r <= 0 || r >= utf8.RuneSelf {
+				return false // s is ASCII, without NUL
 			}
+			c = byte(r)
 		} else {
 			i++
 		}
@@ -223,29 +229,4 @@ func keyEquals(key []byte, s string) bool {
 		}
 	}
 	return j == len(s)
-}
-
-// unescapeASCII decodes the escape at key[i] when it stands for an ASCII
-// byte other than NUL; otherwise it returns 0.
-func unescapeASCII(key []byte, i int) (byte, int) {
-	switch e := key[i+1]; e {
-	case 'u':
-		r := jsonscan.HexVal(key[i+2])<<12 | jsonscan.HexVal(key[i+3])<<8 | jsonscan.HexVal(key[i+4])<<4 | jsonscan.HexVal(key[i+5])
-		if r <= 0 || r >= 0x80 {
-			return 0, i + 6
-		}
-		return byte(r), i + 6
-	case 'b':
-		return '\b', i + 2
-	case 'f':
-		return '\f', i + 2
-	case 'n':
-		return '\n', i + 2
-	case 'r':
-		return '\r', i + 2
-	case 't':
-		return '\t', i + 2
-	default: // " \ /
-		return e, i + 2
-	}
 }

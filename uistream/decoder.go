@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/chatwire/chatwire/internal/jsonscan"
+	"github.com/chatwire/chatwire/internal/readbuf"
 )
 
 // DefaultMaxEventLength is the longest event a [Decoder] accepts unless
@@ -19,7 +20,6 @@ const maxTypeLen = 64
 // A Decoder reads the chunks of a UI message stream.
 // A Decoder is not safe for concurrent use.
 type Decoder struct {
-	r     io.Reader
 	buf   []byte
 	start int   // first byte kept: the next line's start, or the pending event's first data line's
 	pos   int   // the next line's start
@@ -28,8 +28,6 @@ type Decoder struct {
 	lfEnd int   // buf[:lfEnd] ends with a '\n' (0: none seen); buf[lfEnd:end] may hold more
 	base  int64 // stream offset of buf[0]
 	line  int   // physical lines read
-	eof   bool
-	rerr  error // a read error other than io.EOF, reported once the buffered lines are read
 	err   error // the error that stopped the decoder; io.EOF at a clean end
 	began bool  // the stream's first bytes (a BOM) are behind
 	u8end int   // buf[start:u8end] is valid UTF-8 (where u8end > start)
@@ -57,6 +55,10 @@ type Decoder struct {
 	warns    []Warning
 	strict   bool
 	maxEvent int
+
+	// src is the reader, and the end or error it reported, which the
+	// decoder reports once the bytes read before are out.
+	src readbuf.Source
 }
 
 // skeletons is a decoder's memory of the skeletons of its events' data,
@@ -94,7 +96,7 @@ func NewDecoder(r io.Reader) *Decoder {
 // length). The [Chunk] and the warnings of the stream before are no longer
 // valid.
 func (d *Decoder) Reset(r io.Reader) {
-	*d = Decoder{r: r, buf: d.buf, stack: d.stack, joined: d.joined[:0], fixed: d.fixed[:0], typ: d.typ[:0],
+	*d = Decoder{src: readbuf.NewSource(r, "uistream"), buf: d.buf, stack: d.stack, joined: d.joined[:0], fixed: d.fixed[:0], typ: d.typ[:0],
 		walker: d.walker, skel: d.skel, warns: d.warns[:0], strict: d.strict, maxEvent: d.maxEvent}
 }
 

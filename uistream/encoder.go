@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/chatwire/chatwire/internal/flushwriter"
 	"github.com/chatwire/chatwire/internal/jsonstring"
 )
 
@@ -264,34 +265,19 @@ func Headers(h http.Header) {
 // http.ResponseWriter), so every chunk reaches the client at once.
 // A Writer is not safe for concurrent use.
 type Writer struct {
-	w   io.Writer
-	buf []byte
-	err error
+	fw flushwriter.Writer
 }
 
 // NewWriter returns a Writer that writes to w.
-func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
+func NewWriter(w io.Writer) *Writer { return &Writer{fw: flushwriter.New(w)} }
 
 // Buffer returns the writer's scratch buffer, emptied, for the Append…
 // functions: w.WriteFrame(uistream.AppendTextDeltaChunk(w.Buffer(), "t1", "hi")).
-func (w *Writer) Buffer() []byte { return w.buf[:0] }
+func (w *Writer) Buffer() []byte { return w.fw.Buffer() }
 
 // WriteFrame writes one or more whole frames and flushes. After the first
 // error every call returns it.
-func (w *Writer) WriteFrame(frame []byte) error {
-	if w.err != nil {
-		return w.err
-	}
-	w.buf = frame[:0] // keep the grown buffer for the next frame
-	if _, err := w.w.Write(frame); err != nil {
-		w.err = err
-		return err
-	}
-	if f, ok := w.w.(http.Flusher); ok {
-		f.Flush()
-	}
-	return nil
-}
+func (w *Writer) WriteFrame(frame []byte) error { return w.fw.WriteFlush(frame) }
 
 // Chunk writes the frame of a chunk given as JSON (see [AppendChunk]).
 func (w *Writer) Chunk(chunk []byte) error { return w.WriteFrame(AppendChunk(w.Buffer(), chunk)) }

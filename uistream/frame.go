@@ -8,7 +8,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/chatwire/chatwire/internal/jsonscan"
-	"github.com/chatwire/chatwire/internal/readbuf"
 )
 
 // This file holds the general path of Next: the SSE framing of
@@ -63,7 +62,7 @@ func (d *Decoder) next() bool {
 // is fed: where they arrive cut over two network reads, the SDK keeps them,
 // and they make the first line a field of another name).
 func (d *Decoder) begin() {
-	for d.end-d.start < len(bom)+len(latinBOM) && !d.eof && d.rerr == nil {
+	for d.end-d.start < len(bom)+len(latinBOM) && !d.src.Done() {
 		d.fill()
 	}
 	b := d.buf[d.start:d.end]
@@ -91,7 +90,7 @@ func (d *Decoder) readLine() (ls, le int, ok bool) {
 				// "\r\n": read on. At the end of the stream it ends no line:
 				// the parser waits for the byte after it, which never comes.
 				d.scan = t
-				if d.eof || d.rerr != nil || !d.more() {
+				if d.src.Done() || !d.more() {
 					return 0, 0, false
 				}
 				continue
@@ -106,7 +105,7 @@ func (d *Decoder) readLine() (ls, le int, ok bool) {
 			return ls, le, true
 		}
 		d.scan = d.end
-		if d.eof || d.rerr != nil || !d.more() {
+		if d.src.Done() || !d.more() {
 			return 0, 0, false
 		}
 	}
@@ -249,8 +248,8 @@ func (d *Decoder) stop() bool {
 	if d.err != nil {
 		return false
 	}
-	if d.rerr != nil {
-		d.err = d.rerr
+	if d.src.Err != nil {
+		d.err = d.src.Err
 		return false
 	}
 	if d.keptTooLong() {
@@ -503,22 +502,14 @@ func (d *Decoder) fill() {
 		d.lfEnd = max(d.lfEnd-s, 0)
 		d.end, d.start = n, 0
 	}
-	if d.end == len(d.buf) {
-		// Room for the longest event, its line ends, a blank line and the
-		// byte after a "\r" is enough to tell it is too long.
-		d.buf = readbuf.Grow(d.buf, d.end, d.maxEvent+8)
-	}
-	n, eof, err := readbuf.Read(d.r, d.buf, d.end, "uistream")
-	if lf := readbuf.LastLF(d.buf, d.end, d.end+n); lf >= 0 {
+	// Room for the longest event, its line ends, a blank line and the byte
+	// after a "\r" is enough to tell it is too long.
+	var n, lf int
+	d.buf, n, lf = d.src.Fill(d.buf, d.end, d.maxEvent+8)
+	if lf >= 0 {
 		d.lfEnd = lf
 	}
 	d.end += n
-	if eof {
-		d.eof = true
-	}
-	if err != nil {
-		d.rerr = err
-	}
 }
 
 // describeByte names the character at the start of b, the bad byte of an

@@ -14,5 +14,6 @@
 // # Files
 //
 //	quote.go     AppendQuote: text to a JSON string token, as JSON.stringify writes it
-//	unquote.go   AppendUnquote: a JSON string token to its text, as JSON.parse reads it
+//	unquote.go   AppendUnquote: a JSON string token to its text, as JSON.parse reads it;
+//	             Unescape, one escape
 package jsonstring

@@ -30,7 +30,7 @@ func AppendUnquote(dst, v []byte) ([]byte, error) {
 		switch {
 		case c == '\\':
 			var r rune
-			r, i = unescapeRune(v, i)
+			r, i = Unescape(v, i)
 			dst = utf8.AppendRune(dst, r)
 		case c < utf8.RuneSelf:
 			dst = append(dst, c)
@@ -64,9 +64,10 @@ func decodeRuneStd[T ~string | ~[]byte](b T) (rune, int) {
 	return utf8.DecodeRuneInString(string(b))
 }
 
-// unescapeRune decodes the escape at v[i], joining a surrogate pair, and
-// returns the rune and the index past the escape.
-func unescapeRune(v []byte, i int) (rune, int) {
+// Unescape decodes the escape of a valid JSON string at v[i] (its
+// backslash), joining a surrogate pair, and returns the rune and the index
+// past the escape; a lone surrogate is U+FFFD, as in [AppendUnquote].
+func Unescape(v []byte, i int) (rune, int) {
 	switch e := v[i+1]; e {
 	case 'u':
 		r := hex4(v[i+2:])

@@ -72,3 +72,26 @@ func TestAppendUnquoteDoesNotAllocate(t *testing.T) {
 	})
 	assert.Zero(t, allocs, "allocations of AppendUnquote with room in dst")
 }
+
+func TestUnescape(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     rune
+		next     int
+	}{
+		{"two-byte", `\n rest`, '\n', 2},
+		{"slash", `\/`, '/', 2},
+		{"u escape", `\u0049d`, 'I', 6},
+		{"NUL", `\u0000`, 0, 6},
+		{"surrogate pair", `\ud83d\ude00!`, '😀', 12},
+		{"lone high surrogate", `\ud83dx`, '\uFFFD', 6},
+		{"high then not low", `\ud83d\u0041`, '\uFFFD', 6},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, next := jsonstring.Unescape([]byte(tt.in), 0)
+			assert.Equal(t, tt.want, r, "the rune of %s", tt.in)
+			assert.Equal(t, tt.next, next, "the index past the escape of %s", tt.in)
+		})
+	}
+}
