@@ -148,9 +148,9 @@ func (d *Decoder) Next() bool {
 		// those at hand cover it. First, and apart from the rest: on this
 		// path Next spills no register (the rest calls the assembly, and
 		// Go spills what is live across those calls before the first
-		// branch that leads to one): one-token deltas 7% faster
-		// (bench/RESULTS.md, issue 25 round 5). masks is declared above
-		// it, as goto may not jump over a declaration.
+		// branch that leads to one), which is what makes one-token deltas
+		// cheap. masks is declared above it, as goto may not jump over a
+		// declaration.
 		if r := uint(start - d.mb); r < 64 {
 			if nl = d.fromMasks(start, r); nl >= 0 {
 				end = nl

@@ -12,14 +12,13 @@ import (
 // the skeleton's length in out, zeros past them to the group's eighth
 // byte; the length grows by their number; AX shifts to the next group, ZF
 // set when no kept byte is left. Groups past the line's end, or its last
-// string, are skipped only after groups 3 and 5 (gatherExits): on lines of
-// under two blocks that saves 20% of the time, but a test after every group
-// made the exit hard to predict where line lengths vary (the SDK's finish
-// steps and tool-call deltas: 9 and 13% more time a line than with the
-// two), and skipping each empty group cost more in mispredicted branches
-// than it saved. Gathering from the registers rather than from a copy of
-// the block on the stack spares the copy's two stores and eight loads (the
-// first of which waited for the stores).
+// string, are skipped only after groups 3 and 5 (gatherExits): that spares
+// most of the gathers of a line under two blocks long, while a test after
+// every group is hard to predict where line lengths vary (the SDK's finish
+// steps and tool-call deltas), and its mispredicted branches cost more than
+// the empty groups they skip. Gathering from the registers rather than from
+// a copy of the block on the stack spares the copy's two stores and eight
+// loads (the first of which waits for the stores).
 func gather(g int, src VecPhysical) {
 	MOVBLZX(AL, ECX)
 	VPSHUFB(Mem{Disp: g % 2 * 2048, Base: R14, Index: RCX, Scale: 8}, src, X4)
@@ -269,7 +268,7 @@ func lineSkeleton256() {
 	// and is in Y2 and Y3: they are compared with the ways rather than
 	// the skeleton read back from out, which the copy's stores and the
 	// zeros' overlap (a load that no single store can forward waits for
-	// them to reach the cache: a one-block line took 12 ns, 7 without).
+	// them to reach the cache, which nearly doubles a one-block line's time).
 	Label("copiedDone")
 	results()
 	VMOVDQU(Y15, Mem{Base: RDI, Index: R9, Scale: 1})

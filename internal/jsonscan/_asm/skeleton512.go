@@ -38,10 +38,10 @@ import (
 // each (those of every block once per call, those of digits in each block
 // that has digits): a 64-byte load from memory crosses a cache line unless
 // the linker happens to put its data at a multiple of 64 (it aligns to 32
-// at most), which cost up to 10% on lines of objects when lineSkeleton256's
-// data moved them. escapeChars and iota64 are still loaded from memory:
-// loading iota64 once per call, or from a copy at a multiple of 64 found at
-// run time, cost more than the split loads.
+// at most), so lines of objects would run slower or faster as other data
+// moves them. escapeChars and iota64 are loaded from memory: loading iota64
+// once per call, or from a copy at a multiple of 64 found at run time,
+// costs more than the split loads.
 func lineSkeleton() {
 	ways := lay.offset("codeSkeletons", "ways")
 	lens := lay.offset("codeSkeletons", "lens")
