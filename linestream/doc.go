@@ -2,10 +2,9 @@
 // Vercel AI SDK v4 "data stream protocol", the response body of
 // POST /api/chat.
 //
-// A [Decoder] reads parts without allocating in steady state: its buffer is
-// reused, every value is validated in place as RFC 8259 JSON, and the
-// [Part] it hands out borrows the buffer until the next call to
-// [Decoder.Next]:
+// A [Decoder] reads parts; the [Part] it hands out borrows the decoder's
+// buffer until the next call to [Decoder.Next] (the package Example reads
+// a whole stream):
 //
 //	d := linestream.NewDecoder(r)
 //	for d.Next() {
@@ -15,6 +14,19 @@
 //	if err := d.Err(); err != nil { // *linestream.SyntaxError for bad input
 //		...
 //	}
+//
+// What the decoder guarantees:
+//
+//   - Every value is validated in place as RFC 8259 JSON before its part
+//     is delivered; typed accessors ([Part.AppendText], [AppendChatID],
+//     [Part.CheckShape]) read values as the SDK's JSON.parse does.
+//   - A bad line stops the decoder with a [*SyntaxError] giving its line,
+//     column and byte offset; every part before it has been delivered.
+//   - No allocation in steady state: the buffer is reused, and a decoder
+//     keeps it, with what it has learnt, across [Decoder.Reset].
+//   - Lines may be up to [DefaultMaxLineLength] bytes long (configurable
+//     with [Decoder.SetMaxLineLength]); the buffer never grows past the
+//     limit, whatever the input.
 //
 // The Append…Part functions and [Writer] write the same format, byte for
 // byte as the SDK's formatDataStreamPart does.
@@ -63,6 +75,8 @@
 // invalid UTF-8 inside strings is accepted as the SDK's TextDecoder accepts
 // it (text accessors turn it into U+FFFD, as the SDK does).
 //
+// # Speed
+//
 // Values written compactly, as JSON.stringify writes them, take a fast path
 // that spends nothing on whitespace; any other value is checked by the
 // general validator. Strings are checked eight bytes at a time (SWAR) in
@@ -86,12 +100,8 @@
 // a decoder allocates 55 KiB for them. Build with the purego tag for the
 // portable code only; [SetVectorScan] switches between the two at run
 // time, and both read every input alike (the package's tests and fuzz
-// targets compare them).
-//
-// Lines may be up to [DefaultMaxLineLength] bytes long (configurable with
-// [Decoder.SetMaxLineLength]); the buffer never grows past the limit.
-// A bad line stops the decoder with a [*SyntaxError] giving its line,
-// column and byte offset; every part before it has been delivered.
+// targets compare them). docs/assembly.md is the maintainer's page for
+// the assembly; bench/RESULTS.md has the figures.
 //
 // # Files
 //

@@ -3,10 +3,9 @@
 // /api/chat, one JSON chunk per event, that every AI SDK client since 5.0
 // reads (the v4 "data stream" is package linestream's).
 //
-// A [Decoder] reads chunks as the SDK's client parses them, and without
-// allocating in steady state: its buffer is reused, each event's data is
-// validated in place as RFC 8259 JSON, and the [Chunk] it hands out borrows
-// the buffer until the next call to [Decoder.Next]:
+// A [Decoder] reads chunks as the SDK's client parses them; the [Chunk] it
+// hands out borrows the decoder's buffer until the next call to
+// [Decoder.Next] (ExampleDecoder reads a whole stream):
 //
 //	d := uistream.NewDecoder(r)
 //	for d.Next() {
@@ -19,6 +18,21 @@
 //	for _, w := range d.Warnings() { // input the SDK ignores, such as a dropped last event
 //		...
 //	}
+//
+// What the decoder guarantees:
+//
+//   - Each event's data is validated in place as RFC 8259 JSON, and read
+//     as the client reads it (invalid UTF-8 as U+FFFD, the keys
+//     secure-json-parse rejects), before its chunk is delivered.
+//   - An event the client throws at stops the decoder with a
+//     [*SyntaxError] giving the event, the line, the column and the byte
+//     offset; every chunk before it has been delivered. What the client
+//     ignores comes out as a [Warning], never silently.
+//   - No allocation in steady state: the buffers are reused, and a decoder
+//     keeps them, with what it has learnt, across [Decoder.Reset].
+//   - Events may be up to [DefaultMaxEventLength] bytes long (configurable
+//     with [Decoder.SetMaxEventLength]); the buffer never grows past the
+//     limit, whatever the input.
 //
 // The decoder frames, validates JSON and classifies; which SDK release
 // accepts which chunk (the schemas, strict or loose, the finishReason enum)
@@ -86,12 +100,6 @@
 // its six bytes arrive in the parser's first read; the decoder strips it
 // whatever the reads.
 //
-// Invalid UTF-8 costs little where there is none: the decoder checks the
-// bytes it reads once, 32 at a time with AVX2 (the lookup algorithm of
-// Keiser and Lemire) or 8 at a time elsewhere, and only an event whose
-// bytes hold some has its data copied, with the replacements, to a buffer
-// of its own (reused), to be validated and handed out.
-//
 // # Speed
 //
 // Events as the SDK's server writes them, `data: {"type":"…",…}` and a
@@ -115,11 +123,15 @@
 // too. Anything else (lone CRs, several data lines, comments and other
 // fields, [DONE], invalid UTF-8, bad events) takes the general path, line
 // by line, which allocates nothing either once its buffers have grown.
-// bench/uistream.sh measures the decoder against a reader that only finds
-// the events.
 //
-// Events may be up to [DefaultMaxEventLength] bytes long (configurable with
-// [Decoder.SetMaxEventLength]); the buffer never grows past the limit.
+// Invalid UTF-8 costs little where there is none: the decoder checks the
+// bytes it reads once, 32 at a time with AVX2 (the lookup algorithm of
+// Keiser and Lemire) or 8 at a time elsewhere, and only an event whose
+// bytes hold some has its data copied, with the replacements, to a buffer
+// of its own (reused), to be validated and handed out.
+//
+// bench/uistream.sh measures the decoder against a reader that only finds
+// the events; docs/assembly.md is the maintainer's page for the assembly.
 //
 // # Files
 //
