@@ -15,40 +15,27 @@
 # stream. DIR (default $TMPDIR/chatwire-assemble) receives assemble.txt,
 # sdk.txt, assemble.benchstat and goals.txt: the goals from per-round ratios.
 set -euo pipefail
+. "$(dirname "$0")/harness.sh"
 
+name=assemble.sh
 runs=5
-out=
-sdk=1
 benchtime=1s
-while [ $# -gt 0 ]; do
-	case "$1" in
-	-n) runs=$2; shift 2 ;;
-	-o) out=$2; shift 2 ;;
-	-no-sdk) sdk=0; shift ;;
-	-benchtime) benchtime=$2; shift 2 ;;
-	-h | -help | --help) sed -n '2,/^set /p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; exit 0 ;;
-	*) echo "assemble.sh: unknown argument $1 (see -h)" >&2; exit 2 ;;
-	esac
-done
-
-root=$(cd "$(dirname "$0")/.." && pwd)
-out=${out:-${TMPDIR:-/tmp}/chatwire-assemble}
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
+sdk=1
+own_arg() { [ "$1" = -no-sdk ] && sdk=0 && took=1 || :; }
+parse_args "$@"
+setup chatwire-assemble
 stream=$root/corpus/streams/valid/llm-mix-100k-lines.stream
-cd "$root"
 
 go version
-go test -c -o "$out/bench.test" ./bench
+build_bench
 if [ "$sdk" = 1 ]; then
-	(cd bench/sdk && npm ci --silent --no-audit --no-fund)
-	node --version
+	sdk_setup
 fi
 : >"$out/assemble.txt"
 : >"$out/sdk.txt"
 for i in $(seq "$runs"); do
-	echo "round $i of $runs ($(cut -d' ' -f1-3 /proc/loadavg))" >&2
-	(cd bench && "$out/bench.test" -test.run '^$' -test.bench '^BenchmarkAssemble$' -test.count 1 -test.benchtime "$benchtime") >>"$out/assemble.txt"
+	round_start "$i"
+	bench_once "$out/bench.test" '^BenchmarkAssemble$' "$out/assemble.txt"
 	if [ "$sdk" = 1 ]; then
 		for n in 5000 20000; do
 			(cd bench/sdk && node call-chat-api.mjs "$stream" -lines "$n" -count 1) >>"$out/sdk.txt"
@@ -59,24 +46,16 @@ done
 # A row per input, a column per implementation (Go's decode and assemble,
 # the SDK's callChatApi); the SDK's extra configuration keys are ignored so
 # that its lines join the Go ones.
-(cd "$root" && go run golang.org/x/perf/cmd/benchstat -row /input -col /impl -ignore node,sdk,cpu,pkg \
-	-filter '.unit:(sec/op OR sec/line OR B/op OR allocs/op)' "$out/assemble.txt" "$out/sdk.txt") >"$out/assemble.benchstat"
+benchstat -row /input -col /impl -ignore node,sdk,cpu,pkg \
+	-filter '.unit:(sec/op OR sec/line OR B/op OR allocs/op)' "$out/assemble.txt" "$out/sdk.txt" >"$out/assemble.benchstat"
 
 # The goals, from per-round ratios: the median over the rounds and its range.
-awk '
-function median(a, n,    i, j, t) {
-	for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
-	return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2
-}
-function row(goal, want, num, den, le, limit,    i, n, r, lo, hi, m, verdict) {
-	n = 0
-	for (i = 1; i <= 100; i++) if (((num, i) in ns) && ((den, i) in ns)) r[++n] = ns[num, i] / ns[den, i]
-	if (n == 0) { printf "| %s | %s | not measured | |\n", goal, want; return }
-	lo = 1e18; hi = 0
-	for (i = 1; i <= n; i++) { if (r[i] < lo) lo = r[i]; if (r[i] > hi) hi = r[i] }
-	m = median(r, n)
+awk "$ratio_awk"'
+function row(goal, want, num, den, le, limit,    m, verdict) {
+	m = ratio(num, den, 0)
+	if (m < 0) { printf "| %s | %s | not measured | |\n", goal, want; return }
 	verdict = want == "(info)" ? "" : (le ? m <= limit : m >= limit) ? "met" : "NOT met"
-	printf "| %s | %s | %.2f× (rounds: %.2f–%.2f, n=%d) | %s |\n", goal, want, m, lo, hi, n, verdict
+	printf "| %s | %s | %.2f× (rounds: %.2f–%.2f, n=%d) | %s |\n", goal, want, m, lo, hi, cnt, verdict
 }
 /^BenchmarkAssemble\// {
 	name = $1; sub(/^BenchmarkAssemble\//, "", name); sub(/-[0-9]+$/, "", name)

@@ -54,9 +54,12 @@
 // # Files
 //
 //	run.sh            the decoder benchmarks in rounds, and the goal tables
+//	uistream.sh       uistream against its floor
 //	assemble.sh       the message assembly against decoding alone and the SDK's own
 //	uiassemble.sh     the UI message assembly against the SDK's readUIMessageStream
-//	RESULTS.md        the figures
+//	harness.sh        what the scripts share: options, the rounds, the ratio tables' arithmetic
+//	RESULTS.md        the current figures and how to reproduce them
+//	TRIED.md          what was tried for speed and dropped, with why
 //	live/             package live: the live stream meter of chatwire bench
 //	sdk/              the AI SDK's own assembly and parser timed (Node), for assemble.sh; short-streams.mjs
 //	testdata/short/   the streams of short lines, written by the AI SDK (sdk/short-streams.mjs)

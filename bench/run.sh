@@ -55,47 +55,39 @@
 # the benchstat tables (*.benchstat) and goals.txt, the goals table of
 # RESULTS.md computed from per-round ratios.
 set -euo pipefail
+. "$(dirname "$0")/harness.sh"
 
+name=run.sh
 runs=10
-out=
+benchtime=1s
 sdk=1
 # sdkruns is how many timed runs of the SDK a round makes (the median counts).
 sdkruns=5
 idle=
-benchtime=1s
 report=0
 base=
 floor4k=0
 paths=0
-while [ $# -gt 0 ]; do
+own_arg() {
 	case "$1" in
-	-n) runs=$2; shift 2 ;;
-	-o) out=$2; shift 2 ;;
-	-no-sdk) sdk=0; shift ;;
-	-idle) idle=$2; shift 2 ;;
-	-benchtime) benchtime=$2; shift 2 ;;
-	-base) base=$2; shift 2 ;;
-	-report) report=1; shift ;;
-	-floor4k) floor4k=1; shift ;;
-	-paths) paths=1; shift ;;
-	-h | -help | --help) sed -n '2,/^set /p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; exit 0 ;;
-	*) echo "run.sh: unknown argument $1 (see -h)" >&2; exit 2 ;;
+	-no-sdk) sdk=0; took=1 ;;
+	-idle) idle=$2; took=2 ;;
+	-base) base=$2; took=2 ;;
+	-report) report=1; took=1 ;;
+	-floor4k) floor4k=1; took=1 ;;
+	-paths) paths=1; took=1 ;;
 	esac
-done
+}
+parse_args "$@"
 
 if [ "$paths" = 1 ] && [ -n "$base" ] && [ "$floor4k" = 0 ]; then
 	echo "run.sh: -paths measures this tree only; -base goes with the default rounds or -floor4k" >&2
 	exit 2
 fi
 
-root=$(cd "$(dirname "$0")/.." && pwd)
-out=${out:-${TMPDIR:-/tmp}/chatwire-bench}
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
+setup chatwire-bench
 stream=$root/corpus/streams/valid/llm-mix-100k-lines.stream
 onetoken=$root/bench/testdata/short/one-token-text-100k.stream
-
-benchstat() { (cd "$root" && go run golang.org/x/perf/cmd/benchstat "$@"); }
 
 # busy prints how busy the CPUs were over two seconds, in percent.
 busy() {
@@ -129,7 +121,7 @@ rounds() {
 	go version
 	grep -m1 'model name' /proc/cpuinfo || true
 	echo "cores: $(nproc)"
-	go test -c -o "$out/bench.test" ./bench
+	build_bench
 	go test -c -o "$out/linestream.test" ./linestream
 	if [ -n "$base" ]; then
 		rm -rf "$out/base-src" && mkdir -p "$out/base-src"
@@ -138,8 +130,7 @@ rounds() {
 		(cd "$out/base-src" && go test -c -o "$out/bench-base.test" ./bench)
 	fi
 	if [ "$sdk" = 1 ]; then
-		(cd bench/sdk && npm ci --silent --no-audit --no-fund)
-		node --version
+		sdk_setup
 	fi
 	: >"$out/decode.txt"
 	: >"$out/decode-base.txt"
@@ -148,11 +139,11 @@ rounds() {
 	local i
 	for i in $(seq "$runs"); do
 		waitidle
-		echo "round $i of $runs ($(cut -d' ' -f1-3 /proc/loadavg))" >&2
+		round_start "$i"
 		if [ -n "$base" ]; then
-			(cd bench && "$out/bench-base.test" -test.run '^$' -test.bench '^BenchmarkDecode$' -test.count 1 -test.benchtime "$benchtime") >>"$out/decode-base.txt"
+			bench_once "$out/bench-base.test" '^BenchmarkDecode$' "$out/decode-base.txt"
 		fi
-		(cd bench && "$out/bench.test" -test.run '^$' -test.bench '^BenchmarkDecode$' -test.count 1 -test.benchtime "$benchtime") >>"$out/decode.txt"
+		bench_once "$out/bench.test" '^BenchmarkDecode$' "$out/decode.txt"
 		if [ "$sdk" = 1 ]; then
 			(cd bench/sdk && node process-data-stream.mjs "$stream" -count "$sdkruns") >>"$out/sdk.txt"
 			(cd bench/sdk && node process-data-stream.mjs "$onetoken" -count "$sdkruns") >>"$out/sdk.txt"
@@ -175,7 +166,7 @@ other_rounds() {
 	grep -m1 '^flags' /proc/cpuinfo | grep -o -w -E 'avx2|avx512f|avx512bw|avx512vl|avx512vbmi|avx512_vbmi2' | tr '\n' ' ' || true
 	echo
 	echo "cores: $(nproc)"
-	go test -c -o "$out/bench.test" ./bench
+	build_bench
 	if [ "$paths" = 1 ] && ! grep -a -q CHATWIRE_CPU "$out/bench.test"; then
 		echo "run.sh -paths: the benchmark binary does not read CHATWIRE_CPU (internal/cpu): its three runs would measure the same code" >&2
 		exit 1
@@ -192,19 +183,19 @@ other_rounds() {
 	for cpu in $cpus; do : >"$out/paths-$cpu.txt"; done
 	for i in $(seq "$runs"); do
 		waitidle
-		echo "round $i of $runs ($(cut -d' ' -f1-3 /proc/loadavg))" >&2
+		round_start "$i"
 		if [ "$floor4k" = 1 ]; then
 			if [ -n "$base" ]; then
-				(cd bench && "$out/bench-base.test" -test.run '^$' -test.bench "$floor4k_bench" -test.count 1 -test.benchtime "$benchtime" -floor4k) >>"$out/floor4k-base.txt"
+				bench_once "$out/bench-base.test" "$floor4k_bench" "$out/floor4k-base.txt" -floor4k
 			fi
-			(cd bench && "$out/bench.test" -test.run '^$' -test.bench "$floor4k_bench" -test.count 1 -test.benchtime "$benchtime" -floor4k) >>"$out/floor4k.txt"
+			bench_once "$out/bench.test" "$floor4k_bench" "$out/floor4k.txt" -floor4k
 		fi
 		if [ "$paths" = 1 ]; then
 			for cpu in $cpus; do
 				if [ "$cpu" = native ]; then
-					(cd bench && env -u CHATWIRE_CPU "$out/bench.test" -test.run '^$' -test.bench "$paths_bench" -test.count 1 -test.benchtime "$benchtime") >>"$out/paths-$cpu.txt"
+					(unset CHATWIRE_CPU && bench_once "$out/bench.test" "$paths_bench" "$out/paths-$cpu.txt")
 				else
-					(cd bench && CHATWIRE_CPU=$cpu "$out/bench.test" -test.run '^$' -test.bench "$paths_bench" -test.count 1 -test.benchtime "$benchtime") >>"$out/paths-$cpu.txt"
+					CHATWIRE_CPU=$cpu bench_once "$out/bench.test" "$paths_bench" "$out/paths-$cpu.txt"
 				fi
 			done
 		fi
@@ -227,11 +218,7 @@ ratio_table() {
 		labels="$labels${labels:+|}${arg%%=*}"
 		files+=("${arg#*=}")
 	done
-	awk -v num="$num" -v den="$den" -v labels="$labels" '
-function median(a, n,    i, j, t) {
-	for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
-	return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2
-}
+	awk -v num="$num" -v den="$den" -v labels="$labels" "$ratio_awk"'
 FNR == 1 { col++ }
 /^BenchmarkDecode\/input=[^ \t]*\/impl=/ {
 	name = $1; sub(/^BenchmarkDecode\/input=/, "", name); sub(/-[0-9]+$/, "", name)
@@ -311,7 +298,6 @@ other_report() {
 	fi
 }
 
-cd "$root"
 if [ "$floor4k" = 1 ] || [ "$paths" = 1 ]; then
 	if [ "$report" = 0 ]; then
 		other_rounds
@@ -341,24 +327,9 @@ fi
 # seconds of each other): the median over the rounds, and its range.
 # goals prints the goals table of a decode.txt.
 goals() {
-awk -v sdkfile="$out/sdk.txt" '
-function median(a, n,    i, j, t) {
-	for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
-	return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2
-}
-function ratios(num, den, inv,    i, n, r) {
-	n = 0
-	for (i = 1; i <= rounds; i++) {
-		if (((num, i) in cpu) && ((den, i) in cpu)) r[++n] = inv ? cpu[den, i] / cpu[num, i] : cpu[num, i] / cpu[den, i]
-		else if (((num, i) in ns) && ((den, i) in ns)) r[++n] = inv ? ns[den, i] / ns[num, i] : ns[num, i] / ns[den, i]
-	}
-	lo = 1e18; hi = 0
-	for (i = 1; i <= n; i++) { if (r[i] < lo) lo = r[i]; if (r[i] > hi) hi = r[i] }
-	cnt = n
-	return n ? median(r, n) : -1
-}
+awk -v sdkfile="$out/sdk.txt" "$ratio_awk"'
 function row(goal, want, num, den, inv, ok_if_le, limit,    m) {
-	m = ratios(num, den, inv)
+	m = ratio(num, den, inv)
 	if (m < 0) { printf "| %s | %s | not measured | - |\n", goal, want; return }
 	met = ok_if_le ? (m <= limit) : (m >= limit)
 	verdict = want == "(info)" ? "" : met ? "met" : "NOT met"

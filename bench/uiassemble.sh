@@ -16,53 +16,32 @@
 # $TMPDIR/chatwire-uiassemble) receives uiassemble.txt, sdk.txt and
 # goals.txt: the goal from per-round ratios.
 set -euo pipefail
+. "$(dirname "$0")/harness.sh"
 
+name=uiassemble.sh
 runs=3
-out=
 benchtime=20x
-while [ $# -gt 0 ]; do
-	case "$1" in
-	-n) runs=$2; shift 2 ;;
-	-o) out=$2; shift 2 ;;
-	-benchtime) benchtime=$2; shift 2 ;;
-	-h | -help | --help) sed -n '2,/^set /p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; exit 0 ;;
-	*) echo "uiassemble.sh: unknown argument $1 (see -h)" >&2; exit 2 ;;
-	esac
-done
-
-root=$(cd "$(dirname "$0")/.." && pwd)
-out=${out:-${TMPDIR:-/tmp}/chatwire-uiassemble}
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
+parse_args "$@"
+setup chatwire-uiassemble
 stream=$root/corpus/ui/streams/7/long-run.sse
-cd "$root"
 
 go version
-go test -c -o "$out/bench.test" ./bench
-(cd bench/sdk && npm ci --silent --no-audit --no-fund)
-node --version
+build_bench
+sdk_setup
 : >"$out/uiassemble.txt"
 : >"$out/sdk.txt"
 for i in $(seq "$runs"); do
-	echo "round $i of $runs ($(cut -d' ' -f1-3 /proc/loadavg))" >&2
-	(cd bench && "$out/bench.test" -test.run '^$' -test.bench '^BenchmarkUIAssemble(Scale)?$' -test.count 1 -test.benchtime "$benchtime") >>"$out/uiassemble.txt"
+	round_start "$i"
+	bench_once "$out/bench.test" '^BenchmarkUIAssemble(Scale)?$' "$out/uiassemble.txt"
 	(cd bench/sdk && node read-ui-message-stream.mjs "$stream" -count 1) >>"$out/sdk.txt"
 done
 
-awk '
-function median(a, n,    i, j, t) {
-	for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
-	return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2
-}
-function row(goal, want, num, den, limit,    i, n, r, lo, hi, m, verdict) {
-	n = 0
-	for (i = 1; i <= 100; i++) if (((num, i) in ns) && ((den, i) in ns)) r[++n] = ns[num, i] / ns[den, i]
-	if (n == 0) { printf "| %s | %s | not measured | |\n", goal, want; return }
-	lo = 1e18; hi = 0
-	for (i = 1; i <= n; i++) { if (r[i] < lo) lo = r[i]; if (r[i] > hi) hi = r[i] }
-	m = median(r, n)
+awk "$ratio_awk"'
+function row(goal, want, num, den, limit,    m, verdict) {
+	m = ratio(num, den, 0)
+	if (m < 0) { printf "| %s | %s | not measured | |\n", goal, want; return }
 	verdict = want == "(info)" ? "" : m >= limit ? "met" : "NOT met"
-	printf "| %s | %s | %.0f× (rounds: %.0f–%.0f, n=%d) | %s |\n", goal, want, m, lo, hi, n, verdict
+	printf "| %s | %s | %.0f× (rounds: %.0f–%.0f, n=%d) | %s |\n", goal, want, m, lo, hi, cnt, verdict
 }
 /^BenchmarkUIAssembleScale\// {
 	name = $1; sub(/^BenchmarkUIAssembleScale\//, "", name); sub(/-[0-9]+$/, "", name)

@@ -16,55 +16,32 @@
 # benchmark thread's CPU time per event (cpu-ns/event; ns/event where the
 # platform has no thread CPU time).
 set -euo pipefail
+. "$(dirname "$0")/harness.sh"
 
+name=uistream.sh
 runs=6
-out=
 benchtime=1s
-while [ $# -gt 0 ]; do
-	case "$1" in
-	-n) runs=$2; shift 2 ;;
-	-o) out=$2; shift 2 ;;
-	-benchtime) benchtime=$2; shift 2 ;;
-	-h | -help | --help) sed -n '2,/^set /p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; exit 0 ;;
-	*) echo "uistream.sh: unknown argument $1 (see -h)" >&2; exit 2 ;;
-	esac
-done
-
-root=$(cd "$(dirname "$0")/.." && pwd)
-out=${out:-${TMPDIR:-/tmp}/chatwire-uistream}
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
-cd "$root"
+parse_args "$@"
+setup chatwire-uistream
 
 go version
 grep -m1 'model name' /proc/cpuinfo || true
-go test -c -o "$out/bench.test" ./bench
+build_bench
 : >"$out/ui.txt"
 for i in $(seq "$runs"); do
-	echo "round $i of $runs ($(cut -d' ' -f1-3 /proc/loadavg))" >&2
-	(cd bench && "$out/bench.test" -test.run '^$' -test.bench '^BenchmarkUIDecode$' -test.count 1 -test.benchtime "$benchtime") >>"$out/ui.txt"
+	round_start "$i"
+	bench_once "$out/bench.test" '^BenchmarkUIDecode$' "$out/ui.txt"
 done
 
-(cd "$root" && go run golang.org/x/perf/cmd/benchstat -row /input -col /impl \
-	-filter '.unit:(sec/op OR sec/event OR cpu-sec/event OR B/s OR allocs/op)' "$out/ui.txt") >"$out/ui.benchstat"
+benchstat -row /input -col /impl \
+	-filter '.unit:(sec/op OR sec/event OR cpu-sec/event OR B/s OR allocs/op)' "$out/ui.txt" >"$out/ui.benchstat"
 
-awk '
-function median(a, n,    i, j, t) {
-	for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
-	return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2
-}
-function row(goal, want, num, den, limit,    i, n, r, lo, hi, m, verdict) {
-	n = 0
-	for (i = 1; i <= 100; i++) {
-		if (((num, i) in cpu) && ((den, i) in cpu)) r[++n] = cpu[num, i] / cpu[den, i]
-		else if (((num, i) in ns) && ((den, i) in ns)) r[++n] = ns[num, i] / ns[den, i]
-	}
-	if (n == 0) { printf "| %s | %s | not measured | |\n", goal, want; return }
-	lo = 1e18; hi = 0
-	for (i = 1; i <= n; i++) { if (r[i] < lo) lo = r[i]; if (r[i] > hi) hi = r[i] }
-	m = median(r, n)
+awk "$ratio_awk"'
+function row(goal, want, num, den, limit,    m, verdict) {
+	m = ratio(num, den, 0)
+	if (m < 0) { printf "| %s | %s | not measured | |\n", goal, want; return }
 	verdict = want == "(info)" ? "" : m <= limit ? "met" : "NOT met"
-	printf "| %s | %s | %.2f× (rounds: %.2f–%.2f, n=%d) | %s |\n", goal, want, m, lo, hi, n, verdict
+	printf "| %s | %s | %.2f× (rounds: %.2f–%.2f, n=%d) | %s |\n", goal, want, m, lo, hi, cnt, verdict
 }
 /^BenchmarkUIDecode\// {
 	name = $1; sub(/^BenchmarkUIDecode\//, "", name); sub(/-[0-9]+$/, "", name)
