@@ -70,8 +70,17 @@ benchstat() { (cd "$root" && go run golang.org/x/perf/cmd/benchstat "$@"); }
 # the results kept in cpu[NAME, ROUND] (thread CPU time, where measured)
 # or else ns[NAME, ROUND]; it sets lo, hi and cnt to the lowest and
 # highest round and the number of rounds, and returns -1 where no round
-# has both.
+# has both. alloc_rows(inputs, impl) prints a goal row for the allocations
+# kept in allocs[NAME] of impl and impl-strict on each of the inputs (a
+# space-separated list).
 ratio_awk='
+function alloc_rows(list, impl,    inputs, n, i, m, k) {
+	n = split(list, inputs, " ")
+	for (i = 1; i <= n; i++) for (m = 0; m < 2; m++) {
+		k = "input=" inputs[i] "/impl=" impl (m ? "-strict" : "")
+		if (k in allocs) printf "| 0 allocs per stream after Reset: %s | 0 | %s allocs/op | %s |\n", k, allocs[k], allocs[k] == 0 ? "met" : "NOT met"
+	}
+}
 function median(a, n,    i, j, t) {
 	for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
 	return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2

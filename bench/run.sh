@@ -364,11 +364,7 @@ END {
 	}
 	print "| goal | want | measured: median of per-round ratios | |"
 	print "|---|---|---|---|"
-	n = split("go-llm-mix-100k go-text-1mib sdk-llm-mix-100k sdk-text-1mib sdk-agent-run sdk-all-codes", inputs, " ")
-	for (i = 1; i <= n; i++) for (m = 0; m < 2; m++) {
-		k = "input=" inputs[i] "/impl=linestream" (m ? "-strict" : "")
-		if (k in allocs) printf "| 0 allocs per stream after Reset: %s | 0 | %s allocs/op | %s |\n", k, allocs[k], allocs[k] == 0 ? "met" : "NOT met"
-	}
+	alloc_rows("go-llm-mix-100k go-text-1mib sdk-llm-mix-100k sdk-text-1mib sdk-agent-run sdk-all-codes", "linestream")
 	n = split("sdk-llm-mix-100k go-llm-mix-100k sdk-agent-run sdk-all-codes", many, " ")
 	for (i = 1; i <= n; i++)
 		row("linestream time vs the reader floor, " many[i], "≤ 2.0×", "input=" many[i] "/impl=linestream", "input=" many[i] "/impl=floor", 0, 1, 2.0)

@@ -55,11 +55,7 @@ function row(goal, want, num, den, limit,    m, verdict) {
 END {
 	print "| goal | want | measured: median of per-round ratios | |"
 	print "|---|---|---|---|"
-	n = split("sdk-llm-mix-100k-ui sdk-agent-runs-ui sdk-one-token-text-50k-ui sdk-llm-mix-100k-ui-crlf", inputs, " ")
-	for (i = 1; i <= n; i++) for (m = 0; m < 2; m++) {
-		k = "input=" inputs[i] "/impl=uistream" (m ? "-strict" : "")
-		if (k in allocs) printf "| 0 allocs per stream after Reset: %s | 0 | %s allocs/op | %s |\n", k, allocs[k], allocs[k] == 0 ? "met" : "NOT met"
-	}
+	alloc_rows("sdk-llm-mix-100k-ui sdk-agent-runs-ui sdk-one-token-text-50k-ui sdk-llm-mix-100k-ui-crlf", "uistream")
 	row("uistream vs the floor, sdk-llm-mix-100k-ui", "≤ 2.0×", "input=sdk-llm-mix-100k-ui/impl=uistream", "input=sdk-llm-mix-100k-ui/impl=floor", 2.0)
 	row("uistream vs the floor, sdk-agent-runs-ui", "≤ 2.0×", "input=sdk-agent-runs-ui/impl=uistream", "input=sdk-agent-runs-ui/impl=floor", 2.0)
 	row("uistream vs the floor, one-token text deltas (sdk-one-token-text-50k-ui)", "≤ 2.0×", "input=sdk-one-token-text-50k-ui/impl=uistream", "input=sdk-one-token-text-50k-ui/impl=floor", 2.0)
