@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/chatwire/chatwire/internal/jsonscan"
+	"github.com/chatwire/chatwire/internal/jsonstring"
 	"github.com/chatwire/chatwire/internal/readbuf"
 )
 
@@ -33,7 +34,7 @@ func (p Part) Kind() Kind { return KindOf(p.Code) }
 // AppendText appends the text of a string value (the parts "0" text, "3"
 // error and "g" reasoning) to dst; see [AppendString].
 // It does no allocation when dst has room.
-func (p Part) AppendText(dst []byte) ([]byte, error) { return AppendString(dst, p.Value) }
+func (p Part) AppendText(dst []byte) ([]byte, error) { return jsonstring.AppendUnquote(dst, p.Value) }
 
 // CheckShape returns nil when the value has the shape the AI SDK v4 parser
 // accepts for the part's kind (always nil for an unknown code), and else an

@@ -38,14 +38,14 @@ func AppendPart(dst []byte, code string, value []byte) []byte {
 
 // AppendTextPart appends a "0" text part: 0:"…".
 func AppendTextPart(dst []byte, text string) []byte {
-	return append(AppendQuoted(appendCode(dst, '0'), text), '\n')
+	return append(jsonstring.AppendQuote(appendCode(dst, '0'), text), '\n')
 }
 
 // AppendChatIDPart appends the first line the spec requires,
 // 2:[{"chatId":"…"}].
 func AppendChatIDPart(dst []byte, chatID string) []byte {
 	dst = append(appendCode(dst, '2'), `[{"chatId":`...)
-	dst = AppendQuoted(dst, chatID)
+	dst = jsonstring.AppendQuote(dst, chatID)
 	return append(dst, "}]\n"...)
 }
 
@@ -74,16 +74,16 @@ func appendArrayPart(dst []byte, values [][]byte) []byte {
 
 // AppendErrorPart appends a "3" error part: 3:"…".
 func AppendErrorPart(dst []byte, message string) []byte {
-	return append(AppendQuoted(appendCode(dst, '3'), message), '\n')
+	return append(jsonstring.AppendQuote(appendCode(dst, '3'), message), '\n')
 }
 
 // AppendToolCallPart appends a "9" tool call part:
 // 9:{"toolCallId":…,"toolName":…,"args":args}.
 func AppendToolCallPart(dst []byte, toolCallID, toolName string, args []byte) []byte {
 	dst = append(appendCode(dst, '9'), `{"toolCallId":`...)
-	dst = AppendQuoted(dst, toolCallID)
+	dst = jsonstring.AppendQuote(dst, toolCallID)
 	dst = append(dst, `,"toolName":`...)
-	dst = AppendQuoted(dst, toolName)
+	dst = jsonstring.AppendQuote(dst, toolName)
 	dst = append(dst, `,"args":`...)
 	dst = append(dst, args...)
 	return append(dst, "}\n"...)
@@ -93,7 +93,7 @@ func AppendToolCallPart(dst []byte, toolCallID, toolName string, args []byte) []
 // a:{"toolCallId":…,"result":result}.
 func AppendToolResultPart(dst []byte, toolCallID string, result []byte) []byte {
 	dst = append(appendCode(dst, 'a'), `{"toolCallId":`...)
-	dst = AppendQuoted(dst, toolCallID)
+	dst = jsonstring.AppendQuote(dst, toolCallID)
 	dst = append(dst, `,"result":`...)
 	dst = append(dst, result...)
 	return append(dst, "}\n"...)
@@ -103,9 +103,9 @@ func AppendToolResultPart(dst []byte, toolCallID string, result []byte) []byte {
 // b:{"toolCallId":…,"toolName":…}.
 func AppendToolCallStreamingStartPart(dst []byte, toolCallID, toolName string) []byte {
 	dst = append(appendCode(dst, 'b'), `{"toolCallId":`...)
-	dst = AppendQuoted(dst, toolCallID)
+	dst = jsonstring.AppendQuote(dst, toolCallID)
 	dst = append(dst, `,"toolName":`...)
-	dst = AppendQuoted(dst, toolName)
+	dst = jsonstring.AppendQuote(dst, toolName)
 	return append(dst, "}\n"...)
 }
 
@@ -113,9 +113,9 @@ func AppendToolCallStreamingStartPart(dst []byte, toolCallID, toolName string) [
 // c:{"toolCallId":…,"argsTextDelta":…}.
 func AppendToolCallDeltaPart(dst []byte, toolCallID, argsTextDelta string) []byte {
 	dst = append(appendCode(dst, 'c'), `{"toolCallId":`...)
-	dst = AppendQuoted(dst, toolCallID)
+	dst = jsonstring.AppendQuote(dst, toolCallID)
 	dst = append(dst, `,"argsTextDelta":`...)
-	dst = AppendQuoted(dst, argsTextDelta)
+	dst = jsonstring.AppendQuote(dst, argsTextDelta)
 	return append(dst, "}\n"...)
 }
 
@@ -141,7 +141,7 @@ func appendUsage(dst []byte, u *Usage) []byte {
 // SDK does with sendUsage:false.
 func AppendFinishMessagePart(dst []byte, finishReason string, u *Usage) []byte {
 	dst = append(appendCode(dst, 'd'), `{"finishReason":`...)
-	dst = AppendQuoted(dst, finishReason)
+	dst = jsonstring.AppendQuote(dst, finishReason)
 	dst = appendUsage(dst, u)
 	return append(dst, "}\n"...)
 }
@@ -150,7 +150,7 @@ func AppendFinishMessagePart(dst []byte, finishReason string, u *Usage) []byte {
 // e:{"finishReason":…,"usage":{…},"isContinued":false}.
 func AppendFinishStepPart(dst []byte, finishReason string, u *Usage, isContinued bool) []byte {
 	dst = append(appendCode(dst, 'e'), `{"finishReason":`...)
-	dst = AppendQuoted(dst, finishReason)
+	dst = jsonstring.AppendQuote(dst, finishReason)
 	dst = appendUsage(dst, u)
 	dst = append(dst, `,"isContinued":`...)
 	dst = strconv.AppendBool(dst, isContinued)
@@ -160,13 +160,13 @@ func AppendFinishStepPart(dst []byte, finishReason string, u *Usage, isContinued
 // AppendStartStepPart appends an "f" part: f:{"messageId":…}.
 func AppendStartStepPart(dst []byte, messageID string) []byte {
 	dst = append(appendCode(dst, 'f'), `{"messageId":`...)
-	dst = AppendQuoted(dst, messageID)
+	dst = jsonstring.AppendQuote(dst, messageID)
 	return append(dst, "}\n"...)
 }
 
 // AppendReasoningPart appends a "g" reasoning part: g:"…".
 func AppendReasoningPart(dst []byte, text string) []byte {
-	return append(AppendQuoted(appendCode(dst, 'g'), text), '\n')
+	return append(jsonstring.AppendQuote(appendCode(dst, 'g'), text), '\n')
 }
 
 // Source is a URL source of an "h" part.
@@ -181,12 +181,12 @@ type Source struct {
 // h:{"sourceType":"url","id":…,"url":…,"title":…,"providerMetadata":…}.
 func AppendSourcePart(dst []byte, s *Source) []byte {
 	dst = append(appendCode(dst, 'h'), `{"sourceType":"url","id":`...)
-	dst = AppendQuoted(dst, s.ID)
+	dst = jsonstring.AppendQuote(dst, s.ID)
 	dst = append(dst, `,"url":`...)
-	dst = AppendQuoted(dst, s.URL)
+	dst = jsonstring.AppendQuote(dst, s.URL)
 	if s.Title != "" {
 		dst = append(dst, `,"title":`...)
-		dst = AppendQuoted(dst, s.Title)
+		dst = jsonstring.AppendQuote(dst, s.Title)
 	}
 	if s.ProviderMetadata != nil {
 		dst = append(dst, `,"providerMetadata":`...)
@@ -198,14 +198,14 @@ func AppendSourcePart(dst []byte, s *Source) []byte {
 // AppendRedactedReasoningPart appends an "i" part: i:{"data":…}.
 func AppendRedactedReasoningPart(dst []byte, data string) []byte {
 	dst = append(appendCode(dst, 'i'), `{"data":`...)
-	dst = AppendQuoted(dst, data)
+	dst = jsonstring.AppendQuote(dst, data)
 	return append(dst, "}\n"...)
 }
 
 // AppendReasoningSignaturePart appends a "j" part: j:{"signature":…}.
 func AppendReasoningSignaturePart(dst []byte, signature string) []byte {
 	dst = append(appendCode(dst, 'j'), `{"signature":`...)
-	dst = AppendQuoted(dst, signature)
+	dst = jsonstring.AppendQuote(dst, signature)
 	return append(dst, "}\n"...)
 }
 
@@ -213,9 +213,9 @@ func AppendReasoningSignaturePart(dst []byte, signature string) []byte {
 // the file's base64 text.
 func AppendFilePart(dst []byte, mimeType, base64Data string) []byte {
 	dst = append(appendCode(dst, 'k'), `{"mimeType":`...)
-	dst = AppendQuoted(dst, mimeType)
+	dst = jsonstring.AppendQuote(dst, mimeType)
 	dst = append(dst, `,"data":`...)
-	dst = AppendQuoted(dst, base64Data)
+	dst = jsonstring.AppendQuote(dst, base64Data)
 	return append(dst, "}\n"...)
 }
 

@@ -55,7 +55,7 @@ func AppendChatID(dst, v []byte) ([]byte, error) {
 	if typeOf(id) != tString {
 		return dst, ErrNoChatID
 	}
-	return AppendString(dst, id)
+	return jsonstring.AppendUnquote(dst, id)
 }
 
 // chatIDPrefix is the prefix of the spec's shortcut (section 4, stream item 5).
