@@ -50,6 +50,5 @@
 //	bridge/           package bridge: the v4 data stream and the UI message stream
 //	                  translated both ways, part by part, and the proxy behind
 //	                  chatwire bridge
-//	httpfail/         package httpfail: the named failure kinds of an HTTP exchange
 //	example/bakery/   the README's program, a client from start to end
 package client

@@ -2,7 +2,7 @@ package conformance
 
 import (
 	"bytes"
-	"github.com/chatwire/chatwire/conformance/spectable"
+	"github.com/chatwire/chatwire/conformance/internal/spectable"
 	"github.com/chatwire/chatwire/internal/protocol"
 	"github.com/chatwire/chatwire/uistream"
 	"net/http"

@@ -21,7 +21,7 @@
 // # Generated from the spec's tables
 //
 // The request body and attachment tables of the spec are data in package
-// [github.com/chatwire/chatwire/conformance/spectable], which generates a
+// conformance/internal/spectable, which generates a
 // wrong body per field and wrong JSON type (null, number, boolean, string,
 // array, object; "true", "false", "1" for a boolean), a missing or null
 // required field, and for each enum an unknown value, the wrong case and
@@ -41,7 +41,7 @@
 // from spectable; the judges read transcript exchanges, never the network;
 // the checks tie probes to judges; running uses them all:
 //
-//	spectable/        the spec's request tables and models as data; generates wrong bodies
+//	internal/spectable/  the spec's request tables and models as data; generates wrong bodies
 //	                  (of chatwire, imports internal/chatapi alone)
 //	probe.go, table.go  the probes: the catalogue's requests, generated bodies among them
 //	followup.go       the request-header (4.1) and follow-up (5.3) probes and checks

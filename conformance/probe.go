@@ -6,7 +6,7 @@ import (
 	"net/textproto"
 	"strings"
 
-	"github.com/chatwire/chatwire/conformance/spectable"
+	"github.com/chatwire/chatwire/conformance/internal/spectable"
 	"github.com/chatwire/chatwire/internal/chatapi"
 )
 

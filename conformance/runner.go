@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/chatwire/chatwire/client/httpfail"
+	"github.com/chatwire/chatwire/internal/httpfail"
 	"github.com/chatwire/chatwire/conformance/transcript"
 )
 

@@ -2,7 +2,7 @@ package conformance
 
 import (
 	"context"
-	"github.com/chatwire/chatwire/conformance/spectable"
+	"github.com/chatwire/chatwire/conformance/internal/spectable"
 	"net/http"
 	"net/http/httptest"
 	"strings"

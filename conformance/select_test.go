@@ -1,7 +1,7 @@
 package conformance
 
 import (
-	"github.com/chatwire/chatwire/conformance/spectable"
+	"github.com/chatwire/chatwire/conformance/internal/spectable"
 	"testing"
 
 	"github.com/stretchr/testify/assert"

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/chatwire/chatwire/client/httpfail"
+	"github.com/chatwire/chatwire/internal/httpfail"
 	"github.com/chatwire/chatwire/conformance/transcript"
 )
 

@@ -7,7 +7,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/chatwire/chatwire/corpus"
+	"github.com/chatwire/chatwire/internal/corpus"
 	"github.com/chatwire/chatwire/linestream"
 )
 

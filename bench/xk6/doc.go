@@ -1,5 +1,5 @@
 // Package chatwire is the k6 extension k6/x/chatwire: chatwire's stream
-// measurements (bench/live, the engine of `chatwire bench`) inside k6, so the
+// measurements (internal/live, the engine of `chatwire bench`) inside k6, so the
 // same figures come from as many load generators as k6 runs on (k6-operator,
 // Grafana Cloud k6). k6's own http module reads a whole body before it
 // returns and cannot time the lines of a stream; this module can.
@@ -27,7 +27,7 @@
 //
 // # Metrics
 //
-// The definitions are bench/live's (the README's metric table):
+// The definitions are internal/live's (the README's metric table):
 //
 //	chatwire_ttfb          trend, time  request handed to the client until the response headers
 //	chatwire_ttfl          trend, time  same start, until the first complete line
@@ -52,7 +52,7 @@
 // result's error_kind: "http_<status>", "transport", "timeout", "bad_line",
 // "empty_stream", a UI stream's "bad_event_json", "bad_event_not_chunk",
 // "bad_event_unknown_type" or "event_cap", and the other kinds of
-// bench/live. A stream cut off because the VU's context ended (the
+// internal/live. A stream cut off because the VU's context ended (the
 // test stopping) is neither: it is marked canceled and adds no sample.
 //
 // The samples of a stream are sent when it has ended, each stamped with the

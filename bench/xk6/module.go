@@ -4,7 +4,7 @@ import (
 	"go.k6.io/k6/js/common"
 	"go.k6.io/k6/js/modules"
 
-	"github.com/chatwire/chatwire/bench/live"
+	"github.com/chatwire/chatwire/internal/live"
 )
 
 // ImportPath is the name scripts import the module by.

@@ -17,7 +17,7 @@ import (
 	"go.k6.io/k6/lib/types"
 	"go.k6.io/k6/metrics"
 
-	"github.com/chatwire/chatwire/bench/live"
+	"github.com/chatwire/chatwire/internal/live"
 )
 
 // DefaultTimeout is how long post waits for a whole stream unless

@@ -13,7 +13,7 @@ import (
 	"go.k6.io/k6/lib"
 	"go.k6.io/k6/metrics"
 
-	"github.com/chatwire/chatwire/bench/live"
+	"github.com/chatwire/chatwire/internal/live"
 	"github.com/chatwire/chatwire/internal/protocol"
 )
 
@@ -92,7 +92,7 @@ func (mi *ModuleInstance) Post(url string, body, params sobek.Value) (*Stream, e
 }
 
 // do sends the request and measures its stream into a sample, classifying
-// a request that got no response, or a body that broke off, as bench/live's
+// a request that got no response, or a body that broke off, as internal/live's
 // runner does: canceled by the VU's context, or named by live.NameFailure.
 func (mi *ModuleInstance) do(vuCtx context.Context, state *lib.State, r *request) *live.Sample {
 	s := &live.Sample{}

@@ -21,7 +21,7 @@ import (
 	"github.com/chatwire/chatwire/client/message"
 	"github.com/chatwire/chatwire/client/uimessage"
 	"github.com/chatwire/chatwire/conformance/mock"
-	"github.com/chatwire/chatwire/corpus"
+	"github.com/chatwire/chatwire/internal/corpus"
 	"github.com/chatwire/chatwire/internal/protocol"
 
 	"github.com/chatwire/chatwire/uistream"

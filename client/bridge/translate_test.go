@@ -13,7 +13,7 @@ import (
 
 	"github.com/chatwire/chatwire/client/message"
 	"github.com/chatwire/chatwire/client/uimessage"
-	"github.com/chatwire/chatwire/corpus"
+	"github.com/chatwire/chatwire/internal/corpus"
 	"github.com/chatwire/chatwire/linestream"
 	"github.com/chatwire/chatwire/uistream"
 	"github.com/chatwire/chatwire/uistream/sdk"

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chatwire/chatwire/bench/live"
+	"github.com/chatwire/chatwire/internal/live"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/perf/benchfmt"

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/chatwire/chatwire/conformance/mock"
-	"github.com/chatwire/chatwire/corpus"
+	"github.com/chatwire/chatwire/internal/corpus"
 	"github.com/chatwire/chatwire/internal/protocol"
 )
 

@@ -25,4 +25,6 @@
 //	bench.go          chatwire bench: the live stream meter
 //	version.go        chatwire version: how the binary was built (-json)
 //	completion.go     chatwire completion: the bash, zsh and fish scripts, from the commands' flags
+//	internal/recording/  package recording: transcripts of live runs written, read back and
+//	                  replayed; the embedded scenarios recorded against the mock
 package main

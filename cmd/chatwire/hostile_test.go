@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chatwire/chatwire/conformance/mock/hostile"
+	"github.com/chatwire/chatwire/internal/hostile"
 	"github.com/chatwire/chatwire/conformance/transcript"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

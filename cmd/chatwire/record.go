@@ -14,7 +14,7 @@ import (
 	"github.com/chatwire/chatwire/conformance"
 	"github.com/chatwire/chatwire/conformance/report"
 	"github.com/chatwire/chatwire/conformance/transcript"
-	"github.com/chatwire/chatwire/conformance/transcript/recording"
+	"github.com/chatwire/chatwire/cmd/chatwire/internal/recording"
 )
 
 func runRecord(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {

@@ -17,8 +17,8 @@ import (
 	"github.com/chatwire/chatwire/conformance"
 	"github.com/chatwire/chatwire/conformance/report"
 	"github.com/chatwire/chatwire/conformance/transcript"
-	"github.com/chatwire/chatwire/conformance/transcript/recording"
-	"github.com/chatwire/chatwire/corpus"
+	"github.com/chatwire/chatwire/cmd/chatwire/internal/recording"
+	"github.com/chatwire/chatwire/internal/corpus"
 )
 
 // replayFlags are the flags of chatwire replay.

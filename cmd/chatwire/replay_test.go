@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/chatwire/chatwire/conformance/transcript"
-	"github.com/chatwire/chatwire/corpus"
+	"github.com/chatwire/chatwire/internal/corpus"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )

@@ -334,7 +334,6 @@
 //	                  default
 //	ratelimit.go      the opt-in rate limit
 //	model.go          the spec's current and earlier models
-//	hostile/          package hostile: the servers that misbehave on purpose
 //	testdata/sdkclient/  read.mjs: the real ai 5, 6 and 7 clients read the UI
 //	                  stream (npm ci there; TestUIRealClients, a step of .ci/run)
 package mock

@@ -116,5 +116,4 @@
 //	har.go            FromHAR: POST /api/chat exchanges of a HAR file
 //	lint.go           Lint: secrets left in files
 //	name.go           FileName: a probe's transcript file name
-//	recording/        package recording: the runner and transcripts joined
 package transcript

@@ -7,7 +7,7 @@
 // names none) shared by the client, the checker and the meter.
 //
 // The client's public constants (client.ModelGammaK3, client.EnvAPIKey, …),
-// the checker's tables (conformance/spectable) and the mock are defined
+// the checker's tables (conformance/internal/spectable) and the mock are defined
 // from them. TestSpec reads every fact here against the spec's copy in the
 // repository, conformance/testdata/chat-api.md.
 //

@@ -127,10 +127,20 @@ func parseComment(fset *token.FileSet, name string, doc *ast.CommentGroup) ([]En
 	return entries, nil
 }
 
-// Read returns the entries of the map in dir's doc.go.
+// TestDocFile holds the package comment, and the map, of a package of
+// tests alone (bench, fuzz): one that has no doc.go, as no code of it is
+// built but its tests.
+const TestDocFile = "doc_test.go"
+
+// Read returns the entries of the map in dir's doc.go, or in its
+// doc_test.go where it has no doc.go.
 func Read(dir string) ([]Entry, error) {
 	path := filepath.Join(dir, DocFile)
 	src, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		path = filepath.Join(dir, TestDocFile)
+		src, err = os.ReadFile(path)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -9,7 +9,11 @@
 //   - A package under internal/ imports no package of the module outside
 //     internal/: what a public package and internal code share sits in
 //     internal (internal/jsonstring holds the JSON text functions that
-//     linestream, uistream and internal/jsvalue all use).
+//     linestream, uistream and internal/jsvalue all use). The one
+//     exception is internal/live, the meter: a tool of chatwire's own,
+//     which chatwire bench and the k6 extension (bench/xk6, a module of
+//     its own) share, so that it can sit under neither; it reads streams
+//     with the public decoders, and no core package imports it.
 //   - The decoders, linestream and uistream with the packages below them,
 //     import no other public package of the module: not each other, and
 //     nothing above them. What two decoders share goes down into

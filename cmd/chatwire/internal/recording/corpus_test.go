@@ -17,7 +17,7 @@ import (
 	"github.com/chatwire/chatwire/conformance"
 	"github.com/chatwire/chatwire/conformance/mock"
 	"github.com/chatwire/chatwire/conformance/transcript"
-	"github.com/chatwire/chatwire/conformance/transcript/recording"
+	"github.com/chatwire/chatwire/cmd/chatwire/internal/recording"
 	"github.com/chatwire/chatwire/internal/protocol"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -32,7 +32,7 @@ var (
 
 // corpusDir is the corpus's transcripts directory, read from disk so that
 // an -update run judges what it just wrote.
-const corpusDir = "../../../corpus/transcripts"
+const corpusDir = "../../../../corpus/transcripts"
 
 // The scenarios besides one per mock fault.
 const (
@@ -132,7 +132,7 @@ func TestCorpus(t *testing.T) {
 				exp = recording.ExpectedOf(rep, s.mode)
 			}
 			assert.Empty(t, exp.Diff(rep), "replayed outcomes against %s/expected.json; when the checks changed on purpose, record the corpus again "+
-				"(go test ./conformance/transcript/recording -run TestCorpus -update) and review the diff", dir)
+				"(go test ./cmd/chatwire/internal/recording -run TestCorpus -update) and review the diff", dir)
 			assert.Empty(t, ex.Unused(), "every recorded exchange is judged")
 			checkAgainstMock(t, s, rep, false)
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chatwire/chatwire/conformance/mock/hostile"
+	"github.com/chatwire/chatwire/internal/hostile"
 	"github.com/chatwire/chatwire/internal/protocol"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

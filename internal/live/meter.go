@@ -12,7 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/chatwire/chatwire/client/httpfail"
+	"github.com/chatwire/chatwire/internal/httpfail"
 	"github.com/chatwire/chatwire/internal/protocol"
 	"github.com/chatwire/chatwire/linestream"
 	"github.com/chatwire/chatwire/uistream"

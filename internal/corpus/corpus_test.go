@@ -16,7 +16,7 @@ import (
 
 // corpusDir is the corpus directory, the package's own: the tests read the
 // streams from disk, as every test of the module does.
-var corpusDir = os.DirFS(".")
+var corpusDir = os.DirFS("../../corpus")
 
 // TestFilesPaired checks that every stream has its expected reading and its
 // assembly, each of those its stream, and that nothing else sits beside them.

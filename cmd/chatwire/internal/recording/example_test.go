@@ -5,14 +5,14 @@ import (
 	"fmt"
 
 	"github.com/chatwire/chatwire/conformance"
-	"github.com/chatwire/chatwire/conformance/transcript/recording"
+	"github.com/chatwire/chatwire/cmd/chatwire/internal/recording"
 )
 
 // Replay judges a recording again, here the corpus's recording of the
 // mock with its malformed-line fault, with -strict as a live run would
 // have judged it.
 func ExampleReplay() {
-	dir := "../../../corpus/transcripts/fault-malformed-line"
+	dir := "../../../../corpus/transcripts/fault-malformed-line"
 	ts, err := recording.ReadPaths([]string{dir})
 	if err != nil {
 		fmt.Println(err)
@@ -30,6 +30,6 @@ func ExampleReplay() {
 	}
 	fmt.Printf("%d pass, %d fail\n", rep.Summary.Pass, rep.Summary.Fail)
 	// Output:
-	// chat/4.5/line-grammar fail [../../../corpus/transcripts/fault-malformed-line/stream-default.chatlog.jsonl]
+	// chat/4.5/line-grammar fail [../../../../corpus/transcripts/fault-malformed-line/stream-default.chatlog.jsonl]
 	// 103 pass, 1 fail
 }

@@ -57,12 +57,12 @@
 //
 // # Files
 //
-//	reference.go      the reference decoder: the SDK's line reading, slow and plain, on
-//	                  encoding/json
-//	streamgen.go      GenStream and GenFirstLine: structured streams from fuzz bytes
-//	                  (gofuzz)
-//	uireference.go    the reference reader of the UI message stream: SSE as eventsource-parser
-//	                  frames it and the SDK's JSON parse, slow and plain
-//	uistreamgen.go    GenUIStream: structured UI message streams from fuzz bytes
+//	refdecoder_test.go   the reference decoder: the SDK's line reading, slow and plain, on
+//	                     encoding/json
+//	streamgen_test.go    GenStream and GenFirstLine: structured streams from fuzz bytes
+//	                     (gofuzz)
+//	uireference_test.go  the reference reader of the UI message stream: SSE as
+//	                     eventsource-parser frames it and the SDK's JSON parse, slow and plain
+//	uistreamgen_test.go  GenUIStream: structured UI message streams from fuzz bytes
 //	run.sh            every target for a fixed time
 package fuzz

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/chatwire/chatwire/client/httpfail"
+	"github.com/chatwire/chatwire/internal/httpfail"
 	"github.com/chatwire/chatwire/internal/protocol"
 )
 

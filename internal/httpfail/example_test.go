@@ -7,7 +7,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 
-	"github.com/chatwire/chatwire/client/httpfail"
+	"github.com/chatwire/chatwire/internal/httpfail"
 )
 
 func ExampleClassify() {

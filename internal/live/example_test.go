@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/chatwire/chatwire/bench/live"
+	"github.com/chatwire/chatwire/internal/live"
 	"github.com/chatwire/chatwire/linestream"
 )
 

@@ -1,6 +1,6 @@
 // Package httpfail names what went wrong in an HTTP exchange with a service
 // that misbehaves, for chatwire check (the conformance package) and
-// chatwire bench (bench/live) alike: one classification, one set of names.
+// chatwire bench (internal/live) alike: one classification, one set of names.
 //
 // A [Kind] is a stable snake_case name, written in transcripts, JSON
 // reports and bench's error kinds. [Kind.Unreachable] reports whether no

@@ -1,6 +1,8 @@
-// Package corpus holds streams of the AI SDK v4 data stream protocol, each
-// with the reading the real SDK gives it, for tests across the module; and
-// the recorded conformance scenarios chatwire replay judges.
+// Package corpus reads the corpus, the data in the module's corpus/
+// folder: streams of the AI SDK v4 data stream protocol, each with the
+// reading the real SDK gives it, for tests across the module; and the
+// recorded conformance scenarios chatwire replay judges. It is chatwire's
+// own: the data is the users', the accessors the tests'.
 //
 // The streams live in corpus/streams/ and are read from disk, from the
 // corpus directory a caller passes (os.DirFS of corpus/, relative to the
@@ -42,10 +44,5 @@
 //	assembly.go       AssemblyStep and PartialJSONCase: the SDK client's message at every
 //	                  line, its parsePartialJson
 //	transcripts.go    the recorded scenarios: Transcripts, Scenarios, ScenarioDir
-//	embed.go          the embedded archive of transcripts/ (transcripts.zip.gz)
-//	generator/        generate.mjs: the real AI SDK (npm) writes every stream file
-//	streams/, transcripts/  the data
-//	ui/               the UI message stream of AI SDK 5, 6 and 7: streams written by the real
-//	                  servers, hand-made edge streams, 46 client releases' readings, and their
-//	                  generator (ui/README.md)
+//	embed.go          the embedded archive of corpus/transcripts/ (transcripts.zip.gz)
 package corpus

@@ -60,7 +60,6 @@
 //	harness.sh        what the scripts share: options, the rounds, the ratio tables' arithmetic
 //	RESULTS.md        the current figures and how to reproduce them
 //	TRIED.md          what was tried for speed and dropped, with why
-//	live/             package live: the live stream meter of chatwire bench
 //	sdk/              the AI SDK's own assembly and parser timed (Node), for assemble.sh; short-streams.mjs
 //	testdata/short/   the streams of short lines, written by the AI SDK (sdk/short-streams.mjs)
 //	testdata/run/     fixture results for run_test.go

@@ -12,7 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/chatwire/chatwire/client/httpfail"
+	"github.com/chatwire/chatwire/internal/httpfail"
 	"github.com/chatwire/chatwire/internal/chatapi"
 	"github.com/chatwire/chatwire/internal/protocol"
 )

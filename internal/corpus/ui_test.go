@@ -18,7 +18,7 @@ import (
 // reading of it whose outcome is the manifest's, and that no file lies
 // there that nothing names.
 func TestUICorpusComplete(t *testing.T) {
-	ui := os.DirFS("ui")
+	ui := os.DirFS("../../corpus/ui")
 	m, err := ReadUIManifest(ui)
 	require.NoError(t, err)
 	require.NotEmpty(t, m.Releases, "ui/MANIFEST.json lists no release")

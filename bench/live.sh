@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# Reproduces bench/live/RESULTS.md: the meter against plain reads of the
+# Reproduces the live meter section of bench/RESULTS.md: the meter against plain reads of the
 # same loopback responses, RUNS interleaved runs, compared with benchstat.
 #
-#	bench/live/run.sh [RUNS]   (default 12)
+#	bench/live.sh [RUNS]   (default 12)
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/.."
 runs=${1:-12}
 out=${OUT:-/tmp/chatwire-streamread.txt}
 command -v benchstat >/dev/null || go install golang.org/x/perf/cmd/benchstat@latest
 export PATH="$PATH:$(go env GOPATH)/bin"
-go test -c -o /tmp/chatwire-live.test ./bench/live
+go test -c -o /tmp/chatwire-live.test ./internal/live
 : >"$out"
 for i in $(seq 1 "$runs"); do
 	# One process per run: each runs every reader once, so slow phases of

@@ -3,7 +3,7 @@ package spectable_test
 import (
 	"fmt"
 
-	"github.com/chatwire/chatwire/conformance/spectable"
+	"github.com/chatwire/chatwire/conformance/internal/spectable"
 )
 
 // Every row of the request body table becomes wrong bodies, by type.

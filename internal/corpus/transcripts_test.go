@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -24,7 +25,7 @@ var update = flag.Bool("update", false, "write "+TranscriptsArchive+" again from
 // conformant and rate-limited ones and the fault ones, each with its
 // expected.json and transcripts only.
 func TestScenarios(t *testing.T) {
-	entries, err := os.ReadDir(TranscriptsDir)
+	entries, err := os.ReadDir(filepath.Join("../../corpus", TranscriptsDir))
 	require.NoError(t, err)
 	var names []string
 	for _, e := range entries {
@@ -37,7 +38,7 @@ func TestScenarios(t *testing.T) {
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
 			assert.True(t, name == "conformant" || name == "ui-conformant" || name == "rate-limited" || strings.HasPrefix(name, "fault-"), "scenario name %q", name)
-			entries, err := os.ReadDir(ScenarioDir(name))
+			entries, err := os.ReadDir(filepath.Join("../../corpus", ScenarioDir(name)))
 			require.NoError(t, err)
 			transcripts, expected := 0, 0
 			for _, e := range entries {
@@ -64,7 +65,7 @@ func TestScenarios(t *testing.T) {
 // of transcripts/ and nothing else, byte for byte. With -update it writes
 // the archive again first.
 func TestTranscriptsArchive(t *testing.T) {
-	disk := os.DirFS(".")
+	disk := os.DirFS("../../corpus")
 	if *update {
 		var buf bytes.Buffer
 		require.NoError(t, writeArchive(&buf, disk))

@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/chatwire/chatwire/corpus"
+	"github.com/chatwire/chatwire/internal/corpus"
 	"github.com/chatwire/chatwire/linestream"
 )
 
@@ -123,7 +123,7 @@ func lenientIn(id string, m mode) leniency {
 
 func loadClass(t *testing.T, class string) []corpus.Stream {
 	t.Helper()
-	streams, err := corpus.Streams(os.DirFS("."), class)
+	streams, err := corpus.Streams(os.DirFS("../../corpus"), class)
 	require.NoError(t, err, "load the %s streams", class)
 	require.NotEmpty(t, streams, "the corpus has %s streams", class)
 	return streams

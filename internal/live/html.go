@@ -166,7 +166,7 @@ func WriteHTML(w io.Writer, r, base *Report) error {
 		b.WriteString("</section>\n")
 	}
 
-	fmt.Fprintf(&b, "<footer>Written by %s. Metrics as defined in the bench/live package documentation. "+
+	fmt.Fprintf(&b, "<footer>Written by %s. Metrics as defined in the documentation of chatwire bench. "+
 		"This page is self-contained: it loads nothing.</footer>\n", esc(orDash(r.Tool)))
 	b.WriteString("<p id=\"status\"></p>\n<script>" + pageScript + "</script>\n</body>\n</html>\n")
 	_, err := io.WriteString(w, b.String())

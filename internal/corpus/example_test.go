@@ -9,12 +9,12 @@ import (
 	"path"
 	"strings"
 
-	"github.com/chatwire/chatwire/corpus"
+	"github.com/chatwire/chatwire/internal/corpus"
 )
 
 func ExampleLoad() {
 	// The corpus directory: corpus/ of the module, where the example runs.
-	fsys := os.DirFS(".")
+	fsys := os.DirFS("../../corpus")
 	s, err := corpus.Load(fsys, corpus.Accepted, "crlf-line-endings")
 	if err != nil {
 		log.Fatal(err)
@@ -32,7 +32,7 @@ func ExampleLoad() {
 }
 
 func ExampleStreams() {
-	streams, err := corpus.Streams(os.DirFS("."), corpus.Invalid)
+	streams, err := corpus.Streams(os.DirFS("../../corpus"), corpus.Invalid)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func ExampleStreams() {
 }
 
 func ExampleAllStreams() {
-	all, err := corpus.AllStreams(os.DirFS("."))
+	all, err := corpus.AllStreams(os.DirFS("../../corpus"))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func ExampleTranscripts() {
 
 func ExampleClasses() {
 	for _, class := range corpus.Classes() {
-		streams, err := corpus.Streams(os.DirFS("."), class)
+		streams, err := corpus.Streams(os.DirFS("../../corpus"), class)
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -98,7 +98,7 @@ func ExampleClasses() {
 }
 
 func ExampleStream_Assembly() {
-	s, err := corpus.Load(os.DirFS("."), corpus.Valid, "assembly-tool-result-before-any-call")
+	s, err := corpus.Load(os.DirFS("../../corpus"), corpus.Valid, "assembly-tool-result-before-any-call")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func ExampleStream_Assembly() {
 }
 
 func ExamplePartialJSONCases() {
-	cases, err := corpus.PartialJSONCases(os.DirFS("."))
+	cases, err := corpus.PartialJSONCases(os.DirFS("../../corpus"))
 	if err != nil {
 		log.Fatal(err)
 	}
