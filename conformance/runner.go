@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/chatwire/chatwire/internal/httpfail"
 	"github.com/chatwire/chatwire/conformance/transcript"
+	"github.com/chatwire/chatwire/internal/httpfail"
 )
 
 // NoChatLimit is the [Config.MaxChats] of a run whose spending is not

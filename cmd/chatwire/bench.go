@@ -15,9 +15,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/chatwire/chatwire/internal/live"
 	"github.com/chatwire/chatwire/conformance/mock"
 	"github.com/chatwire/chatwire/internal/chatapi"
+	"github.com/chatwire/chatwire/internal/live"
 	"github.com/chatwire/chatwire/internal/protocol"
 )
 

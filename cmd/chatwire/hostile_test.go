@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chatwire/chatwire/internal/hostile"
 	"github.com/chatwire/chatwire/conformance/transcript"
+	"github.com/chatwire/chatwire/internal/hostile"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )

@@ -11,10 +11,10 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/chatwire/chatwire/cmd/chatwire/internal/recording"
 	"github.com/chatwire/chatwire/conformance"
 	"github.com/chatwire/chatwire/conformance/report"
 	"github.com/chatwire/chatwire/conformance/transcript"
-	"github.com/chatwire/chatwire/cmd/chatwire/internal/recording"
 )
 
 func runRecord(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {

@@ -14,10 +14,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/chatwire/chatwire/cmd/chatwire/internal/recording"
 	"github.com/chatwire/chatwire/conformance"
 	"github.com/chatwire/chatwire/conformance/report"
 	"github.com/chatwire/chatwire/conformance/transcript"
-	"github.com/chatwire/chatwire/cmd/chatwire/internal/recording"
 	"github.com/chatwire/chatwire/internal/corpus"
 )
 

@@ -12,8 +12,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/chatwire/chatwire/internal/httpfail"
 	"github.com/chatwire/chatwire/internal/chatapi"
+	"github.com/chatwire/chatwire/internal/httpfail"
 	"github.com/chatwire/chatwire/internal/protocol"
 )
 

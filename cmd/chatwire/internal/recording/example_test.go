@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/chatwire/chatwire/conformance"
 	"github.com/chatwire/chatwire/cmd/chatwire/internal/recording"
+	"github.com/chatwire/chatwire/conformance"
 )
 
 // Replay judges a recording again, here the corpus's recording of the
