@@ -447,8 +447,11 @@ func TestInterruptedAcrossTheRun(t *testing.T) {
 		if !q.has("model", "gamma-k3") {
 			return false
 		}
-		writeStream(w, "text/plain; charset=utf-8", `2:[{"chatId":"chat_3"}]`)
+		// The interrupt comes while the third chat streams: before its
+		// first line is written, so the run cannot have read it and moved
+		// on before the cancel lands.
 		cancel()
+		writeStream(w, "text/plain; charset=utf-8", `2:[{"chatId":"chat_3"}]`)
 		<-q.r.Context().Done()
 		return true
 	}}
