@@ -43,6 +43,9 @@
 //
 //	internal/spectable/  the spec's request tables and models as data; generates wrong bodies
 //	                  (of chatwire, imports internal/chatapi alone)
+//	internal/reading/  a body read once, as it streams in, into a transcript.Reading: the
+//	                  protocol, a JSON answer, a stream's grammar, chunks and chat ids,
+//	                  what each client's user is left with (judges nothing)
 //	probe.go, table.go  the probes: the catalogue's requests, generated bodies among them
 //	followup.go       the request-header (4.1) and follow-up (5.3) probes and checks
 //	rolekey.go        the companion probes of the role-key checks
@@ -50,14 +53,11 @@
 //	judge.go, invariant.go  the judges: exchanges in, verdicts out (no network)
 //	uicheck.go        the chat/4.5/ui-* checks of the UI message stream (AI SDK 5, 6, 7) and
 //	                  their judges: framing, chunk schema, assembly, chat id, release skew
-//	endstate.go       what each client's user is left with once a stream ends: the message,
-//	                  an error shown or not, what the client dropped, lost or shows twice
 //	endcheck.go       the end-state checks: chat/4.5/message-*, stream-error, chat/4.4/chat-id-unique
-//	uiread.go         UIOptions; the protocol of each stream told apart (internal/protocol);
-//	                  a UI message stream read as the SDK's clients read it
+//	uiread.go         UIOptions: which client releases and protocol a reading assumes
 //	exchanges.go      JudgeExchanges: the invariants judged on exchanges recorded elsewhere
-//	evidence.go       bounded evidence: what a live run judged of a body longer than the
-//	                  excerpt it keeps
+//	readback.go       the reading of an exchange recorded elsewhere: the one its transcript
+//	                  kept, else its kept lines read as the live run read the body
 //	runner.go, verdict.go  running: sending probes through an Exchanger, interference,
 //	                  judging
 //	stop.go           the early stops: no connection, no answer, a rejected key, no API at
@@ -110,16 +110,16 @@
 //
 // # Bounded evidence
 //
-// A run holds at most one body in flight ([LiveOptions.MaxBytes], 8 MiB by
-// default, decompressed: a compression bomb is read to the cap like any
-// body) and keeps of each exchange the first transcript.MaxExcerpt (64
-// KiB) of its body. A longer body is kept as that excerpt, marked
-// truncated, with its full length, its SHA-256 and what the live run
-// judged of the whole of it (whether it is a JSON object and its judged
-// members, the first line's chatId or fault, the line grammar verdict), so
-// reports, transcripts and a replay of them reach the live verdict. Memory
-// is thus about 3 × the cap + 64 KiB per exchange, whatever the service
-// sends.
+// A run reads at most one body at a time, to [LiveOptions.MaxBytes] (8
+// MiB by default, decompressed: a compression bomb is read to the cap like
+// any body), once, as it streams in: package internal/reading turns it into
+// a typed transcript.Reading that every judge reads, and nothing holds the
+// body whole past the line or JSON answer being read. Of each exchange the
+// run keeps the first transcript.MaxExcerpt (64 KiB) of its body. A longer
+// body is kept as that excerpt, marked truncated, with its full length,
+// its SHA-256 and its reading, so reports, transcripts and a replay of them
+// reach the live verdict. Memory is thus a few times the cap plus 64 KiB
+// per exchange, whatever the service sends.
 //
 // # Outcomes and interference
 //

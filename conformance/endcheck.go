@@ -1,7 +1,6 @@
 package conformance
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -9,13 +8,10 @@ import (
 	"strings"
 
 	"github.com/chatwire/chatwire/conformance/transcript"
-	"github.com/chatwire/chatwire/internal/protocol"
-	"github.com/chatwire/chatwire/linestream"
-	"github.com/chatwire/chatwire/uistream"
 )
 
 // This file holds the checks of what a client's user is left with once a
-// stream of a created chat has ended (endstate.go reads it), in both
+// stream of a created chat has ended (package internal/reading reads it), in both
 // protocols: the message is there, finished, shown once, unaltered, about
 // this chat; an error is named and never followed by a claim of success.
 // The other stream checks fail what makes a client throw; these fail what a
@@ -43,7 +39,7 @@ func endChecks() []Check {
 	streamProbe := []string{"stream-default"}
 	end := func(id, title string, req string, expected []string, j func(observed, *streamEnd) verdict) Check {
 		return Check{ID: id, Section: "4.5", Title: title, Level: Must, Kind: KindInvariant, Requirement: req,
-			Expected: expected, Probes: streamProbe, judge: judge{each: endJudge(id, j)}}
+			Expected: expected, Probes: streamProbe, judge: judge{each: endJudge(j)}}
 	}
 	return []Check{
 		end(checkMessageNotEmpty, "a created chat's stream leaves its user a message to read", reqCreates+" … "+reqProgress,
@@ -78,38 +74,40 @@ func endChecks() []Check {
 	}
 }
 
-// endJudge makes the judge of end-state check id from j. It applies to the
-// streams of the run read to their end, and to those of probes that read
-// to the end but were stopped before it (a probe that reads only its first
-// line is not about the end). Of an exchange that keeps only an excerpt, it
-// returns what the live run judged of the whole body.
-func endJudge(id string, j func(observed, *streamEnd) verdict) func(observed) (verdict, bool) {
-	return func(o observed) (verdict, bool) {
-		if !isStream(o.x) || o.x.End.Reason != transcript.EndEOF && o.probe.Read != ReadToCap {
-			return verdict{}, false
-		}
-		if facts, ok := judged(o.x); ok {
-			if out, ok := facts[wholeFact(id, "outcome")]; ok {
-				return verdict{outcome: Outcome(out), reason: facts[wholeFact(id, "reason")], actual: facts[wholeFact(id, "actual")]}, true
-			}
-		}
-		p, _ := streamProtocol(o.x, o.ui.Protocol)
-		return j(o, readEnd(o.x, p, o.ui)), true
-	}
+// streamEnd is what the clients' readings of one stream leave their users
+// with (the reading's end), with how the reading of it ended.
+type streamEnd struct {
+	*transcript.EndReading
+	ui bool // the UI message stream
+	// whole reports that the body was read to its end, so that its end is
+	// the service's; else stopped says why it was not (the reader's cap,
+	// a timeout, a broken connection), and broken that the connection
+	// broke after the head: every client shows a network error.
+	whole   bool
+	stopped string
+	broken  bool
 }
 
-// judgeEndWhole records the end-state checks' verdicts on the whole body
-// of x into facts, before x is cut to its excerpt.
-func judgeEndWhole(o observed, facts map[string]string) {
-	for _, c := range endChecks() {
-		if c.judge.each == nil {
-			continue
+// silent reports whether client c shows its user no error: harm to its
+// message goes unseen.
+func (e *streamEnd) silent(c *transcript.ClientEnd) bool { return c.Shown == "" && !e.broken }
+
+// endJudge makes the judge of an end-state check from j. It applies to the
+// streams of the run read as whole streams, to their end or to where the
+// reader stopped (a probe that reads only its first line is not about the
+// end).
+func endJudge(j func(observed, *streamEnd) verdict) func(observed) (verdict, bool) {
+	return func(o observed) (verdict, bool) {
+		if !isStream(o.x) || o.x.Reading.End == nil {
+			return verdict{}, false
 		}
-		v, ok := c.judge.each(o)
-		if !ok {
-			continue
+		rd := o.x.Reading
+		e := &streamEnd{EndReading: rd.End, ui: rd.Protocol == "ui", whole: rd.Whole}
+		if !e.whole {
+			e.stopped = endText(o.x)
+			e.broken = o.x.End.Reason == transcript.EndReset
 		}
-		facts[wholeFact(c.ID, "outcome")], facts[wholeFact(c.ID, "reason")], facts[wholeFact(c.ID, "actual")] = string(v.outcome), v.reason, v.actual
+		return j(o, e), true
 	}
 }
 
@@ -118,21 +116,21 @@ func judgeEndWhole(o observed, facts map[string]string) {
 // the newest release of a maintained major is among them, warn when only
 // older ones are (their users must upgrade), pass when none is. The reason
 // names the clients and the first one's harm.
-func harmed(e *streamEnd, harm func(c *clientEnd) []string) (outcome Outcome, reason string) {
+func harmed(e *streamEnd, harm func(c *transcript.ClientEnd) []string) (outcome Outcome, reason string) {
 	var who []string
 	var why []string
 	newest := false
-	for i := range e.clients {
-		c := &e.clients[i]
-		if !c.silent() {
+	for i := range e.Clients {
+		c := &e.Clients[i]
+		if !e.silent(c) {
 			continue
 		}
 		h := harm(c)
 		if len(h) == 0 {
 			continue
 		}
-		who = append(who, c.client)
-		newest = newest || c.newest
+		who = append(who, c.Client)
+		newest = newest || c.Newest
 		if why == nil {
 			why = h
 		}
@@ -141,7 +139,7 @@ func harmed(e *streamEnd, harm func(c *clientEnd) []string) (outcome Outcome, re
 		return Pass, ""
 	}
 	clients := strings.Join(who, ", ")
-	if len(who) == len(e.clients) && len(who) > 1 {
+	if len(who) == len(e.Clients) && len(who) > 1 {
 		clients = "every client checked (" + clients + ")"
 	}
 	reason = clients + ": the user sees, with no error, " + phrase(why)
@@ -163,9 +161,9 @@ func phrase(h []string) string {
 // readClients says which clients read the stream, for a passing actual.
 func readClients(e *streamEnd) string {
 	var silent []string
-	for _, c := range e.clients {
-		if c.silent() {
-			silent = append(silent, c.client)
+	for i := range e.Clients {
+		if c := &e.Clients[i]; e.silent(c) {
+			silent = append(silent, c.Client)
 		}
 	}
 	if len(silent) == 0 {
@@ -183,8 +181,8 @@ func cutNote(e *streamEnd) string {
 }
 
 func judgeNotEmpty(o observed, e *streamEnd) verdict {
-	out, reason := harmed(e, func(c *clientEnd) []string {
-		if c.empty {
+	out, reason := harmed(e, func(c *transcript.ClientEnd) []string {
+		if c.Empty {
 			return []string{"an empty message"}
 		}
 		return nil
@@ -226,22 +224,22 @@ func judgeComplete(o observed, e *streamEnd) verdict {
 	}
 	var end []string // what the stream lacks, for every client
 	switch {
-	case e.proto == protocol.UI && e.abort != "":
-		end = append(end, "an abort chunk at "+e.abort+" for a chat nobody aborted")
-	case e.proto == protocol.UI && !e.finished:
+	case e.ui && e.Abort != "":
+		end = append(end, "an abort chunk at "+e.Abort+" for a chat nobody aborted")
+	case e.ui && !e.Finished:
 		end = append(end, "no finish chunk before the stream ended")
-	case e.proto != protocol.UI && !e.framed:
+	case !e.ui && !e.Framed:
 		return verdict{outcome: Info, reason: "the stream has only the parts the spec shows (2: and 0:), with no end marker: a client cannot tell its end from a cut (the AI SDK's servers end a turn with d:)",
 			actual: actual}
-	case e.proto != protocol.UI && !e.finished:
+	case !e.ui && !e.Finished:
 		end = append(end, "no finish_message part d: after the stream's step parts")
 	}
-	if e.proto != protocol.UI && e.openSteps > 0 {
-		end = append(end, fmt.Sprintf("%d start_step part(s) f: that no finish_step e: closed", e.openSteps))
+	if !e.ui && e.OpenSteps > 0 {
+		end = append(end, fmt.Sprintf("%d start_step part(s) f: that no finish_step e: closed", e.OpenSteps))
 	}
-	out, reason := harmed(e, func(c *clientEnd) []string {
-		if len(end) > 0 || len(c.open) > 0 {
-			return append([]string{"an unfinished turn:"}, append(slices.Clone(end), c.open...)...)
+	out, reason := harmed(e, func(c *transcript.ClientEnd) []string {
+		if len(end) > 0 || len(c.Open) > 0 {
+			return append([]string{"an unfinished turn:"}, append(slices.Clone(end), c.Open...)...)
 		}
 		return nil
 	})
@@ -252,9 +250,9 @@ func judgeComplete(o observed, e *streamEnd) verdict {
 }
 
 func judgeOnce(o observed, e *streamEnd) verdict {
-	out, reason := harmed(e, func(c *clientEnd) []string {
-		if len(c.twice) > 0 {
-			return append([]string{"parts shown twice:"}, c.twice...)
+	out, reason := harmed(e, func(c *transcript.ClientEnd) []string {
+		if len(c.Twice) > 0 {
+			return append([]string{"parts shown twice:"}, c.Twice...)
 		}
 		return nil
 	})
@@ -267,19 +265,19 @@ func judgeOnce(o observed, e *streamEnd) verdict {
 func judgeUnaltered(o observed, e *streamEnd) verdict {
 	actual := endActual(o.x)
 	switch {
-	case len(e.dropped) > 0:
+	case len(e.Dropped) > 0:
 		more := ""
-		if len(e.dropped) > 1 {
-			more = fmt.Sprintf(" (and %d more such lines)", len(e.dropped)-1)
+		if len(e.Dropped) > 1 {
+			more = fmt.Sprintf(" (and %d more such lines)", len(e.Dropped)-1)
 		}
-		return verdict{outcome: Fail, reason: "every client drops, without a word, what the service sent: " + e.dropped[0] + more, actual: actual}
-	case e.badUTF8 != "":
-		return verdict{outcome: Fail, reason: "the body is not UTF-8 at " + e.badUTF8 + ": every client's TextDecoder shows U+FFFD in place of what was sent",
+		return verdict{outcome: Fail, reason: "every client drops, without a word, what the service sent: " + e.Dropped[0] + more, actual: actual}
+	case e.BadUTF8 != "":
+		return verdict{outcome: Fail, reason: "the body is not UTF-8 at " + e.BadUTF8 + ": every client's TextDecoder shows U+FFFD in place of what was sent",
 			actual: actual}
 	}
-	out, reason := harmed(e, func(c *clientEnd) []string {
-		if len(c.lost) > 0 {
-			return append([]string{"a message without what was sent:"}, c.lost...)
+	out, reason := harmed(e, func(c *transcript.ClientEnd) []string {
+		if len(c.Lost) > 0 {
+			return append([]string{"a message without what was sent:"}, c.Lost...)
 		}
 		return nil
 	})
@@ -291,113 +289,38 @@ func judgeUnaltered(o observed, e *streamEnd) verdict {
 
 func judgeStreamError(o observed, e *streamEnd) verdict {
 	actual := endActual(o.x)
-	if len(e.errs) == 0 {
+	if len(e.Errors) == 0 {
 		return verdict{outcome: Pass, actual: "no error in the stream" + cutNote(e)}
 	}
-	first := e.errs[0]
-	named := fmt.Sprintf("%s: %q", first.at, first.text)
-	if len(e.errs) > 1 {
-		named += fmt.Sprintf(" (and %d more)", len(e.errs)-1)
+	first := e.Errors[0]
+	named := fmt.Sprintf("%s: %q", first.At, first.Text)
+	if len(e.Errors) > 1 {
+		named += fmt.Sprintf(" (and %d more)", len(e.Errors)-1)
 	}
 	what := "an error chunk"
-	if e.proto != protocol.UI {
+	if !e.ui {
 		what = "an error part 3:"
 	}
-	if e.successAfterError != "" {
-		return verdict{outcome: Fail, reason: "the stream carries " + what + " at " + named + ", then claims success at " + e.successAfterError +
+	if e.SuccessAfterError != "" {
+		return verdict{outcome: Fail, reason: "the stream carries " + what + " at " + named + ", then claims success at " + e.SuccessAfterError +
 			": useChat shows the error, a reader that goes on past it shows a finished turn", actual: actual}
 	}
 	note := ""
-	if e.noReason != "" {
-		note = "; a finish without finishReason follows at " + e.noReason
+	if e.NoReasonAfterError != "" {
+		note = "; a finish without finishReason follows at " + e.NoReasonAfterError
 	}
 	return verdict{outcome: Warn, reason: "the chat the run created ended in error: " + what + " at " + named + " (useChat ends with status error)" + note,
 		actual: actual}
 }
 
-// chatIDFound is a chat id a response carries, and where.
-type chatIDFound struct{ id, where string }
-
-// chatIDHeader reports whether a response header's name says it carries a
-// chat id, such as X-Chat-Id or Chat-ID.
-func chatIDHeader(name string) bool {
-	n := strings.NewReplacer("-", "", "_", "").Replace(strings.ToLower(name))
-	return strings.HasSuffix(n, "chatid")
-}
-
-// uiChatIDs returns the chat ids a UI message stream carries where a
-// client or its caller can read them: response headers, a chunk's
-// messageMetadata.chatId (the client merges it into the message's
-// metadata), a data part's chatId (delivered to onData, and kept in the
-// message unless transient).
-func uiChatIDs(x *transcript.Exchange, r *uiRead) []chatIDFound {
-	var out []chatIDFound
-	for name, vs := range x.Response.Header {
-		if chatIDHeader(name) && len(vs) > 0 && vs[0] != "" {
-			out = append(out, chatIDFound{vs[0], "header " + name})
-		}
-	}
-	for _, c := range r.chunks {
-		if raw, ok := metadataChatID(c.Data); ok {
-			out = append(out, chatIDFound{jsonString(raw), fmt.Sprintf("event %d (%s) messageMetadata.chatId", c.Event, c.Type)})
-		}
-		if c.Kind == uistream.ChunkData {
-			var d struct {
-				Data map[string]json.RawMessage `json:"data"`
-			}
-			if json.Unmarshal(c.Data, &d) == nil {
-				if raw, ok := d.Data["chatId"]; ok {
-					out = append(out, chatIDFound{jsonString(raw), fmt.Sprintf("event %d (%s) data.chatId", c.Event, c.Type)})
-				}
-			}
-		}
-	}
-	return out
-}
-
-// jsonString returns the string a JSON string holds, or the JSON itself
-// for another value.
-func jsonString(raw []byte) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	return string(raw)
-}
-
-// v4ChatIDs returns the chat ids of a v4 stream's 2: parts: the first
-// line's, then any later data part's object with a chatId.
-func v4ChatIDs(x *transcript.Exchange) []chatIDFound {
-	var out []chatIDFound
-	d := linestream.NewDecoder(&linesReader{lines: judgedLines(x)})
-	for d.Next() {
-		p := d.Part()
-		if p.Kind() != linestream.KindData {
-			continue
-		}
-		var objs []map[string]json.RawMessage
-		if json.Unmarshal(p.Value, &objs) != nil {
-			continue
-		}
-		for _, o := range objs {
-			if raw, ok := o["chatId"]; ok {
-				out = append(out, chatIDFound{jsonString(raw), fmt.Sprintf("line %d (2:) chatId", p.Line)})
-			}
-		}
-	}
-	return out
-}
-
 func judgeMessageChat(o observed, e *streamEnd) verdict {
-	var ids []chatIDFound
-	if e.proto == protocol.UI {
-		ids = uiChatIDs(o.x, readUI(o.x))
-	} else {
-		if _, id, err := checkFirstLine(o.x); err != nil || len(id) == 0 {
+	rd := o.x.Reading
+	if !e.ui {
+		if _, id, err := checkFirstLine(o.x); err != nil || id == "" {
 			return verdict{outcome: Skip, reason: "not judged: the first line carries no chat id (chat/4.5/first-line-code-2)"}
 		}
-		ids = v4ChatIDs(o.x)
 	}
+	ids := rd.IDs
 	if len(ids) == 0 {
 		if !e.whole {
 			return verdict{outcome: Inconclusive, reason: "not judged: no chat id had arrived when the reading stopped (" + e.stopped + ")", actual: endActual(o.x)}
@@ -406,44 +329,47 @@ func judgeMessageChat(o observed, e *streamEnd) verdict {
 			actual: endActual(o.x)}
 	}
 	for _, f := range ids[1:] {
-		if f.id != ids[0].id {
-			return verdict{outcome: Fail, reason: fmt.Sprintf("the stream names chat %q at %s and chat %q at %s: its message ends about another chat", ids[0].id, ids[0].where, f.id, f.where),
+		if f.ID != ids[0].ID {
+			return verdict{outcome: Fail, reason: fmt.Sprintf("the stream names chat %q at %s and chat %q at %s: its message ends about another chat", ids[0].ID, ids[0].Where, f.ID, f.Where),
 				actual: endActual(o.x)}
 		}
 	}
-	return verdict{outcome: Pass, actual: fmt.Sprintf("chat %q at %s", ids[0].id, ids[0].where)}
+	return verdict{outcome: Pass, actual: fmt.Sprintf("chat %q at %s", ids[0].ID, ids[0].Where)}
 }
 
 // createdChatIDOf returns the chat id of a chat the exchange created (a
 // 200 to POST /api/chat): the JSON response's chatId, the stream's first
 // line, or the first chat id a UI stream carries; ok is false when it
 // created none or names none.
-func createdChatIDOf(o observed) (chatIDFound, bool) {
+func createdChatIDOf(o observed) (transcript.ChatIDFound, bool) {
 	x := o.x
-	if x.Response == nil || x.Response.Status != http.StatusOK || x.Request.Method != http.MethodPost || o.probe.Path != ChatPath {
-		return chatIDFound{}, false
+	if x.Response == nil || x.Response.Status != http.StatusOK || x.Request.Method != http.MethodPost || o.probe.Path != ChatPath || x.Reading == nil {
+		return transcript.ChatIDFound{}, false
 	}
 	if obj, err := jsonObject(x); err == nil {
 		if id, err := stringMember(obj, "chatId"); err == nil && id != "" {
-			return chatIDFound{id, "the JSON response's chatId"}, true
+			return transcript.ChatIDFound{ID: id, Where: "the JSON response's chatId"}, true
 		}
-		return chatIDFound{}, false
+		return transcript.ChatIDFound{}, false
 	}
-	if p, _ := streamProtocol(x, o.ui.Protocol); p == protocol.UI {
-		if ids := uiChatIDs(x, readUI(x)); len(ids) > 0 && ids[0].id != "" {
+	if !isStream(x) {
+		return transcript.ChatIDFound{}, false
+	}
+	if x.Reading.Protocol == "ui" {
+		if ids := x.Reading.IDs; len(ids) > 0 && ids[0].ID != "" {
 			return ids[0], true
 		}
-		return chatIDFound{}, false
+		return transcript.ChatIDFound{}, false
 	}
-	if _, id, err := checkFirstLine(x); err == nil && len(id) > 0 {
-		return chatIDFound{string(id), "the first line's chatId"}, true
+	if _, id, err := checkFirstLine(x); err == nil && id != "" {
+		return transcript.ChatIDFound{ID: id, Where: "the first line's chatId"}, true
 	}
-	return chatIDFound{}, false
+	return transcript.ChatIDFound{}, false
 }
 
 func judgeChatIDUnique(all []observed) (verdict, *observed) {
 	first := map[string]*observed{}
-	var whereFirst = map[string]string{}
+	whereFirst := map[string]string{}
 	chats := 0
 	for i := range all {
 		o := &all[i]
@@ -452,13 +378,13 @@ func judgeChatIDUnique(all []observed) (verdict, *observed) {
 			continue
 		}
 		chats++
-		if prev, seen := first[f.id]; seen {
+		if prev, seen := first[f.ID]; seen {
 			return verdict{outcome: Fail,
 				reason: fmt.Sprintf("two chats the run created carry the same chat id %q: probe %s (attempt %d, %s) and probe %s (attempt %d, %s): one user's client shows another chat",
-					f.id, prev.probe.ID, prev.attempt, whereFirst[f.id], o.probe.ID, o.attempt, f.where),
-				actual: fmt.Sprintf("chatId %q twice", f.id)}, o
+					f.ID, prev.probe.ID, prev.attempt, whereFirst[f.ID], o.probe.ID, o.attempt, f.Where),
+				actual: fmt.Sprintf("chatId %q twice", f.ID)}, o
 		}
-		first[f.id], whereFirst[f.id] = o, f.where
+		first[f.ID], whereFirst[f.ID] = o, f.Where
 	}
 	switch chats {
 	case 0:
@@ -468,6 +394,3 @@ func judgeChatIDUnique(all []observed) (verdict, *observed) {
 	}
 	return verdict{outcome: Pass, actual: strconv.Itoa(chats) + " chats, each with its own chat id"}, nil
 }
-
-// wholeFact names a fact judgeWhole records for check id.
-func wholeFact(id, what string) string { return id + "/" + what }

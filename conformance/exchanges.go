@@ -33,7 +33,9 @@ func JudgeExchanges(cfg Config, names []string, xs []*transcript.Exchange) *Repo
 	rep := &Report{Tool: cfg.Tool, Version: cfg.Version, Spec: SpecName, Target: cfg.Target, Strict: cfg.Strict, StartedAt: cfg.Now()}
 	all := make([]observed, len(xs))
 	for i, x := range xs {
-		all[i] = observed{probe: exchangeProbe(names[i], x), x: x, attempt: 1, ui: cfg.UI}
+		p := exchangeProbe(names[i], x)
+		readBack(x, p, cfg.UI)
+		all[i] = observed{probe: p, x: x, attempt: 1, ui: cfg.UI}
 		if x.Response != nil && x.Response.Status == http.StatusOK && x.Request.Method == http.MethodPost {
 			rep.ChatsCreated++
 		}
@@ -60,7 +62,7 @@ func JudgeExchanges(cfg Config, names []string, xs []*transcript.Exchange) *Repo
 // credential role (valid) when it carried one; never its credential, its
 // cookies or its other headers.
 func exchangeProbe(name string, x *transcript.Exchange) *Probe {
-	p := &Probe{ID: name, Method: x.Request.Method, Path: ChatPath, Header: http.Header{}, Body: x.Request.Body}
+	p := &Probe{ID: name, Method: x.Request.Method, Path: ChatPath, Header: http.Header{}, Body: x.Request.Body, Read: ReadToCap}
 	if u, err := url.Parse(x.Request.URL); err == nil && u.Path != "" {
 		p.Path = u.EscapedPath()
 	}

@@ -87,10 +87,10 @@ func TestLiveHostile(t *testing.T) {
 			assert.Len(t, tr.SHA256, 64, "%s: a hex sha256", tc.mode)
 			assert.Equal(t, transcript.MaxExcerpt, len(x.Body()), "%s: the lines hold the excerpt only", tc.mode)
 			assert.True(t, x.Lines[len(x.Lines)-1].Cut, "%s: the last kept line is marked cut", tc.mode)
-			if tc.status == 200 {
-				assert.NotEmpty(t, tr.Judged[factGrammar], "%s: the whole body's line grammar is recorded", tc.mode)
-			}
-			assert.NotEmpty(t, tr.Judged[factJSONError]+tr.Judged[factJSON], "%s: whether the whole body is a JSON object is recorded", tc.mode)
+			require.NotNil(t, tr.Reading, "%s: the reading of the whole body is kept with the excerpt", tc.mode)
+			assert.Same(t, x.Reading, tr.Reading, "%s: the exchange's reading", tc.mode)
+			assert.True(t, tr.Reading.V4 != nil || tr.Reading.UI != nil || tr.Reading.JSON != nil,
+				"%s: the whole body is read, as a stream or as JSON: %+v", tc.mode, tr.Reading)
 		})
 	}
 }

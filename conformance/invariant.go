@@ -1,100 +1,51 @@
 package conformance
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/chatwire/chatwire/conformance/transcript"
-	"github.com/chatwire/chatwire/linestream"
 )
 
 // This file holds the judges of the invariants, the checks judged on every
 // exchange of a run they apply to, and of the checks over several
 // exchanges.
 
-// wantsStream reports whether the request of x asked for a text stream: its
-// body is a JSON object whose stream member is absent or true.
-func wantsStream(x *transcript.Exchange) bool {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(x.Request.Body, &m) != nil || m == nil {
-		return false
-	}
-	s, ok := m["stream"]
-	return !ok || string(s) == "true"
-}
-
 // isStream reports whether x is a stream response: a 200 to a request that
 // asked for a stream, whose body is not a JSON object (a JSON answer to a
 // stream request is chat/4.5/stream-default's business).
 func isStream(x *transcript.Exchange) bool {
-	return x.Response != nil && x.Response.Status == 200 && wantsStream(x) && !isJSONObjectBody(x)
+	return x.Reading != nil && x.Reading.Kind == "stream"
 }
 
-// judgedLines returns the lines of x the stream checks judge: all of them
-// but a final line the reader cut short (one without '\n' when the body did
-// not end there), each without a trailing '\r'.
-func judgedLines(x *transcript.Exchange) [][]byte {
-	lines := make([][]byte, 0, len(x.Lines))
-	for i, l := range x.Lines {
-		if !l.NL && i == len(x.Lines)-1 && x.End.Reason != transcript.EndEOF {
-			break
-		}
-		lines = append(lines, bytes.TrimSuffix(l.Text, []byte("\r")))
-	}
-	return lines
+// isUIStream reports whether x is a stream of the UI message stream.
+func isUIStream(o observed) bool {
+	return isStream(o.x) && o.x.Reading.Protocol == "ui"
 }
 
-// firstLine returns the first non-blank judged line of x.
-func firstLine(x *transcript.Exchange) ([]byte, bool) {
-	if x.End.Truncated != nil {
-		return keptFirstLine(x)
+// checkFirstLine returns the first line of the v4 stream x, cut, and the
+// chatId JSON reads from it, or why it is not the spec's first line.
+func checkFirstLine(x *transcript.Exchange) (line string, chatID string, err error) {
+	v := x.Reading.V4
+	if v == nil {
+		return "", "", errors.New("the stream is not read as the v4 data stream")
 	}
-	for _, l := range judgedLines(x) {
-		if len(l) > 0 {
-			return l, true
-		}
+	switch {
+	case v.FirstErr != "":
+		return v.FirstLine, v.FirstChatID, errors.New(v.FirstErr)
+	case v.FirstLine != "":
+		return v.FirstLine, v.FirstChatID, nil
 	}
-	return nil, false
-}
-
-// checkFirstLine checks the first line of the stream x and returns it with
-// the chatId JSON reads from it, or why it is wrong.
-func checkFirstLine(x *transcript.Exchange) (line, chatID []byte, err error) {
-	if facts, ok := judged(x); ok {
-		return wholeFirstLine(x, facts)
+	switch x.End.Reason {
+	case transcript.EndEOF:
+		return "", "", errors.New("the stream ended without a line")
+	case transcript.EndTimeout:
+		return "", "", fmt.Errorf("no first line arrived (%s)", endText(x))
 	}
-	line, ok := firstLine(x)
-	if !ok {
-		switch x.End.Reason {
-		case transcript.EndEOF:
-			return nil, nil, errors.New("the stream ended without a line")
-		case transcript.EndTimeout:
-			return nil, nil, fmt.Errorf("no first line arrived (%s)", endText(x))
-		}
-		return nil, nil, fmt.Errorf("no complete first line was read (%s)", endText(x))
-	}
-	d := linestream.NewDecoder(bytes.NewReader(line))
-	if !d.Next() {
-		return line, nil, fmt.Errorf("the first line is not <code>:<JSON>: %v", d.Err())
-	}
-	p := d.Part()
-	if string(p.Code) != "2" {
-		return line, nil, fmt.Errorf("the first line has code %q, want \"2\"", p.Code)
-	}
-	id, err := linestream.AppendChatID(nil, p.Value)
-	if err != nil {
-		return line, nil, errors.New("the first line's value is not an array whose first element is an object with a string chatId")
-	}
-	if len(id) == 0 {
-		return line, id, errors.New("the first line's chatId is the empty string: a unique identifier cannot be empty")
-	}
-	return line, id, nil
+	return "", "", fmt.Errorf("no complete first line was read (%s)", endText(x))
 }
 
 func judgeFirstLine(o observed) (verdict, bool) {
@@ -107,8 +58,8 @@ func judgeFirstLine(o observed) (verdict, bool) {
 	line, _, err := checkFirstLine(o.x)
 	if err != nil {
 		actual := "no first line"
-		if line != nil {
-			actual = "first line " + excerpt(line)
+		if line != "" {
+			actual = "first line " + line
 		}
 		return verdict{outcome: Fail, reason: err.Error(), actual: actual}, true
 	}
@@ -126,21 +77,16 @@ func judgePrefixShortcut(o observed) (verdict, bool) {
 	if err != nil {
 		return verdict{outcome: Skip, reason: "not judged: no stream passed chat/4.5/first-line-code-2"}, true
 	}
-	short, ok := linestream.ChatIDPrefix(line)
-	if facts, truncated := judged(o.x); truncated {
-		var id string
-		id, ok = facts[factPrefixID]
-		short = []byte(id)
-	}
+	v := o.x.Reading.V4
 	switch {
-	case !ok:
+	case !v.PrefixFound:
 		return verdict{outcome: violated(Should),
 			reason: `the first line does not start with 2:[{"chatId":" followed by a closing quote, so the shortcut finds no chatId`,
-			actual: "first line " + excerpt(line)}, true
-	case !bytes.Equal(short, id):
+			actual: "first line " + line}, true
+	case v.PrefixChatID != id:
 		return verdict{outcome: violated(Should),
-			reason: fmt.Sprintf("the shortcut reads chatId %s, JSON reads %s", strconv.Quote(string(short)), strconv.Quote(string(id))),
-			actual: "first line " + excerpt(line)}, true
+			reason: fmt.Sprintf("the shortcut reads chatId %s, JSON reads %s", strconv.Quote(v.PrefixChatID), strconv.Quote(id)),
+			actual: "first line " + line}, true
 	}
 	return verdict{outcome: Pass, actual: "the shortcut and JSON agree"}, true
 }
@@ -152,74 +98,15 @@ func judgeLineGrammar(o observed) (verdict, bool) {
 	if isUIStream(o) {
 		return uiInfo(o, "its lines are SSE, not <code>:<JSON>; chat/4.5/ui-framing, ui-chunk-schema, ui-assembly and ui-skew judge it as the AI SDK 5, 6 and 7 clients read it"), true
 	}
-	if facts, ok := judged(o.x); ok {
-		return verdict{outcome: Outcome(facts[factGrammar]), reason: facts[factGrammarReason], actual: facts[factGrammarActual]}, true
+	v := o.x.Reading.V4
+	switch {
+	case v.Bad != nil:
+		return verdict{outcome: Fail, reason: v.Bad.Msg, actual: fmt.Sprintf("line %d: %s", v.Bad.Line, v.Bad.Text)}, true
+	case v.Unknown != nil:
+		return verdict{outcome: Warn, reason: fmt.Sprintf("line %d has a code the AI SDK v4 does not know (its parser throws on it)", v.Unknown.Line),
+			actual: fmt.Sprintf("line %d: %s", v.Unknown.Line, v.Unknown.Text)}, true
 	}
-	return judgeGrammar(o.x), true
-}
-
-// judgeGrammar judges every line of the stream x.
-func judgeGrammar(x *transcript.Exchange) verdict {
-	lines := judgedLines(x)
-	d := linestream.NewDecoder(&linesReader{lines: lines})
-	var unknown []byte
-	unknownLine, parts := 0, 0
-	for d.Next() {
-		p := d.Part()
-		parts++
-		if p.Kind() == linestream.KindUnknown {
-			if unknown == nil {
-				unknown, unknownLine = p.Clone().Raw, p.Line
-			}
-			continue
-		}
-		if err := p.CheckShape(); err != nil {
-			return verdict{outcome: Fail, reason: fmt.Sprintf("line %d: %v", p.Line, err),
-				actual: fmt.Sprintf("line %d: %s", p.Line, excerpt(p.Raw))}
-		}
-	}
-	if err := d.Err(); err != nil {
-		actual := err.Error()
-		var se *linestream.SyntaxError
-		if errors.As(err, &se) && se.Line >= 1 && se.Line <= len(lines) {
-			actual = fmt.Sprintf("line %d: %s", se.Line, excerpt(lines[se.Line-1]))
-		}
-		return verdict{outcome: Fail, reason: err.Error(), actual: actual}
-	}
-	if unknown != nil {
-		return verdict{outcome: Warn, reason: fmt.Sprintf("line %d has a code the AI SDK v4 does not know (its parser throws on it)", unknownLine),
-			actual: fmt.Sprintf("line %d: %s", unknownLine, excerpt(unknown))}
-	}
-	return verdict{outcome: Pass, actual: fmt.Sprintf("%d lines well formed", parts)}
-}
-
-// linesReader reads lines joined by '\n' without copying them into one
-// buffer.
-type linesReader struct {
-	lines [][]byte
-	off   int // into lines[0]; len(lines[0]) when only its '\n' is left
-}
-
-func (r *linesReader) Read(p []byte) (int, error) {
-	n := 0
-	for n < len(p) && len(r.lines) > 0 {
-		l := r.lines[0]
-		if r.off < len(l) {
-			c := copy(p[n:], l[r.off:])
-			n += c
-			r.off += c
-			continue
-		}
-		if len(r.lines) > 1 {
-			p[n] = '\n'
-			n++
-		}
-		r.lines, r.off = r.lines[1:], 0
-	}
-	if n == 0 && len(r.lines) == 0 {
-		return 0, io.EOF
-	}
-	return n, nil
+	return verdict{outcome: Pass, actual: fmt.Sprintf("%d lines well formed", v.Parts)}, true
 }
 
 func judgeStreamContentType(o observed) (verdict, bool) {
@@ -250,7 +137,7 @@ func judgeErrorNotStream(o observed) (verdict, bool) {
 	if o.x.Response == nil || o.x.Response.Status == 200 {
 		return verdict{}, false
 	}
-	if line, ok := firstLine(o.x); ok && bytes.HasPrefix(line, []byte("2:")) {
+	if t := o.x.Reading.Text; t != nil && strings.HasPrefix(t.FirstLine, "2:") {
 		return verdict{outcome: violated(Should), reason: fmt.Sprintf("the %d response's body is a line stream starting with a 2: line", o.x.Response.Status),
 			actual: describeResponse(o.x)}, true
 	}

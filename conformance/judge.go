@@ -10,9 +10,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
+	"github.com/chatwire/chatwire/conformance/internal/reading"
 	"github.com/chatwire/chatwire/conformance/transcript"
 	"github.com/chatwire/chatwire/internal/httpfail"
 )
@@ -20,33 +19,9 @@ import (
 // This file holds the judges of the probe checks about the JSON response
 // and the stream default, and what they share with the invariants.
 
-// maxExcerpt is how many bytes of a body or line a verdict quotes.
-const maxExcerpt = 120
-
-// excerpt returns b as readable text of at most maxExcerpt bytes: printable
-// characters as they are, control characters and bytes that are not UTF-8
-// escaped as Go escapes them, and "…" when it was cut.
-func excerpt(b []byte) string {
-	var sb strings.Builder
-	for i := 0; i < len(b); {
-		if i >= maxExcerpt {
-			sb.WriteString("…")
-			break
-		}
-		r, n := utf8.DecodeRune(b[i:])
-		switch {
-		case r == utf8.RuneError && n == 1:
-			fmt.Fprintf(&sb, `\x%02x`, b[i])
-		case r == ' ' || unicode.IsPrint(r):
-			sb.WriteRune(r)
-		default:
-			q := strconv.QuoteRune(r)
-			sb.WriteString(q[1 : len(q)-1])
-		}
-		i += n
-	}
-	return sb.String()
-}
+// excerpt returns b as readable text of at most 120 bytes (see
+// [reading.Excerpt]).
+func excerpt(b []byte) string { return reading.Excerpt(b) }
 
 // describeResponse returns the status of x and the start of its body, such
 // as `403 Forbidden; body {"error":"forbidden"}`.
@@ -89,46 +64,44 @@ func mediaType(h http.Header) string {
 	return strings.ToLower(mt)
 }
 
-// jsonObject parses the body of x as a JSON object, keeping the raw value
-// of each member (the last one of duplicate keys, as JSON.parse does).
-func jsonObject(x *transcript.Exchange) (map[string]json.RawMessage, error) {
-	if facts, ok := judged(x); ok {
-		return wholeJSONObject(facts)
-	}
-	body := bodyBytes(x)
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(body, &m); err != nil || m == nil {
-		msg := "the body is not a JSON object: " + excerpt(bytes.TrimSpace(body))
+// jsonObject returns the JSON object the body of x was read as, or why it
+// is not one.
+func jsonObject(x *transcript.Exchange) (*transcript.JSONReading, error) {
+	j := x.Reading.JSON
+	if j == nil || !j.Object {
+		msg := "the body is not a JSON object"
+		if j != nil && j.Error != "" {
+			msg = j.Error
+		}
 		if x.End.Reason != transcript.EndEOF {
 			msg += " (read until " + endText(x) + ")"
 		}
 		return nil, errors.New(msg)
 	}
-	return m, nil
-}
-
-// bodyBytes returns the body of x: the text of its one line without a
-// copy when it has only one (a JSON body usually), else x.Body().
-func bodyBytes(x *transcript.Exchange) []byte {
-	if len(x.Lines) == 1 && !x.Lines[0].NL {
-		return x.Lines[0].Text
-	}
-	return x.Body()
+	return j, nil
 }
 
 // isJSONObjectBody reports whether the body of x is a JSON object. It
 // tells a JSON response from a stream.
 func isJSONObjectBody(x *transcript.Exchange) bool {
-	if facts, ok := judged(x); ok {
-		_, isObject := facts[factJSON]
-		return isObject
+	return x.Reading != nil && x.Reading.Kind == "json"
+}
+
+// member returns the raw JSON of one of the members of a JSON object the
+// checks read, and whether the object has it.
+func member(j *transcript.JSONReading, name string) ([]byte, bool) {
+	var raw string
+	switch name {
+	case "chatId":
+		raw = j.ChatID
+	case "url":
+		raw = j.URL
+	case "streamId":
+		raw = j.StreamID
+	case "assistantMessageId":
+		raw = j.AssistantMessageID
 	}
-	body := bytes.TrimSpace(bodyBytes(x))
-	if len(body) == 0 || body[0] != '{' {
-		return false
-	}
-	var m map[string]json.RawMessage
-	return json.Unmarshal(body, &m) == nil
+	return []byte(raw), raw != ""
 }
 
 // notJudged200 returns the skip verdict of a JSON-response check, and true,
@@ -162,8 +135,8 @@ func judgeJSONContentType(x *transcript.Exchange) verdict {
 
 // stringMember returns the member name of obj as a string. It explains what
 // is wrong when the member is missing or not a string.
-func stringMember(obj map[string]json.RawMessage, name string) (string, error) {
-	raw, ok := obj[name]
+func stringMember(obj *transcript.JSONReading, name string) (string, error) {
+	raw, ok := member(obj, name)
 	if !ok {
 		return "", fmt.Errorf("no %s member", name)
 	}
@@ -242,7 +215,7 @@ func judgeJSONWorkflow(x *transcript.Exchange) verdict {
 	}
 	var present []string
 	for _, name := range []string{"streamId", "assistantMessageId"} {
-		if _, ok := obj[name]; !ok {
+		if _, ok := member(obj, name); !ok {
 			continue
 		}
 		s, err := stringMember(obj, name)
@@ -273,4 +246,14 @@ func judgeStreamDefault(x *transcript.Exchange) verdict {
 			actual: describeResponse(x)}
 	}
 	return verdict{outcome: Pass, actual: "200, a text stream (Content-Type " + x.Response.Header.Get("Content-Type") + ")"}
+}
+
+// truncationText describes what an excerpt left out, for actuals:
+// "(truncated: body of 8388609 bytes, sha256 ab12…, the first 65536 kept)".
+func truncationText(x *transcript.Exchange) string {
+	t := x.End.Truncated
+	if t == nil {
+		return ""
+	}
+	return fmt.Sprintf(" (truncated: body of %d bytes, sha256 %s, the first %d kept)", x.End.Bytes, t.SHA256, t.Kept)
 }

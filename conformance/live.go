@@ -8,8 +8,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
-	"math"
 	"net"
 	"net/http"
 	"net/http/httptrace"
@@ -19,9 +19,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/chatwire/chatwire/conformance/internal/reading"
 	"github.com/chatwire/chatwire/conformance/transcript"
 	"github.com/chatwire/chatwire/internal/httpfail"
-	"github.com/chatwire/chatwire/internal/protocol"
 )
 
 // Defaults of [LiveOptions].
@@ -282,146 +282,158 @@ type exchangeRun struct {
 	start     time.Time
 	watch     *time.Timer // first-line, then idle timer
 	firstLine bool        // a non-blank line has arrived
+	lines     int         // lines read
 	bytes     int64
-	connected atomic.Bool       // a connection was made (set from the transport's goroutines)
-	kept      int64             // body bytes the evidence keeps
-	keptLines []transcript.Line // the lines it keeps: x.Lines unless the body is longer than the excerpt
+	connected atomic.Bool // a connection was made (set from the transport's goroutines)
+	kept      int64       // body bytes the evidence keeps
+	sum       hash.Hash   // of every byte read
 }
 
-// read reads the body line by line until its end, a cap or a timeout.
+// read reads the body into its reading, once, while it streams in: the
+// reading's decoders pull it through a recorder, which keeps the evidence
+// and stops the body at the caps.
 func (r *exchangeRun) read(resp *http.Response) {
 	o := &r.l.o
-	stopAfterFirst := r.p.Read == ReadFirstLine && resp.StatusCode == 200 && !isJSONMediaType(mediaType(resp.Header))
-	first := firstReading{proto: o.UI.Protocol}
-	if first.proto == protocol.Unknown {
-		first.proto = protocol.FromHeader(resp.Header)
-	}
-	br := bufio.NewReaderSize(resp.Body, 64<<10)
-	var buf []byte
-	for {
-		chunk, err := br.ReadSlice('\n')
-		r.bytes += int64(len(chunk))
-		buf = grow(buf, len(chunk), o.MaxBytes)
-		buf = append(buf, chunk...)
-		if err == nil {
-			var text []byte
-			if len(buf) > 4<<10 {
-				text, buf = buf[:len(buf)-1], nil // a long line keeps its buffer: no second copy
-			} else {
-				text, buf = bytes.Clone(buf[:len(buf)-1]), buf[:0]
-			}
-			r.line(transcript.Line{Text: text, At: time.Since(r.start), NL: true})
-			switch {
-			case stopAfterFirst && first.read(text):
-				r.finish(transcript.EndCap, "", "")
-				return
-			case len(r.x.Lines) >= o.MaxLines:
-				r.finish(transcript.EndCap, "", "")
-				return
-			}
-		}
-		if r.bytes > o.MaxBytes {
-			r.partial(buf)
-			r.finish(transcript.EndCap, httpfail.BodyCap,
-				fmt.Sprintf("the body went on past the %s cap on what is read of it (-max-body)", byteSize(o.MaxBytes)))
-			return
-		}
-		if err == nil || err == bufio.ErrBufferFull {
-			continue
-		}
-		r.partial(buf)
-		if err == io.EOF {
-			r.finish(transcript.EndEOF, "", "")
-			return
-		}
+	r.sum = sha256.New()
+	rec := &recorder{r: r, br: bufio.NewReaderSize(resp.Body, 64<<10)}
+	ro := readingOptions(o.UI)
+	ro.FirstOnly = r.p.Read == ReadFirstLine
+	rd, err := reading.Read(&r.x.Request, r.x.Response, rec, ro)
+	r.x.Reading = rd
+	rec.flush()
+	switch {
+	case errors.Is(err, errBodyCap):
+		r.finish(transcript.EndCap, httpfail.BodyCap,
+			fmt.Sprintf("the body went on past the %s cap on what is read of it (-max-body)", byteSize(o.MaxBytes)))
+	case errors.Is(err, errLineCap), err == nil && !rec.eof:
+		r.finish(transcript.EndCap, "", "")
+	case err == nil:
+		r.finish(transcript.EndEOF, "", "")
+	default:
 		r.end(err)
+	}
+}
+
+// The caps a recorder stops a body at.
+var (
+	errBodyCap = errors.New("the body cap")
+	errLineCap = errors.New("the line cap")
+)
+
+// recorder is a body as its reading reads it, handed out a line at a
+// time, so that what it records is what the reading took. On the way it
+// keeps the lines of the excerpt the evidence keeps (as the observer is
+// shown them), times each line, moves the line timer on, counts and
+// digests every byte, and stops the body at the line and byte caps. It
+// keeps nothing of the body past the excerpt.
+type recorder struct {
+	r        *exchangeRun
+	br       *bufio.Reader
+	pending  []byte // of the last piece read, what is not yet handed out
+	partial  []byte // the current line's kept bytes
+	lineLen  int64  // the current line's bytes
+	nonBlank bool   // the current line holds a byte other than white space
+	eof      bool   // the body ended
+	err      error  // what ends the reading once pending is handed out
+}
+
+func (c *recorder) Read(p []byte) (int, error) {
+	if len(c.pending) == 0 {
+		if c.err != nil {
+			return 0, c.err
+		}
+		c.next()
+		if len(c.pending) == 0 {
+			return 0, c.err
+		}
+	}
+	n := copy(p, c.pending)
+	c.pending = c.pending[n:]
+	return n, nil
+}
+
+// next reads the next piece of the body: the rest of a line, or as much
+// of a long line as the buffer holds.
+func (c *recorder) next() {
+	o := &c.r.l.o
+	piece, err := c.br.ReadSlice('\n')
+	c.r.bytes += int64(len(piece))
+	c.r.sum.Write(piece)
+	if over := c.r.bytes - o.MaxBytes; over > 0 {
+		piece, err = piece[:len(piece)-int(min(over, int64(len(piece))))], errBodyCap
+	}
+	line, nl := piece, len(piece) > 0 && piece[len(piece)-1] == '\n'
+	if nl {
+		line = piece[:len(piece)-1]
+	}
+	c.take(line)
+	if nl {
+		c.endLine(true)
+		if c.r.lines >= o.MaxLines && err == nil {
+			err = errLineCap
+		}
+	}
+	c.pending = piece
+	switch err {
+	case nil, bufio.ErrBufferFull:
+	case io.EOF:
+		c.eof, c.err = true, io.EOF
+	default:
+		c.err = err
+	}
+}
+
+// take adds bytes of the current line.
+func (c *recorder) take(seg []byte) {
+	if len(seg) == 0 {
 		return
 	}
+	c.lineLen += int64(len(seg))
+	if !c.nonBlank && len(bytes.TrimSpace(seg)) > 0 {
+		c.nonBlank = true
+	}
+	if room := transcript.MaxExcerpt - c.r.kept - int64(len(c.partial)); room > 0 {
+		c.partial = append(c.partial, seg[:min(int64(len(seg)), room)]...)
+	}
 }
 
-// firstReading tells when a ReadFirstLine probe has read its stream's
-// first line: for the v4 data stream, its first non-blank line; for the UI
-// message stream, its first event, to the blank line that ends the event's
-// data (so that the first chunk is read whole, as the SDK's parser reads
-// it). Where the headers do not tell the protocol, it is told from the
-// body's first lines as protocol.Sniff tells it: past the lines the SSE
-// parser reads without an event (comments, event, id and retry fields),
-// to the first line that tells.
-type firstReading struct {
-	proto    protocol.Protocol // Unknown until the headers or the first lines tell
-	told     bool              // proto is the headers' or Sniff's last word
-	head     []byte            // the lines read while they do not tell, for Sniff
-	nonBlank bool              // a non-blank line has arrived
-	data     bool              // a UI event's data line has arrived
-}
-
-// read takes the next line of the body and reports whether the first line
-// (or event) is now read.
-func (f *firstReading) read(line []byte) bool {
-	t := bytes.TrimSuffix(line, []byte("\r"))
-	if f.proto == protocol.Unknown && !f.told {
-		f.head = append(append(f.head, t...), '\n')
-		f.proto = protocol.Sniff(f.head)
-		if f.proto == protocol.Unknown && protocol.Silent(t) && len(f.head) < protocol.SniffBytes {
-			return false // the next line may tell
-		}
-		f.told = true
-	}
-	if len(bytes.TrimSpace(t)) != 0 {
-		f.nonBlank = true
-	}
-	if f.proto != protocol.UI {
-		return f.nonBlank
-	}
-	if bytes.HasPrefix(t, []byte("data")) && (len(t) == 4 || t[4] == ':') {
-		f.data = true
-	}
-	return f.data && len(t) == 0
-}
-
-// grow returns buf with room for n more bytes. A line's buffer doubles, but
-// never past the body cap and a read: no line read can be longer.
-func grow(buf []byte, n int, maxBytes int64) []byte {
-	if len(buf)+n <= cap(buf) {
-		return buf
-	}
-	size := max(2*cap(buf), len(buf)+n, 512)
-	size = max(min(size, int(min(maxBytes, math.MaxInt32))+64<<10), len(buf)+n)
-	return append(make([]byte, 0, size), buf...)
-}
-
-// line records a complete line, moves the line timer on, and shows the
-// observer what of it the evidence keeps.
-func (r *exchangeRun) line(l transcript.Line) {
-	r.x.Lines = append(r.x.Lines, l)
-	if len(bytes.TrimSpace(l.Text)) > 0 && !r.firstLine {
+// endLine ends the current line: a '\n' ended it (nl), or the body did.
+func (c *recorder) endLine(nl bool) {
+	r := c.r
+	r.lines++
+	if c.nonBlank {
 		r.firstLine = true
 	}
 	if r.firstLine {
 		r.watch.Reset(r.l.o.IdleTimeout)
 	}
-	if k, ok := keep(l, r.kept); ok {
-		r.kept += lineBytes(k)
-		r.keptLines = append(r.keptLines, k)
+	if room := transcript.MaxExcerpt - r.kept; room > 0 {
+		l := transcript.Line{Text: c.partial, At: time.Since(r.start), NL: nl}
+		if c.lineLen+boolInt(nl) > room {
+			l.NL, l.Cut = false, true
+		}
+		r.kept += lineBytes(l)
+		r.x.Lines = append(r.x.Lines, l)
 		if f := r.l.o.Observer.OnLine; f != nil {
-			f(r.p, r.ex, k)
+			f(r.p, r.ex, l)
 		}
 	}
+	c.partial, c.lineLen, c.nonBlank = nil, 0, false
 }
 
-// keep returns what the evidence keeps of line l when kept bytes of the
-// body are kept before it: all of it, its start marked Cut when it crosses
-// [transcript.MaxExcerpt], or nothing (false) past it.
-func keep(l transcript.Line, kept int64) (transcript.Line, bool) {
-	room := transcript.MaxExcerpt - kept
-	switch {
-	case room <= 0:
-		return l, false
-	case lineBytes(l) <= room:
-		return l, true
+// boolInt is 1 for true, 0 for false.
+func boolInt(b bool) int64 {
+	if b {
+		return 1
 	}
-	l.Text, l.NL, l.Cut = bytes.Clone(l.Text[:room]), false, true // not a slice of the long line, which must be freed
-	return l, true
+	return 0
+}
+
+// flush records the bytes after the last '\n' as a final line.
+func (c *recorder) flush() {
+	if c.lineLen > 0 {
+		c.endLine(false)
+	}
 }
 
 // lineBytes returns how many body bytes l stands for.
@@ -430,14 +442,6 @@ func lineBytes(l transcript.Line) int64 {
 		return int64(len(l.Text)) + 1
 	}
 	return int64(len(l.Text))
-}
-
-// partial records the bytes after the last '\n' as a final line. It
-// takes buf over: the read ends with it.
-func (r *exchangeRun) partial(buf []byte) {
-	if len(buf) > 0 {
-		r.line(transcript.Line{Text: buf, At: time.Since(r.start)})
-	}
 }
 
 // end ends the exchange after err, telling a timeout, the stream time cap
@@ -459,7 +463,7 @@ func (r *exchangeRun) end(err error) {
 		case !r.firstLine:
 			r.finish(transcript.EndTimeout, httpfail.Timeout, fmt.Sprintf("no first line within %v (-first-line-timeout)", o.FirstLineTimeout))
 		default:
-			r.finish(transcript.EndTimeout, httpfail.Timeout, fmt.Sprintf("no line for %v after line %d", o.IdleTimeout, len(r.x.Lines)))
+			r.finish(transcript.EndTimeout, httpfail.Timeout, fmt.Sprintf("no line for %v after line %d", o.IdleTimeout, r.lines))
 		}
 	case r.ctx.Err() != nil:
 		r.finish(transcript.EndCancel, "", "interrupted")
@@ -473,20 +477,12 @@ func (r *exchangeRun) end(err error) {
 	}
 }
 
-// finish sets the exchange's end, keeps only the excerpt of a long body
-// with what the whole body was judged to be, and tells the observer.
+// finish sets the exchange's end, with the digest of a body longer than
+// its excerpt, and tells the observer.
 func (r *exchangeRun) finish(reason string, kind httpfail.Kind, msg string) {
-	r.x.End = transcript.End{Reason: reason, At: time.Since(r.start), Lines: len(r.x.Lines), Bytes: r.bytes, Err: msg, Kind: string(kind)}
+	r.x.End = transcript.End{Reason: reason, At: time.Since(r.start), Lines: r.lines, Bytes: r.bytes, Err: msg, Kind: string(kind)}
 	if r.bytes > r.kept {
-		sum := sha256.New()
-		for _, l := range r.x.Lines {
-			sum.Write(l.Text)
-			if l.NL {
-				sum.Write([]byte{'\n'})
-			}
-		}
-		r.x.End.Truncated = &transcript.Truncation{Kept: r.kept, SHA256: hex.EncodeToString(sum.Sum(nil)), Judged: judgeWhole(r.x, r.p, r.l.o.UI)}
-		r.x.Lines = r.keptLines
+		r.x.End.Truncated = &transcript.Truncation{Kept: r.kept, SHA256: hex.EncodeToString(r.sum.Sum(nil)), Reading: r.x.Reading}
 	}
 	if f := r.l.o.Observer.OnEnd; f != nil {
 		f(r.p, r.ex, r.x)

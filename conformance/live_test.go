@@ -11,9 +11,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chatwire/chatwire/conformance/transcript"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/chatwire/chatwire/conformance/mock"
+	"github.com/chatwire/chatwire/conformance/transcript"
+	"github.com/chatwire/chatwire/internal/protocol"
 )
 
 // testProbe returns the catalogue's probe id.
@@ -258,4 +261,28 @@ func TestNewLiveBaseURL(t *testing.T) {
 	l, err := NewLive(LiveOptions{BaseURL: "https://api.example.com/v/"})
 	require.NoError(t, err, "NewLive with a path")
 	assert.Equal(t, "https://api.example.com/v", l.base, "trailing slash dropped")
+}
+
+// TestReadBackIsTheLiveReading reads exchanges live, then reads their
+// recorded lines again as a replay does: the same reading, field for
+// field, for a stream, a JSON answer, an error and a stream read only to
+// its first line, of both protocols.
+func TestReadBackIsTheLiveReading(t *testing.T) {
+	for _, proto := range []protocol.Protocol{protocol.V4, protocol.UI} {
+		srv, err := mock.New(mock.Options{Protocol: proto, Seed: 1})
+		require.NoError(t, err)
+		l := newTestLive(t, srv, func(o *LiveOptions) { o.Keys = Keys{Valid: mock.KeyValid} })
+		for _, id := range []string{"stream-default", "json", "model/current[gamma-k3]", "body/not-json", "auth/unknown-key"} {
+			t.Run(proto.String()+"/"+id, func(t *testing.T) {
+				p := testProbe(t, id)
+				x, err := l.Do(context.Background(), p)
+				require.NoError(t, err)
+				require.NotNil(t, x.Reading, "the live exchange's reading")
+				again := *x
+				again.Reading = nil
+				readBack(&again, p, UIOptions{})
+				assert.Equal(t, x.Reading, again.Reading, "the reading of the recorded lines is the live reading")
+			})
+		}
+	}
 }

@@ -5,7 +5,6 @@ import (
 	"strconv"
 
 	"github.com/chatwire/chatwire/conformance/transcript"
-	"github.com/chatwire/chatwire/linestream"
 )
 
 // The companion probes of the role-key checks: the same key (or the valid
@@ -105,22 +104,20 @@ func judgeRateLimit(obs []observed) verdict {
 }
 
 // createdChatID returns the chat id of a 200 create: the JSON answer's
-// chatId, or the one the stream's first line carries; "" when neither
-// reads.
+// chatId, the one the stream's first line carries, or the first a UI
+// stream carries; "" when none reads.
 func createdChatID(x *transcript.Exchange) string {
-	if obj, err := jsonObject(x); err == nil {
-		if id, err := stringMember(obj, "chatId"); err == nil {
-			return id
-		}
+	rd := x.Reading
+	switch {
+	case rd == nil:
 		return ""
-	}
-	if facts, ok := judged(x); ok {
-		return facts[factFirstLineID]
-	}
-	if line, ok := firstLine(x); ok && len(line) > 2 && line[0] == '2' && line[1] == ':' {
-		if id, err := linestream.AppendChatID(nil, line[2:]); err == nil {
-			return string(id)
-		}
+	case rd.Kind == "json":
+		id, _ := stringMember(rd.JSON, "chatId")
+		return id
+	case rd.V4 != nil && rd.V4.FirstErr == "":
+		return rd.V4.FirstChatID
+	case rd.UI != nil && len(rd.IDs) > 0:
+		return rd.IDs[0].ID
 	}
 	return ""
 }

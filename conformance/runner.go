@@ -373,6 +373,7 @@ func (r *runner) runProbe(ctx context.Context, p *Probe, index int) *probeRun {
 			}
 			break
 		}
+		readBack(x, p, r.cfg.UI)
 		pr.obs = append(pr.obs, observed{probe: p, x: x, attempt: len(pr.obs) + 1, ui: r.cfg.UI})
 		r.note(p, x)
 		if x.End.Reason == transcript.EndCancel || x.Response == nil && ctx.Err() != nil {

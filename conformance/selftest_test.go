@@ -8,11 +8,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chatwire/chatwire/conformance"
-	"github.com/chatwire/chatwire/conformance/mock"
-	"github.com/chatwire/chatwire/internal/protocol"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/chatwire/chatwire/conformance"
+	"github.com/chatwire/chatwire/conformance/internal/reading"
+	"github.com/chatwire/chatwire/conformance/mock"
+	"github.com/chatwire/chatwire/conformance/transcript"
+	"github.com/chatwire/chatwire/internal/protocol"
 )
 
 // mockKeys are the mock's test keys in their roles.
@@ -245,6 +248,29 @@ func TestUIMockFaults(t *testing.T) {
 			strict := checkMockWith(t, mock.Options{Protocol: protocol.UI, Fault: f.Name}, true)
 			all := slices.Sorted(slices.Values(append(slices.Clone(f.Fails), f.Warns...)))
 			assert.Equal(t, orEmpty(slices.Compact(all)), orEmpty(byOutcome(strict, conformance.Fail)), "checks failed by UI fault %s with -strict", f.Name)
+		})
+	}
+}
+
+// TestEachBodyReadOnce counts the readings of a whole run against the mock,
+// of both protocols: the exchanger reads each body once, into its reading,
+// while it streams in, and no judge reads a body again.
+func TestEachBodyReadOnce(t *testing.T) {
+	for _, proto := range []protocol.Protocol{protocol.V4, protocol.UI} {
+		t.Run(proto.String(), func(t *testing.T) {
+			srv, err := mock.New(mock.Options{Protocol: proto, Seed: 1, RateLimit: SelfTestRateLimit})
+			require.NoError(t, err)
+			ts := httptest.NewServer(srv)
+			defer ts.Close()
+			answered := 0
+			live, err := conformance.NewLive(conformance.LiveOptions{BaseURL: ts.URL, Keys: mockKeys,
+				Observer: conformance.Observer{OnResponse: func(*conformance.Probe, int, *transcript.Response) { answered++ }}})
+			require.NoError(t, err)
+			before := reading.Reads()
+			rep, err := conformance.Run(context.Background(), conformance.Config{Roles: mockKeys.Roles(), MaxChats: conformance.NoChatLimit}, live)
+			require.NoError(t, err)
+			require.NotZero(t, answered, "the run got answers")
+			assert.Equal(t, int64(answered), reading.Reads()-before, "bodies read: one a response, for %d checks", len(rep.Results))
 		})
 	}
 }

@@ -7,10 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/chatwire/chatwire/client/uimessage"
 	"github.com/chatwire/chatwire/conformance/transcript"
 	"github.com/chatwire/chatwire/internal/protocol"
-	"github.com/chatwire/chatwire/uistream"
 	"github.com/chatwire/chatwire/uistream/sdk"
 )
 
@@ -31,19 +29,18 @@ const (
 // uiInfo is the reason of the v4-only stream checks on a UI message stream:
 // the spec's rule does not apply, the UI checks take its place.
 func uiInfo(o observed, what string) verdict {
-	_, how := streamProtocol(o.x, o.ui.Protocol)
 	return verdict{outcome: Info,
-		reason: "the stream is the UI message stream (told by " + how + "), which the spec does not cover (it shows only v4 lines): " + what,
+		reason: "the stream is the UI message stream (told by " + o.x.Reading.ProtocolBy + "), which the spec does not cover (it shows only v4 lines): " + what,
 		actual: "a UI message stream"}
 }
 
 // uiChecks are the chat/4.5/ui-* checks.
 func uiChecks() []Check {
 	streamProbe := []string{"stream-default"}
-	ui := func(slug, title string, level Level, req string, expected []string, j func(*transcript.Exchange, UIOptions) verdict) Check {
+	ui := func(slug, title string, level Level, req string, expected []string, j func(*transcript.Exchange) verdict) Check {
 		id := "chat/4.5/" + slug
 		return Check{ID: id, Section: "4.5", Title: title, Level: level, Kind: KindInvariant, Requirement: req,
-			Expected: expected, Probes: streamProbe, judge: judge{each: uiJudge(id, j)}}
+			Expected: expected, Probes: streamProbe, judge: judge{each: uiJudge(j)}}
 	}
 	return []Check{
 		ui("ui-content-type", "a UI message stream is sent as text/event-stream", Should, reqTextStream,
@@ -75,46 +72,22 @@ func uiChecks() []Check {
 	}
 }
 
-// uiJudge makes the judge of UI check id from j: it applies to the streams
+// uiJudge makes the judge of a UI check from j: it applies to the streams
 // of the run that are UI message streams; a v4 stream is skipped (the v4
-// checks judge it). Of an exchange that keeps only an excerpt, it returns
-// what the live run judged of the whole body.
-func uiJudge(id string, j func(*transcript.Exchange, UIOptions) verdict) func(observed) (verdict, bool) {
+// checks judge it).
+func uiJudge(j func(*transcript.Exchange) verdict) func(observed) (verdict, bool) {
 	return func(o observed) (verdict, bool) {
 		if !isStream(o.x) {
 			return verdict{}, false
 		}
-		if p, how := streamProtocol(o.x, o.ui.Protocol); p != protocol.UI {
-			return verdict{outcome: Skip, reason: "not judged: no UI message stream in the run (the streams are the v4 data stream, told by " + how + ")"}, true
+		if rd := o.x.Reading; rd.Protocol != "ui" {
+			return verdict{outcome: Skip, reason: "not judged: no UI message stream in the run (the streams are the v4 data stream, told by " + rd.ProtocolBy + ")"}, true
 		}
-		if facts, ok := judged(o.x); ok {
-			if out, ok := facts[wholeFact(id, "outcome")]; ok {
-				return verdict{outcome: Outcome(out), reason: facts[wholeFact(id, "reason")], actual: facts[wholeFact(id, "actual")]}, true
-			}
-		}
-		return j(o.x, o.ui), true
+		return j(o.x), true
 	}
 }
 
-// judgeUIWhole records the UI checks' verdicts on the whole body of x into
-// facts, before x is cut to its excerpt.
-func judgeUIWhole(x *transcript.Exchange, ui UIOptions, facts map[string]string) {
-	if !isStream(x) {
-		return
-	}
-	if p, _ := streamProtocol(x, ui.Protocol); p != protocol.UI {
-		return
-	}
-	for _, c := range uiChecks() {
-		v, ok := c.judge.each(observed{x: x, ui: ui})
-		if !ok {
-			continue
-		}
-		facts[wholeFact(c.ID, "outcome")], facts[wholeFact(c.ID, "reason")], facts[wholeFact(c.ID, "actual")] = string(v.outcome), v.reason, v.actual
-	}
-}
-
-func judgeUIContentType(x *transcript.Exchange, _ UIOptions) verdict {
+func judgeUIContentType(x *transcript.Exchange) verdict {
 	ct := x.Response.Header.Get("Content-Type")
 	if mediaType(x.Response.Header) != "text/event-stream" {
 		return verdict{outcome: Warn, reason: fmt.Sprintf("Content-Type is %q, want text/event-stream (the SDK's server sends it; proxies and compression buffer other types)", ct),
@@ -131,109 +104,97 @@ func judgeUIContentType(x *transcript.Exchange, _ UIOptions) verdict {
 	return verdict{outcome: Pass, actual: "Content-Type " + ct + ", " + protocol.HeaderUI + ": v1"}
 }
 
-func judgeUIFraming(x *transcript.Exchange, _ UIOptions) verdict {
-	r := readUI(x)
-	if r.err != nil {
-		return verdict{outcome: Fail, reason: r.err.Error(), actual: fmt.Sprintf("%d events read", r.events)}
+func judgeUIFraming(x *transcript.Exchange) verdict {
+	u, whole := x.Reading.UI, x.Reading.Whole
+	if u.ReadErr != "" {
+		return verdict{outcome: Fail, reason: u.ReadErr, actual: fmt.Sprintf("%d events read", u.Events)}
 	}
-	if w, ok := r.warning(uistream.WarnUnterminated); ok && r.whole {
+	if w := u.Unterminated; w != nil && whole {
 		return verdict{outcome: Fail, reason: fmt.Sprintf("the last event (event %d, line %d, byte %d) has no blank line after it: the SDK's parser drops it", w.Event, w.Line, w.Offset),
-			actual: fmt.Sprintf("event %d: %s", w.Event, excerpt(lineAt(x, w.Line)))}
+			actual: fmt.Sprintf("event %d: %s", w.Event, w.Text)}
 	}
-	read := fmt.Sprintf("%d events", r.events)
+	read := fmt.Sprintf("%d events", u.Events)
 	switch {
-	case r.bad != nil:
+	case u.Bad != nil:
 		// The client throws there and reads no further: nothing after it
 		// is the client's framing (see chat/4.5/ui-chunk-schema).
-		return verdict{outcome: Pass, reason: fmt.Sprintf("judged to event %d, where the client throws (chat/4.5/ui-chunk-schema)", r.bad.Event),
+		return verdict{outcome: Pass, reason: fmt.Sprintf("judged to event %d, where the client throws (chat/4.5/ui-chunk-schema)", u.Bad.Event),
 			actual: read + " well framed"}
-	case !r.whole:
+	case !whole:
 		return verdict{outcome: Pass, reason: "judged to where the reader stopped (" + x.End.Reason + ")", actual: read + " well framed"}
-	case !r.done:
-		return verdict{outcome: Warn, reason: fmt.Sprintf("the stream ended after %d events without data: [DONE], which the SDK's server writes last", r.events),
+	case !u.Done:
+		return verdict{outcome: Warn, reason: fmt.Sprintf("the stream ended after %d events without data: [DONE], which the SDK's server writes last", u.Events),
 			actual: read + ", no [DONE]"}
 	}
-	var ignored []string
-	for _, w := range r.warns {
-		ignored = append(ignored, w.String())
-	}
-	if len(ignored) > 0 {
-		return verdict{outcome: Info, reason: "the client ignores: " + strings.Join(ignored, "; "), actual: read + ", [DONE] last"}
+	if len(u.Ignored) > 0 {
+		return verdict{outcome: Info, reason: "the client ignores: " + strings.Join(u.Ignored, "; "), actual: read + ", [DONE] last"}
 	}
 	return verdict{outcome: Pass, actual: read + ", [DONE] last"}
 }
 
-// lineAt returns physical line n (1-based, '\n'-separated) of the body of
-// x, or nil.
-func lineAt(x *transcript.Exchange, n int) []byte {
-	if n >= 1 && n <= len(x.Lines) {
-		return x.Lines[n-1].Text
-	}
-	return nil
+// faultAt describes where a chunk is, for verdicts: "event 3 (line 5, byte
+// 80)".
+func faultAt(f *transcript.Fault) string {
+	return fmt.Sprintf("event %d (line %d, byte %d)", f.Event, f.Line, f.Offset)
 }
 
-func judgeUIChunkSchema(x *transcript.Exchange, ui UIOptions) verdict {
-	r := readUI(x)
-	rel := ui.client()
-	if i, ce := r.schemaThrow(rel); i >= 0 {
-		return verdict{outcome: Fail, reason: fmt.Sprintf("%s (%s): ai@%s throws %s: %s", r.chunkAt(i), ce.Type, rel, ce.Name(), ce.Reason()),
-			actual: fmt.Sprintf("event %d: data: %s", r.chunks[i].Event, excerpt(r.chunks[i].Data))}
+func judgeUIChunkSchema(x *transcript.Exchange) verdict {
+	u := x.Reading.UI
+	if f := u.Schema; f != nil {
+		return verdict{outcome: Fail, reason: fmt.Sprintf("%s (%s): ai@%s throws %s: %s", faultAt(f), f.Type, u.Client, f.Name, f.Msg),
+			actual: fmt.Sprintf("event %d: data: %s", f.Event, f.Text)}
 	}
-	if r.bad != nil {
-		return verdict{outcome: Fail, reason: fmt.Sprintf("every client throws: %v", r.bad), actual: fmt.Sprintf("event %d: %s", r.bad.Event, excerpt(lineAt(x, r.bad.Line)))}
+	if f := u.Bad; f != nil {
+		return verdict{outcome: Fail, reason: fmt.Sprintf("every client throws: uistream: event %d, line %d:%d: %s", f.Event, f.Line, f.Col, f.Msg),
+			actual: fmt.Sprintf("event %d: %s", f.Event, f.Text)}
 	}
-	return verdict{outcome: Pass, actual: fmt.Sprintf("%d chunks valid for ai@%s", len(r.chunks), rel)}
+	return verdict{outcome: Pass, actual: fmt.Sprintf("%d chunks valid for ai@%s", u.Chunks, u.Client)}
 }
 
-func judgeUIAssembly(x *transcript.Exchange, ui UIOptions) verdict {
-	r := readUI(x)
-	rel := ui.client()
-	limit, _ := r.schemaThrow(rel)
+func judgeUIAssembly(x *transcript.Exchange) verdict {
+	u := x.Reading.UI
 	upTo := ""
-	if limit < 0 {
-		limit = len(r.chunks)
-	} else {
-		upTo = fmt.Sprintf(" (judged to event %d, where the schema throws: chat/4.5/ui-chunk-schema)", r.chunks[limit].Event)
+	if f := u.Schema; f != nil {
+		upTo = fmt.Sprintf("judged to event %d, where the schema throws: chat/4.5/ui-chunk-schema", f.Event)
 	}
-	if i, ae := r.assemble(rel, limit); i >= 0 {
-		return verdict{outcome: Fail, reason: fmt.Sprintf("%s (%s): ai@%s's assembly throws %s: %s", r.chunkAt(i), ae.Type, rel, ae.Name, ae.Message),
-			actual: fmt.Sprintf("event %d: data: %s", r.chunks[i].Event, excerpt(r.chunks[i].Data))}
+	if f := u.Assembly; f != nil {
+		return verdict{outcome: Fail, reason: fmt.Sprintf("%s (%s): ai@%s's assembly throws %s: %s", faultAt(f), f.Type, u.Client, f.Name, f.Msg),
+			actual: fmt.Sprintf("event %d: data: %s", f.Event, f.Text)}
 	}
-	return verdict{outcome: Pass, reason: strings.TrimPrefix(upTo, " "), actual: fmt.Sprintf("%d chunks assembled by ai@%s", limit, rel)}
+	return verdict{outcome: Pass, reason: upTo, actual: fmt.Sprintf("%d chunks assembled by ai@%s", u.Assembled, u.Client)}
 }
 
-func judgeUIChatID(x *transcript.Exchange, _ UIOptions) verdict {
-	r := readUI(x)
-	if len(r.chunks) == 0 || r.chunks[0].Event != 1 {
+func judgeUIChatID(x *transcript.Exchange) verdict {
+	u := x.Reading.UI
+	if u.First == nil || u.First.Event != 1 {
 		what := "the stream has no chunk"
-		if len(r.chunks) > 0 {
-			what = fmt.Sprintf("the first chunk is event %d: event 1 is not a chunk", r.chunks[0].Event)
+		if u.First != nil {
+			what = fmt.Sprintf("the first chunk is event %d: event 1 is not a chunk", u.First.Event)
 		}
-		if r.bad != nil && r.bad.Event == 1 {
-			what = "the first event is not a chunk: " + r.bad.Error()
+		if u.Bad != nil && u.Bad.Event == 1 {
+			what = fmt.Sprintf("the first event is not a chunk: uistream: event %d, line %d:%d: %s", u.Bad.Event, u.Bad.Line, u.Bad.Col, u.Bad.Msg)
 		}
-		return verdict{outcome: Warn, reason: what + ", so no start chunk carries the chat id", actual: fmt.Sprintf("%d chunks", len(r.chunks))}
+		return verdict{outcome: Warn, reason: what + ", so no start chunk carries the chat id", actual: fmt.Sprintf("%d chunks", u.Chunks)}
 	}
-	first := r.chunks[0]
-	if first.Kind != uistream.ChunkStart {
-		reason := fmt.Sprintf("the first chunk is %s, not start (the SDK's server writes start first)", first.Type)
-		if at, ok := laterChatID(r); ok {
-			reason += "; " + at
+	actual := "event 1: data: " + u.First.Text
+	if !u.FirstStart {
+		reason := fmt.Sprintf("the first chunk is %s, not start (the SDK's server writes start first)", u.First.Type)
+		if u.LaterChatID != "" {
+			reason += "; " + u.LaterChatID
 		}
-		return verdict{outcome: Warn, reason: reason, actual: "event 1: data: " + excerpt(first.Data)}
+		return verdict{outcome: Warn, reason: reason, actual: actual}
 	}
-	raw, found := metadataChatID(first.Data)
-	actual := "event 1: data: " + excerpt(first.Data)
-	if !found {
+	if !u.FirstChatIDFound {
 		reason := "the start chunk has no messageMetadata.chatId"
-		if at, ok := laterChatID(r); ok {
-			reason += "; " + at
+		if u.LaterChatID != "" {
+			reason += "; " + u.LaterChatID
 		}
 		return verdict{outcome: Warn, reason: reason + " (chatwire's convention: the spec shows the chat id only in the v4 first line)", actual: actual}
 	}
+	raw := u.FirstChatID
 	var id string
-	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &id) != nil {
-		return verdict{outcome: Fail, reason: "messageMetadata.chatId is " + excerpt(raw) + ", not a string", actual: actual}
+	if raw == "" || raw[0] != '"' || json.Unmarshal([]byte(raw), &id) != nil {
+		return verdict{outcome: Fail, reason: "messageMetadata.chatId is " + excerpt([]byte(raw)) + ", not a string", actual: actual}
 	}
 	if id == "" {
 		return verdict{outcome: Fail, reason: "messageMetadata.chatId is the empty string: a unique identifier cannot be empty", actual: actual}
@@ -241,37 +202,8 @@ func judgeUIChatID(x *transcript.Exchange, _ UIOptions) verdict {
 	return verdict{outcome: Pass, actual: "start.messageMetadata.chatId " + strconv.Quote(id)}
 }
 
-// metadataChatID returns the raw chatId of a chunk's messageMetadata, as
-// JSON.parse reads it (the last of duplicate keys).
-func metadataChatID(data []byte) (json.RawMessage, bool) {
-	var c struct {
-		MessageMetadata json.RawMessage `json:"messageMetadata"`
-	}
-	if json.Unmarshal(data, &c) != nil {
-		return nil, false
-	}
-	var m map[string]json.RawMessage
-	if json.Unmarshal(c.MessageMetadata, &m) != nil {
-		return nil, false
-	}
-	raw, ok := m["chatId"]
-	return raw, ok
-}
-
-// laterChatID says where a chunk after the first carries a
-// messageMetadata.chatId, if one does.
-func laterChatID(r *uiRead) (string, bool) {
-	for i, c := range r.chunks[1:] {
-		if _, ok := metadataChatID(c.Data); ok {
-			return fmt.Sprintf("%s (%s) carries messageMetadata.chatId, not the first", r.chunkAt(i+1), c.Type), true
-		}
-	}
-	return "", false
-}
-
-func judgeUISkew(x *transcript.Exchange, ui UIOptions) verdict {
-	r := readUI(x)
-	rep := uiSkew(r, ui.releases())
+func judgeUISkew(x *transcript.Exchange) verdict {
+	rep := skewReport(x.Reading.UI)
 	newest := sdk.NewestOfEach()
 	var readers, throwers, broken []string
 	var lines []string
@@ -288,7 +220,7 @@ func judgeUISkew(x *transcript.Exchange, ui UIOptions) verdict {
 	}
 	for _, g := range rep.Groups() {
 		if g.Throw != nil {
-			lines = append(lines, g.Span()+" throw at "+describeThrow(r, g.Throw))
+			lines = append(lines, g.Span()+" throw at "+describeThrow(g.Throw))
 		}
 	}
 	params["releases_read"] = strings.Join(readers, ", ")
@@ -304,35 +236,25 @@ func judgeUISkew(x *transcript.Exchange, ui UIOptions) verdict {
 		actual: strings.Join(lines, "; "), params: params}
 }
 
-// uiSkew reads r with each release's schema and, up to its schema's throw,
-// its assembly (uimessage.Skew); an event no client can parse is where
-// every release throws, after the chunks before it.
-func uiSkew(r *uiRead, releases []sdk.Release) *sdk.Report {
-	rep, _ := uimessage.Skew(func(yield func([]byte) bool) {
-		for _, c := range r.chunks {
-			if !yield(c.Data) {
-				return
-			}
+// skewReport returns the skew report a reading holds: each release of the
+// skew range and where it throws.
+func skewReport(u *transcript.UIReading) *sdk.Report {
+	rep := &sdk.Report{Events: u.Chunks}
+	for _, rt := range u.Skew {
+		v := sdk.Verdict{Release: sdk.MustParse(rt.Release)}
+		if t := rt.Throw; t != nil {
+			v.Throw = &sdk.Throw{Event: t.Event, Source: t.Source, Type: t.Type, Field: t.Field, Reason: t.Reason}
+			v.Throw.Event = t.StreamEvent // the event's number in the stream, for verdicts
 		}
-	}, releases, sdk.Options{}, nil) // the error is only of a held message: none here
-	if r.bad != nil {
-		for _, rel := range releases {
-			rep.Add(rel, sdk.Throw{Event: len(r.chunks) + 1, Source: sdk.SourceSchema, Reason: r.bad.Msg, Err: r.bad})
-		}
+		rep.Verdicts = append(rep.Verdicts, v)
 	}
 	return rep
 }
 
 // describeThrow says where and why a release throws, with the event's
 // number in the stream: "event 3 (finish): unrecognized key foo".
-func describeThrow(r *uiRead, t *sdk.Throw) string {
-	event := t.Event
-	if i := t.Event - 1; i >= 0 && i < len(r.chunks) {
-		event = r.chunks[i].Event
-	} else if r.bad != nil {
-		event = r.bad.Event
-	}
-	s := fmt.Sprintf("event %d", event)
+func describeThrow(t *sdk.Throw) string {
+	s := fmt.Sprintf("event %d", t.Event)
 	if t.Type != "" {
 		s += " (" + t.Type + ")"
 	}

@@ -218,16 +218,18 @@ func TestUISkewRange(t *testing.T) {
 
 	chunks := uiEvents()
 	chunks[7] = []byte(`{"type":"finish","finishReason":"stop"}`)
-	x := streamExchange(uiHeaders(), sse(chunks))
+	// An exchange's reading is read with a run's options: each run judges
+	// an exchange of its own.
+	x := func() *transcript.Exchange { return streamExchange(uiHeaders(), sse(chunks)) }
 	// 5.0.0–5.0.91 do not know finish's finishReason (strict): only old
 	// releases throw.
-	res := judgeUI(t, x, conformance.UIOptions{Releases: rs})
+	res := judgeUI(t, x(), conformance.UIOptions{Releases: rs})
 	skew := res["chat/4.5/ui-skew"]
 	assert.Equal(t, conformance.Warn, skew.Outcome, skew.Reason)
 	assert.Contains(t, skew.Reason, "must upgrade: 5.0.0–5.0.2 (no later 5 release checked reads it)")
 	assert.Equal(t, "5.0.0, 5.0.1, 5.0.2", skew.Params["releases_throw"])
 
-	old := judgeUI(t, x, conformance.UIOptions{SDK: sdk.MustParse("5.0.0")})
+	old := judgeUI(t, x(), conformance.UIOptions{SDK: sdk.MustParse("5.0.0")})
 	assert.Equal(t, conformance.Fail, old["chat/4.5/ui-chunk-schema"].Outcome)
 	assert.True(t, strings.Contains(old["chat/4.5/ui-chunk-schema"].Reason, "ai@5.0.0 throws AI_TypeValidationError: unrecognized key finishReason"), old["chat/4.5/ui-chunk-schema"].Reason)
 }

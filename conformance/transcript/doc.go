@@ -52,8 +52,10 @@
 //     out when empty); kind names the failure ("refused", "not_http",
 //     "body_cap", …; left out when none); truncated, when the lines hold
 //     only the first [MaxExcerpt] bytes of the body:
-//     {"kept":65536,"sha256":"<hex of the whole body read>","judged":{…}},
-//     judged holding what the live run judged of the whole body.
+//     {"kept":65536,"sha256":"<hex of the whole body read>","reading":{…}},
+//     reading holding what the live run read of the whole body (a
+//     [Reading], its fields in their order), so that a replay judges it as
+//     the live run did.
 //
 // A request or response that was redacted lists what in a redacted field,
 // the last of its line. Objects have their keys in the orders above, so
@@ -106,6 +108,7 @@
 //
 //	transcript.go     Transcript and Header, the format version and the file extension
 //	exchange.go       Exchange: a request and what came back for it
+//	reading.go        Reading: what a body held, read once, typed (kept with a truncated body)
 //	writer.go         Writer: one transcript written while its exchanges happen
 //	encode.go         the encoder that writes every line field by field
 //	redact.go         the redaction of keys, cookies and secret parameters

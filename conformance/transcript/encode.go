@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
-	"maps"
 	"net/http"
 	"slices"
 	"strconv"
@@ -125,17 +124,13 @@ func appendEnd(dst []byte, ex int, t time.Duration, e *End) []byte {
 		dst = strconv.AppendInt(dst, t.Kept, 10)
 		dst = append(dst, `,"sha256":`...)
 		dst = linestream.AppendQuoted(dst, t.SHA256)
-		dst = append(dst, `,"judged":{`...)
-		names := slices.Sorted(maps.Keys(t.Judged))
-		for i, name := range names {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = linestream.AppendQuoted(dst, name)
-			dst = append(dst, ':')
-			dst = linestream.AppendQuoted(dst, validUTF8(t.Judged[name]))
+		if t.Reading != nil {
+			// The reading's texts are excerpts, valid UTF-8: encoding/json
+			// writes them as they are.
+			b, _ := json.Marshal(t.Reading)
+			dst = append(append(dst, `,"reading":`...), b...)
 		}
-		dst = append(dst, "}}"...)
+		dst = append(dst, '}')
 	}
 	return append(dst, "}\n"...)
 }

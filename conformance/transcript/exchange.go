@@ -12,6 +12,12 @@ type Exchange struct {
 	Response *Response // nil when no response head arrived (see End)
 	Lines    []Line    // the response body split at '\n', in arrival order
 	End      End
+	// Reading is what the run read of the whole body, once, while it
+	// streamed in (nil when no response head arrived, or before it was
+	// read). A transcript keeps it for a body it keeps only an excerpt of
+	// (End.Truncated.Reading); of a body it keeps whole, a replay reads
+	// the lines again.
+	Reading *Reading
 }
 
 // Request is the request as it was sent.
@@ -68,17 +74,16 @@ type End struct {
 // MaxExcerpt is how many bytes of a body an exchange keeps as evidence, in
 // memory, in transcripts and in reports: 64 KiB, the start of the body.
 // Past it, the exchange keeps the body's length (End.Bytes), its SHA-256
-// and what the live run judged of the whole body ([Truncation]).
+// and what the live run read of the whole body ([Truncation]).
 const MaxExcerpt = 64 << 10
 
 // A Truncation says what an exchange's evidence left out of its body.
 type Truncation struct {
 	Kept   int64  // bytes of the body kept in Lines (the '\n's included)
 	SHA256 string // hex SHA-256 of the whole body that was read, End.Bytes long
-	// Judged holds what the live run judged of the whole body, by name,
-	// so that a replay reaches the live verdict: the conformance package
-	// writes and reads it.
-	Judged map[string]string
+	// Reading is what the live run read of the whole body, so that a
+	// replay judges it as the live run did.
+	Reading *Reading
 }
 
 // Body returns the body bytes that were read, the lines joined again.

@@ -492,17 +492,17 @@ func (rd *reader) end(obj map[string]field, x *Exchange, at time.Duration) error
 	}
 	x.End = End{Reason: reason, At: at, Lines: int(lines), Bytes: n, Err: msg, Kind: kind}
 	var t struct {
-		Kept   *int64            `json:"kept"`
-		SHA256 string            `json:"sha256"`
-		Judged map[string]string `json:"judged"`
+		Kept    *int64   `json:"kept"`
+		SHA256  string   `json:"sha256"`
+		Reading *Reading `json:"reading"`
 	}
-	if ok, err := rd.get(obj, "truncated", false, &t, `an object {"kept","sha256","judged"}`); err != nil || !ok {
+	if ok, err := rd.get(obj, "truncated", false, &t, `an object {"kept","sha256","reading"}`); err != nil || !ok {
 		return err
 	}
 	if t.Kept == nil || len(t.SHA256) != 64 {
 		return rd.errorAt(obj["truncated"].col, `field "truncated": want "kept" and a hex "sha256" of 64 digits`)
 	}
-	x.End.Truncated = &Truncation{Kept: *t.Kept, SHA256: t.SHA256, Judged: t.Judged}
+	x.End.Truncated = &Truncation{Kept: *t.Kept, SHA256: t.SHA256, Reading: t.Reading}
 	return nil
 }
 

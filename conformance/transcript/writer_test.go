@@ -95,7 +95,8 @@ func TestRoundTrip(t *testing.T) {
 			Response: &Response{Status: 200, Proto: "HTTP/1.1", Header: http.Header{}},
 			Lines:    []Line{{Text: []byte(`2:[{"chatId":"c1"}]`), NL: true}, {Text: []byte(`0:"aaaa`), Cut: true}},
 			End: End{Reason: EndCap, Lines: 2, Bytes: 8 << 20, Err: "the body went on past the 8 MiB cap", Kind: "body_cap",
-				Truncated: &Truncation{Kept: 27, SHA256: strings.Repeat("ab", 32), Judged: map[string]string{"first_line_chat_id": "c1", "line_grammar": "pass"}}},
+				Truncated: &Truncation{Kept: 27, SHA256: strings.Repeat("ab", 32), Reading: &Reading{Kind: "stream", Protocol: "v4", Whole: true,
+					V4: &V4Reading{Parts: 3, FirstLine: `2:[{"chatId":"c1"}]`, FirstChatID: "c1", HasFirstID: true}}}},
 		}}},
 		{"bodies of every encoding", []*Exchange{
 			{Request: Request{Method: "POST", URL: "http://x/api/chat", Header: http.Header{}, Body: []byte(`{not json`)}, End: End{Reason: EndCancel}},
