@@ -31,8 +31,9 @@ import (
 	"github.com/chatwire/chatwire/uistream/sdk"
 )
 
-// judgedReleases are issue 23's: 5.0.0, the newest 5.0, 6.0.0, the newest
-// 6.0 and the newest 7.
+// judgedReleases are the releases a decoded stream is judged with: 5.0.0,
+// the newest 5.0, 6.0.0, the newest 6.0 and the newest 7 (each major's
+// first and newest release).
 var judgedReleases = []string{"5.0.0", "5.0.277", "6.0.0", "6.0.326", "7.0.173"}
 
 const uiCorpus = "../../corpus/ui"

@@ -43,7 +43,8 @@ func catalogue() map[string]bool {
 	for _, m := range EarlierModels() {
 		ids["chat/9.2/model-earlier["+m+"]"] = true
 	}
-	// Issue 11: the checks the new faults trip.
+	// The checks of the null-optional fields, the attachment fields and the
+// follow-up operations.
 	for _, id := range append(append(nullOptionalChecks(), attachmentFieldChecks()...), followUpChecks()...) {
 		ids[id] = true
 	}
