@@ -51,10 +51,11 @@ on standard output is
 and each request is logged to standard error (method, path, status,
 duration, the protocols, the counts of parts and of what the translation
 lost), never a header or a key. Ctrl-C stops it: open streams get
--shutdown-grace to finish, then are cut (an error chunk or 3: part, then
-the connection breaks without the body's end). docs/bridge.md lists
-every loss; go doc github.com/chatwire/chatwire/client/bridge is the
-library. With -translate it translates one stream file instead.
+-shutdown-grace to finish (a second Ctrl-C ends it), then are cut (an
+error chunk or 3: part, then the connection breaks without the body's
+end). docs/bridge.md lists every loss; go doc
+github.com/chatwire/chatwire/client/bridge is the library. With
+-translate it translates one stream file instead.
 
 Flags:
 `)

@@ -77,7 +77,7 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	case f.har != "" && (len(paths) > 0 || f.scenario != ""):
 		return usageErr("-har judges a HAR file: give it alone, without -corpus or FILE|DIR arguments")
 	case f.scenario == "" && f.har == "" && len(paths) == 0:
-		for _, name := range []string{"run", "skip", "strict", "json", "junit", "md"} {
+		for _, name := range []string{"run", "skip", "strict", "json", "junit", "md", "protocol", "sdk", "sdk-range"} {
 			if f.set[name] {
 				return usageErr("-%s needs transcripts to judge: FILE|DIR arguments, or -corpus NAME (without either, replay checks every embedded scenario against its expected outcomes)", name)
 			}

@@ -124,6 +124,8 @@ func TestReplayBadInput(t *testing.T) {
 		{"missing path", []string{"replay", filepath.Join(dir, "none")}, exitFail, "no such file or directory"},
 		{"empty directory", []string{"replay", t.TempDir()}, exitFail, "holds no transcript"},
 		{"report flag without transcripts", []string{"replay", "-json", "x.json"}, exitUsage, "-json needs transcripts to judge"},
+		{"protocol without transcripts", []string{"replay", "-protocol", "ui"}, exitUsage, "-protocol needs transcripts to judge"},
+		{"sdk without transcripts", []string{"replay", "-sdk", "5"}, exitUsage, "-sdk needs transcripts to judge"},
 		{"corpus and paths", []string{"replay", "-corpus", "conformant", dir}, exitUsage, "not both"},
 		{"bad pattern", []string{"replay", "-run", "chat/none", dir}, exitUsage, "chat/none"},
 		{"help", []string{"replay", "-h"}, exitOK, "usage: chatwire replay [flags] FILE|DIR ..."},

@@ -8,11 +8,14 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"os"
+	"os/signal"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -49,8 +52,9 @@ checker. The first line on standard output is
 
 and each request is logged to standard error (method, path, status, duration
 and the key's role, never the key). Ctrl-C stops it: open streams get
--shutdown-grace to finish, then are cut (the connection breaks without the
-body's end, so a client never takes one for finished).
+-shutdown-grace to finish (a second Ctrl-C ends it), then are cut (the
+connection breaks without the body's end, so a client never takes one for
+finished).
 
 Keys (Authorization: Bearer KEY):
 
@@ -200,10 +204,11 @@ func (l *serverFlags) listen() (net.Listener, error) {
 
 // serveUntilDone serves h on ln until ctx is done (an interrupt), then
 // stops: it takes no new request and gives the open ones up to grace to
-// finish; past it, it ends the context of those still open, with the
-// cause "chatwire CMD is shutting down", on which the mock and the bridge
-// cut their streams (a client sees a broken body, never a finished one),
-// waits a moment for their last frames, and closes every connection. An
+// finish (a second interrupt ends the grace at once); past it, it ends
+// the context of those still open, with the cause "chatwire CMD is
+// shutting down", on which the mock and the bridge cut their streams (a
+// client sees a broken body, never a finished one), waits a moment for
+// their last frames, and closes every connection. An
 // error of the server's is printed as "chatwire CMD: …" and exits 1, and
 // the server's own log lines go to logf as "chatwire CMD: …".
 func serveUntilDone(ctx context.Context, h http.Handler, ln net.Listener, cmd string, grace time.Duration, stderr io.Writer, logf func(string, ...any)) int {
@@ -235,11 +240,28 @@ func serveUntilDone(ctx context.Context, h http.Handler, ln net.Listener, cmd st
 	}
 	gctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
+	// A second Ctrl-C (or SIGTERM) ends the grace at once.
+	again, stopAgain := interrupts()
+	defer stopAgain()
+	hurried := make(chan struct{})
+	go func() {
+		select {
+		case <-again:
+			close(hurried)
+			cancel()
+		case <-gctx.Done():
+		}
+	}()
 	if hs.Shutdown(gctx) == nil {
 		return exitOK
 	}
 	if n := open.Load(); n > 0 {
-		logf("chatwire %s: cut %s after the %v grace\n", cmd, openRequests(n, "", ""), grace)
+		select {
+		case <-hurried:
+			logf("chatwire %s: interrupted again: cut %s at once\n", cmd, openRequests(n, "", ""))
+		default:
+			logf("chatwire %s: cut %s after the %v grace\n", cmd, openRequests(n, "", ""), grace)
+		}
 		cut(fmt.Errorf("chatwire %s is shutting down", cmd))
 		// The handlers write their last frames and abort; give them a
 		// moment before the connections close under them.
@@ -249,6 +271,15 @@ func serveUntilDone(ctx context.Context, h http.Handler, ln net.Listener, cmd st
 	}
 	hs.Close()
 	return exitOK
+}
+
+// interrupts returns the signals that stop chatwire as they come, and
+// the function that stops their delivery: a server that is shutting down
+// hears a second one.
+func interrupts() (<-chan os.Signal, func()) {
+	c := make(chan os.Signal, 1)
+	signal.Notify(c, os.Interrupt, syscall.SIGTERM)
+	return c, func() { signal.Stop(c) }
 }
 
 // openRequests is "1 open request" or "N open requests", with the verb

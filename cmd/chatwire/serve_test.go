@@ -8,18 +8,23 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"os/exec"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/chatwire/chatwire/conformance/mock"
 	"github.com/chatwire/chatwire/linestream"
 	"github.com/chatwire/chatwire/uistream"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // lockedBuffer is a bytes.Buffer safe for the server's goroutines.
@@ -324,4 +329,47 @@ func TestServePortInUse(t *testing.T) {
 	assert.Equal(t, exitFail, code, "serve on a port in use; stderr: %s", stderr.String())
 	assert.Contains(t, stderr.String(), "address already in use", "stderr says why")
 	assert.Empty(t, stdout.String(), "no listening line")
+}
+
+// TestServeSecondInterrupt: a second Ctrl-C while serve gives its open
+// streams their grace (here an hour) cuts them at once, and serve exits.
+// The serve process is a copy of the test binary running main, so the
+// signals are real.
+func TestServeSecondInterrupt(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("SIGINT is Unix's")
+	}
+	argv, err := json.Marshal([]string{"serve", "-pace", "1h", "-shutdown-grace", "1h"})
+	require.NoError(t, err)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestChatwireProcess$")
+	cmd.Env = append(os.Environ(), mainEnv+"="+string(argv))
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	var stderr lockedBuffer
+	cmd.Stderr = &stderr
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	require.NoError(t, err, "serve's first line; stderr: %s", &stderr)
+	url := strings.TrimSpace(strings.TrimPrefix(line, "chatwire mock listening on "))
+	_, br := postStream(t, url, `{"content":"x"}`)
+
+	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
+	require.Eventually(t, func() bool {
+		return strings.Contains(stderr.String(), "shutting down: 1 open request gets up to 1h0m0s")
+	},
+		30*time.Second, 10*time.Millisecond, "serve starts its grace; stderr: %s", &stderr)
+	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		require.NoError(t, err, "serve exits 0; stderr: %s", &stderr)
+	case <-time.After(30 * time.Second):
+		t.Fatalf("serve still waits out its grace after a second interrupt; stderr: %s", &stderr)
+	}
+	assert.Contains(t, stderr.String(), "chatwire serve: interrupted again: cut 1 open request at once\n")
+	rest, err := io.ReadAll(br)
+	require.Error(t, err, "the stream is cut, not finished; it read %q", rest)
+	assert.NotErrorIs(t, err, io.EOF)
 }
