@@ -1,9 +1,9 @@
 package uimessage
 
 import (
+	"encoding/json"
 	"errors"
 
-	"encoding/json"
 	"github.com/chatwire/chatwire/internal/jsvalue"
 )
 
