@@ -6,90 +6,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/chatwire/chatwire/conformance/internal/check"
 	"github.com/chatwire/chatwire/conformance/internal/spectable"
 	"github.com/chatwire/chatwire/conformance/transcript"
 	"github.com/chatwire/chatwire/internal/chatapi"
 )
-
-// A Check is one requirement of the spec and how to judge it: data (its ID,
-// the spec sentence, its level, kind, cost and key roles) plus a judge that
-// reads exchanges, never the network. The same checks judge a live run and
-// a replay of its transcripts.
-type Check struct {
-	ID          string // stable: chat/<spec-section>/<slug>[param]; never reused
-	Title       string // what passes, in a few words
-	Section     string // the spec section, with §4's subsections numbered 4.1–4.7
-	Level       Level
-	Kind        Kind
-	Cost        Cost   // CostChat when one of its probes creates a chat, also for an invariant run alone
-	Needs       []Role // key roles its probes need (see [Check.NeedsText])
-	Requirement string // the spec's words, quoted verbatim from chat-api.md; fragments joined by " … "
-	Expected    []string
-	// Probes are the IDs of the probes whose exchanges a probe check judges.
-	// An invariant judges every exchange of the run; its Probes are the ones
-	// a run needs when the invariant is selected on its own.
-	Probes []string
-	Params map[string]string // the parameter of a parameterised check, such as {"model": "gamma-k3"}
-
-	judge judge
-}
-
-// Kind says how a check gets its exchanges.
-type Kind string
-
-// The kinds.
-const (
-	KindProbe     Kind = "probe"     // judges the exchanges of its own probes
-	KindInvariant Kind = "invariant" // judges every exchange of the run where it applies
-)
-
-// NeedsText returns the key roles the check needs as the check list shows
-// them: "valid", "no-credits", "other-team|-forbidden-header", or "-".
-func (c *Check) NeedsText() string {
-	if len(c.Needs) == 0 {
-		return "-"
-	}
-	s := make([]string, len(c.Needs))
-	for i, r := range c.Needs {
-		s[i] = string(r)
-		if r == RoleOtherTeam {
-			s[i] += "|-forbidden-header"
-		}
-	}
-	return strings.Join(s, ",")
-}
-
-// judge is how a check reaches its verdict. Exactly one field is set.
-type judge struct {
-	// one judges the final exchange of a check's single probe.
-	one func(x *transcript.Exchange) verdict
-	// all judges the final exchanges of a check's probes together, in
-	// probe order; only probes that were answered are passed.
-	all func(obs []observed) verdict
-	// each judges one exchange of the run for an invariant; ok is false
-	// when the invariant does not apply to the exchange.
-	each func(o observed) (v verdict, ok bool)
-	// across judges every exchange of the run together, for an invariant
-	// about several of them; offender is the exchange that decided a
-	// verdict other than pass, when one did.
-	across func(all []observed) (v verdict, offender *observed)
-}
-
-// verdict is what a judge concludes.
-type verdict struct {
-	outcome Outcome
-	reason  string
-	actual  string
-	params  map[string]string // added to the result's Params
-}
-
-// observed is one exchange of a run and the probe it answered.
-type observed struct {
-	probe   *Probe
-	x       *transcript.Exchange
-	attempt int       // 1-based
-	ui      UIOptions // how the run reads a UI message stream
-}
 
 // violated returns the outcome of a requirement of level l that is not met:
 // fail for MUST, warn for SHOULD (fail with -strict), info for INFO.
@@ -156,18 +77,18 @@ func Catalogue() []Check {
 	cs = append(cs, bodyChecks...)
 
 	for _, m := range CurrentModels() {
-		cs = append(cs, Check{ID: "chat/4.3/model-current-accepted[" + m + "]", Section: "4.3",
+		cs = append(cs, check.Bind(Check{ID: "chat/4.3/model-current-accepted[" + m + "]", Section: "4.3",
 			Title: "current model " + m + " is accepted",
 			Level: Must, Kind: KindProbe, Requirement: reqModelSets,
 			Expected: []string{"200"}, Probes: []string{"model/current[" + m + "]"},
-			Params: map[string]string{"model": m}, judge: judge{one: statusIs(Must, 200)}})
+			Params: map[string]string{"model": m}}, check.Judge{One: statusIs(Must, 200)}))
 	}
 	cs = append(cs, modelChecks...)
 
-	jsonCheck := func(slug, title, req string, expected []string, j func(*transcript.Exchange) verdict) {
-		cs = append(cs, Check{ID: "chat/4.4/" + slug, Section: "4.4", Title: title,
+	jsonCheck := func(slug, title, req string, expected []string, j func(*transcript.Exchange) check.Verdict) {
+		cs = append(cs, check.Bind(Check{ID: "chat/4.4/" + slug, Section: "4.4", Title: title,
 			Level: Must, Kind: KindProbe, Requirement: req,
-			Expected: expected, Probes: []string{"json"}, judge: judge{one: j}})
+			Expected: expected, Probes: []string{"json"}}, check.Judge{One: j}))
 	}
 	jsonCheck("json-status-200", "stream:false is answered with 200", reqJSON200,
 		[]string{"200"}, statusIs(Must, 200))
@@ -182,25 +103,24 @@ func Catalogue() []Check {
 
 	streamProbe := []string{"stream-default"}
 	cs = append(cs,
-		Check{ID: "chat/4.5/stream-default", Section: "4.5", Title: "without a stream field the response is a text stream",
+		check.Bind(Check{ID: "chat/4.5/stream-default", Section: "4.5", Title: "without a stream field the response is a text stream",
 			Level: Must, Kind: KindProbe, Requirement: reqStreamDefault,
-			Expected: []string{"200", "a text stream, not a JSON object"}, Probes: streamProbe,
-			judge: judge{one: judgeStreamDefault}},
-		Check{ID: "chat/4.5/first-line-code-2", Section: "4.5", Title: `the first line of every stream is 2:[{"chatId":"…"}]`,
+			Expected: []string{"200", "a text stream, not a JSON object"}, Probes: streamProbe}, check.Judge{One: judgeStreamDefault}),
+		check.Bind(Check{ID: "chat/4.5/first-line-code-2", Section: "4.5", Title: `the first line of every stream is 2:[{"chatId":"…"}]`,
 			Level: Must, Kind: KindInvariant, Requirement: reqFirstLine,
 			Expected: []string{"a first non-blank line, within the first-line timeout", "code 2", "a JSON array whose first element is an object with a non-empty string chatId"},
-			Probes:   streamProbe, judge: judge{each: judgeFirstLine}},
-		Check{ID: "chat/4.5/prefix-shortcut", Section: "4.5", Title: "the spec's prefix shortcut reads the same chatId as JSON does",
+			Probes:   streamProbe}, check.Judge{Each: judgeFirstLine}),
+		check.Bind(Check{ID: "chat/4.5/prefix-shortcut", Section: "4.5", Title: "the spec's prefix shortcut reads the same chatId as JSON does",
 			Level: Should, Kind: KindInvariant, Requirement: reqPrefix,
 			Expected: []string{`the first line starts 2:[{"chatId":" and the characters up to the next '"' are the chatId JSON reads`},
-			Probes:   streamProbe, judge: judge{each: judgePrefixShortcut}},
-		Check{ID: "chat/4.5/line-grammar", Section: "4.5", Title: "every stream line is <code>:<JSON> with the AI SDK's shape for its code",
+			Probes:   streamProbe}, check.Judge{Each: judgePrefixShortcut}),
+		check.Bind(Check{ID: "chat/4.5/line-grammar", Section: "4.5", Title: "every stream line is <code>:<JSON> with the AI SDK's shape for its code",
 			Level: Must, Kind: KindInvariant, Requirement: reqGrammar,
 			Expected: []string{"every line <code>:<JSON value>", "the AI SDK v4 value shape for each known code", "no unknown codes (warn)"},
-			Probes:   streamProbe, judge: judge{each: judgeLineGrammar}},
-		Check{ID: "chat/4.5/stream-content-type", Section: "4.5", Title: "a stream's Content-Type is text/*",
+			Probes:   streamProbe}, check.Judge{Each: judgeLineGrammar}),
+		check.Bind(Check{ID: "chat/4.5/stream-content-type", Section: "4.5", Title: "a stream's Content-Type is text/*",
 			Level: Should, Kind: KindInvariant, Requirement: reqTextStream,
-			Expected: []string{"Content-Type text/*"}, Probes: streamProbe, judge: judge{each: judgeStreamContentType}},
+			Expected: []string{"Content-Type text/*"}, Probes: streamProbe}, check.Judge{Each: judgeStreamContentType}),
 	)
 	cs = append(cs, uiChecks()...)
 	cs = append(cs, endChecks()...)
@@ -210,63 +130,56 @@ func Catalogue() []Check {
 		statuses[i] = strconv.Itoa(s)
 	}
 	cs = append(cs,
-		Check{ID: "chat/4.6/documented-status", Section: "4.6", Title: "every response's status is one the spec lists",
+		check.Bind(Check{ID: "chat/4.6/documented-status", Section: "4.6", Title: "every response's status is one the spec lists",
 			Level: Must, Kind: KindInvariant, Requirement: reqStatuses,
-			Expected: []string{"one of " + strings.Join(statuses, ", ")}, Probes: freeProbes(),
-			judge: judge{each: judgeDocumentedStatus}},
-		Check{ID: "chat/4.6/error-not-stream", Section: "4.6", Title: "an error response carries no 2: line stream",
+			Expected: []string{"one of " + strings.Join(statuses, ", ")}, Probes: freeProbes()}, check.Judge{Each: judgeDocumentedStatus}),
+		check.Bind(Check{ID: "chat/4.6/error-not-stream", Section: "4.6", Title: "an error response carries no 2: line stream",
 			Level: Should, Kind: KindInvariant, Requirement: reqStreamDefault,
 			Expected: []string{"a non-200 body that does not start with a 2: line"},
-			Probes:   []string{"auth/missing-key", "auth/empty-bearer", "auth/unknown-key", "body/not-json"},
-			judge:    judge{each: judgeErrorNotStream}},
+			Probes:   []string{"auth/missing-key", "auth/empty-bearer", "auth/unknown-key", "body/not-json"}}, check.Judge{Each: judgeErrorNotStream}),
 	)
 
 	authCheck := func(slug, title string, level Level, probe string) {
-		cs = append(cs, Check{ID: "chat/5.3/" + slug, Section: "5.3", Title: title,
+		cs = append(cs, check.Bind(Check{ID: "chat/5.3/" + slug, Section: "5.3", Title: title,
 			Level: level, Kind: KindProbe, Requirement: reqKey401,
-			Expected: []string{"401"}, Probes: []string{probe}, judge: judge{one: statusIs(level, 401)}})
+			Expected: []string{"401"}, Probes: []string{probe}}, check.Judge{One: statusIs(level, 401)}))
 	}
 	authCheck("missing-key-401", "a request without Authorization gets 401", Must, "auth/missing-key")
 	authCheck("empty-bearer-401", `"Authorization: Bearer " without a key gets 401`, Must, "auth/empty-bearer")
 	authCheck("wrong-scheme-401", `"Authorization: Basic <valid key>" gets 401`, Should, "auth/basic-scheme")
 	authCheck("unknown-key-401", "an unknown key with the valid key's prefix gets 401", Must, "auth/unknown-key")
 	cs = append(cs, followUpChecks()...)
-	cs = append(cs, Check{ID: "chat/5.4/other-team-403", Section: "5.4", Title: "a key without permission for the team gets 403",
+	cs = append(cs, check.Bind(Check{ID: "chat/5.4/other-team-403", Section: "5.4", Title: "a key without permission for the team gets 403",
 		Level: Must, Kind: KindProbe, Requirement: reqTeam403,
 		Expected: []string{"403", "a 401 is a wrong mapping when the same key's invalid body gets another answer (it authenticates); else inconclusive"},
-		Probes:   []string{"auth/other-team", otherTeamAuthProbe},
-		judge:    judge{all: roleKeyJudge(403, "auth/other-team", otherTeamAuthProbe, "the key without permission for the team")}})
+		Probes:   []string{"auth/other-team", otherTeamAuthProbe}}, check.Judge{All: roleKeyJudge(403, "auth/other-team", otherTeamAuthProbe, "the key without permission for the team")}))
 
 	cs = append(cs,
-		Check{ID: "chat/7.2/body-not-json-400", Section: "7.2", Title: "a body that is not JSON gets 400",
+		check.Bind(Check{ID: "chat/7.2/body-not-json-400", Section: "7.2", Title: "a body that is not JSON gets 400",
 			Level: Must, Kind: KindProbe, Requirement: reqBody400,
-			Expected: []string{"400"}, Probes: []string{"body/not-json"}, judge: judge{one: statusIs(Must, 400)}},
-		Check{ID: "chat/7.2/body-not-object", Section: "7.2", Title: "a JSON body that is not an object gets 400 (422: info)",
+			Expected: []string{"400"}, Probes: []string{"body/not-json"}}, check.Judge{One: statusIs(Must, 400)}),
+		check.Bind(Check{ID: "chat/7.2/body-not-object", Section: "7.2", Title: "a JSON body that is not an object gets 400 (422: info)",
 			Level: Must, Kind: KindProbe, Requirement: reqBody400,
-			Expected: []string{"400", "422 (info: the spec does not show the 400/422 split)"}, Probes: []string{"body/not-object"},
-			judge: judge{one: judgeNotObject}},
-		Check{ID: "chat/7.3/validation-status-split", Section: "7.3", Title: "which rejected bodies get 400 and which 422",
+			Expected: []string{"400", "422 (info: the spec does not show the 400/422 split)"}, Probes: []string{"body/not-object"}}, check.Judge{One: judgeNotObject}),
+		check.Bind(Check{ID: "chat/7.3/validation-status-split", Section: "7.3", Title: "which rejected bodies get 400 and which 422",
 			Level: Infos, Kind: KindInvariant, Requirement: reqSplit,
-			Expected: []string{"400 or 422 per case (either is allowed)"}, Probes: validationProbes(),
-			judge: judge{all: judgeValidationSplit}},
-		Check{ID: "chat/8.1/credits-402", Section: "8.1", Title: "a key without credits gets 402",
+			Expected: []string{"400 or 422 per case (either is allowed)"}, Probes: validationProbes()}, check.Judge{All: judgeValidationSplit}),
+		check.Bind(Check{ID: "chat/8.1/credits-402", Section: "8.1", Title: "a key without credits gets 402",
 			Level: Must, Kind: KindProbe, Requirement: reqCredits,
 			Expected: []string{"402", "a 401 or 403 is a wrong mapping when the same key's invalid body gets another answer (it authenticates); else inconclusive"},
-			Probes:   []string{"credits/no-credits", noCreditsAuthProbe},
-			judge:    judge{all: roleKeyJudge(402, "credits/no-credits", noCreditsAuthProbe, "the no-credits key ("+EnvKeyNoCredits+")")}},
-		Check{ID: "chat/8.2/rate-limit-429", Section: "8.2", Title: "a burst of requests meets the rate limit with 429 (opt-in)",
+			Probes:   []string{"credits/no-credits", noCreditsAuthProbe}}, check.Judge{All: roleKeyJudge(402, "credits/no-credits", noCreditsAuthProbe, "the no-credits key ("+EnvKeyNoCredits+")")}),
+		check.Bind(Check{ID: "chat/8.2/rate-limit-429", Section: "8.2", Title: "a burst of requests meets the rate limit with 429 (opt-in)",
 			Level: Must, Kind: KindProbe, Requirement: reqRateLimit,
-			Expected: []string{"429 within -rate-limit-burst requests (the limit you say is below it)", "no 5xx where the 429 belongs"}, Probes: []string{"rate-limit/burst"},
-			judge: judge{all: judgeRateLimit}},
+			Expected: []string{"429 within -rate-limit-burst requests (the limit you say is below it)", "no 5xx where the 429 belongs"}, Probes: []string{"rate-limit/burst"}}, check.Judge{All: judgeRateLimit}),
 	)
 
 	for _, m := range EarlierModels() {
-		cs = append(cs, Check{ID: "chat/9.2/model-earlier[" + m + "]", Section: "9.2",
+		cs = append(cs, check.Bind(Check{ID: "chat/9.2/model-earlier[" + m + "]", Section: "9.2",
 			Title: "earlier model " + m + ": accepted or rejected, both allowed; never a server error",
 			Level: Must, Kind: KindProbe, Requirement: reqModelSets,
 			Expected: []string{"200 (accepted) or 400/422 (rejected): both allowed, info", "not 5xx: a server error is neither"},
 			Probes:   []string{"model/earlier[" + m + "]"},
-			Params:   map[string]string{"model": m}, judge: judge{one: eitherAnswer("the earlier set is supported")}})
+			Params:   map[string]string{"model": m}}, check.Judge{One: eitherAnswer("the earlier set is supported")}))
 	}
 	deriveCosts(cs)
 	return cs
@@ -290,7 +203,7 @@ func deriveCosts(cs []Check) {
 			case p.Cost == CostMaybe && c.Cost != CostChat:
 				c.Cost = CostMaybe
 			}
-			if r := keyRole(&p); r != "" && !slices.Contains(c.Needs, r) {
+			if r := check.KeyRole(&p); r != "" && !slices.Contains(c.Needs, r) {
 				c.Needs = append(c.Needs, r)
 			}
 		}
@@ -298,22 +211,22 @@ func deriveCosts(cs []Check) {
 }
 
 // statusIs judges that the status is want.
-func statusIs(l Level, want int) func(*transcript.Exchange) verdict {
-	return func(x *transcript.Exchange) verdict {
+func statusIs(l Level, want int) func(*transcript.Exchange) check.Verdict {
+	return func(x *transcript.Exchange) check.Verdict {
 		if s := x.Response.Status; s != want {
-			return verdict{outcome: violated(l), reason: fmt.Sprintf("got %d, want %d", s, want), actual: describeResponse(x)}
+			return check.Verdict{Outcome: violated(l), Reason: fmt.Sprintf("got %d, want %d", s, want), Actual: describeResponse(x)}
 		}
-		return verdict{outcome: Pass, actual: strconv.Itoa(want)}
+		return check.Verdict{Outcome: Pass, Actual: strconv.Itoa(want)}
 	}
 }
 
 // rejectedWith judges that the status is one of want.
-func rejectedWith(l Level, want ...int) func(*transcript.Exchange) verdict {
-	return func(x *transcript.Exchange) verdict {
+func rejectedWith(l Level, want ...int) func(*transcript.Exchange) check.Verdict {
+	return func(x *transcript.Exchange) check.Verdict {
 		s := x.Response.Status
 		for _, w := range want {
 			if s == w {
-				return verdict{outcome: Pass, reason: fmt.Sprintf("rejected with %d", s), actual: strconv.Itoa(s)}
+				return check.Verdict{Outcome: Pass, Reason: fmt.Sprintf("rejected with %d", s), Actual: strconv.Itoa(s)}
 			}
 		}
 		reason := fmt.Sprintf("got %d, want 400 or 422", s)
@@ -323,17 +236,17 @@ func rejectedWith(l Level, want ...int) func(*transcript.Exchange) verdict {
 		case s >= 500:
 			reason = fmt.Sprintf("got %d: the server failed where it must reject the request with 400 or 422", s)
 		}
-		return verdict{outcome: violated(l), reason: reason, actual: describeResponse(x)}
+		return check.Verdict{Outcome: violated(l), Reason: reason, Actual: describeResponse(x)}
 	}
 }
 
-func judgeNotObject(x *transcript.Exchange) verdict {
+func judgeNotObject(x *transcript.Exchange) check.Verdict {
 	switch s := x.Response.Status; s {
 	case 400:
-		return verdict{outcome: Pass, actual: "400"}
+		return check.Verdict{Outcome: Pass, Actual: "400"}
 	case 422:
-		return verdict{outcome: Info, reason: "422: the spec does not show the split between 400 and 422 (section 7.3)", actual: "422"}
+		return check.Verdict{Outcome: Info, Reason: "422: the spec does not show the split between 400 and 422 (section 7.3)", Actual: "422"}
 	default:
-		return verdict{outcome: Fail, reason: fmt.Sprintf("got %d, want 400", s), actual: describeResponse(x)}
+		return check.Verdict{Outcome: Fail, Reason: fmt.Sprintf("got %d, want 400", s), Actual: describeResponse(x)}
 	}
 }

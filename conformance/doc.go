@@ -41,6 +41,9 @@
 // from spectable; the judges read transcript exchanges, never the network;
 // the checks tie probes to judges; running uses them all:
 //
+//	internal/check/   the vocabulary the checker's packages share: Check, Probe, Role,
+//	                  Level, Outcome, what a judge reads and returns
+//	vocabulary.go     that vocabulary under the names users import (aliases)
 //	internal/spectable/  the spec's request tables and models as data; generates wrong bodies
 //	                  (of chatwire, imports internal/chatapi alone)
 //	internal/reading/  a body read once, as it streams in, into a transcript.Reading: the

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/chatwire/chatwire/conformance/internal/check"
 	"github.com/chatwire/chatwire/conformance/transcript"
 )
 
@@ -37,9 +38,9 @@ const (
 // endChecks are the checks of a stream's end state.
 func endChecks() []Check {
 	streamProbe := []string{"stream-default"}
-	end := func(id, title string, req string, expected []string, j func(observed, *streamEnd) verdict) Check {
-		return Check{ID: id, Section: "4.5", Title: title, Level: Must, Kind: KindInvariant, Requirement: req,
-			Expected: expected, Probes: streamProbe, judge: judge{each: endJudge(j)}}
+	end := func(id, title string, req string, expected []string, j func(check.Observed, *streamEnd) check.Verdict) Check {
+		return check.Bind(Check{ID: id, Section: "4.5", Title: title, Level: Must, Kind: KindInvariant, Requirement: req,
+			Expected: expected, Probes: streamProbe}, check.Judge{Each: endJudge(j)})
 	}
 	return []Check{
 		end(checkMessageNotEmpty, "a created chat's stream leaves its user a message to read", reqCreates+" … "+reqProgress,
@@ -67,10 +68,10 @@ func endChecks() []Check {
 			[]string{"an error chunk (UI) or error part 3: (v4) in a chat the run created: warn, naming it (useChat ends with status error)",
 				"a finish after the error that claims a finishReason other than \"error\": fail (a reader that goes on past the error sees success)"},
 			judgeStreamError),
-		{ID: checkChatIDUnique, Section: "4.4", Title: "every chat the run creates has its own chat id",
+		check.Bind(Check{ID: checkChatIDUnique, Section: "4.4", Title: "every chat the run creates has its own chat id",
 			Level: Must, Kind: KindInvariant, Requirement: reqUniqueID,
 			Expected: []string{"no two chats created in the run (JSON responses and streams) carry the same chatId"},
-			Probes:   []string{"json", "stream-default"}, judge: judge{across: judgeChatIDUnique}},
+			Probes:   []string{"json", "stream-default"}}, check.Judge{Across: judgeChatIDUnique}),
 	}
 }
 
@@ -96,16 +97,16 @@ func (e *streamEnd) silent(c *transcript.ClientEnd) bool { return c.Shown == "" 
 // streams of the run read as whole streams, to their end or to where the
 // reader stopped (a probe that reads only its first line is not about the
 // end).
-func endJudge(j func(observed, *streamEnd) verdict) func(observed) (verdict, bool) {
-	return func(o observed) (verdict, bool) {
-		if !isStream(o.x) || o.x.Reading.End == nil {
-			return verdict{}, false
+func endJudge(j func(check.Observed, *streamEnd) check.Verdict) func(check.Observed) (check.Verdict, bool) {
+	return func(o check.Observed) (check.Verdict, bool) {
+		if !isStream(o.Exchange) || o.Exchange.Reading.End == nil {
+			return check.Verdict{}, false
 		}
-		rd := o.x.Reading
+		rd := o.Exchange.Reading
 		e := &streamEnd{EndReading: rd.End, ui: rd.Protocol == "ui", whole: rd.Whole}
 		if !e.whole {
-			e.stopped = endText(o.x)
-			e.broken = o.x.End.Reason == transcript.EndReset
+			e.stopped = endText(o.Exchange)
+			e.broken = o.Exchange.End.Reason == transcript.EndReset
 		}
 		return j(o, e), true
 	}
@@ -180,7 +181,7 @@ func cutNote(e *streamEnd) string {
 	return " (judged to where the reading stopped: " + e.stopped + ")"
 }
 
-func judgeNotEmpty(o observed, e *streamEnd) verdict {
+func judgeNotEmpty(o check.Observed, e *streamEnd) check.Verdict {
 	out, reason := harmed(e, func(c *transcript.ClientEnd) []string {
 		if c.Empty {
 			return []string{"an empty message"}
@@ -188,13 +189,13 @@ func judgeNotEmpty(o observed, e *streamEnd) verdict {
 		return nil
 	})
 	if out == Pass {
-		return verdict{outcome: Pass, actual: "a message with content for " + readClients(e)}
+		return check.Verdict{Outcome: Pass, Actual: "a message with content for " + readClients(e)}
 	}
 	if !e.whole {
-		return verdict{outcome: Inconclusive, reason: "not judged: nothing to read had arrived when the reading stopped (" + e.stopped + ")",
-			actual: endActual(o.x)}
+		return check.Verdict{Outcome: Inconclusive, Reason: "not judged: nothing to read had arrived when the reading stopped (" + e.stopped + ")",
+			Actual: endActual(o.Exchange)}
 	}
-	return verdict{outcome: out, reason: reason + ": the chat was created and nothing of it reaches its user", actual: endActual(o.x)}
+	return check.Verdict{Outcome: out, Reason: reason + ": the chat was created and nothing of it reaches its user", Actual: endActual(o.Exchange)}
 }
 
 // endActual describes how the stream of x ended, for actuals.
@@ -212,15 +213,15 @@ func lastLineText(x *transcript.Exchange) string {
 	return "(none)"
 }
 
-func judgeComplete(o observed, e *streamEnd) verdict {
-	actual := endActual(o.x)
+func judgeComplete(o check.Observed, e *streamEnd) check.Verdict {
+	actual := endActual(o.Exchange)
 	switch {
 	case e.broken:
-		return verdict{outcome: Fail, reason: "the connection broke before the stream ended (" + e.stopped + "): every client shows a network error over an unfinished message",
-			actual: actual}
+		return check.Verdict{Outcome: Fail, Reason: "the connection broke before the stream ended (" + e.stopped + "): every client shows a network error over an unfinished message",
+			Actual: actual}
 	case !e.whole:
-		return verdict{outcome: Inconclusive, reason: "not judged: the reading stopped before the stream ended (" + e.stopped +
-			"); give -timeout or -max-body room for the whole chat", actual: actual}
+		return check.Verdict{Outcome: Inconclusive, Reason: "not judged: the reading stopped before the stream ended (" + e.stopped +
+			"); give -timeout or -max-body room for the whole chat", Actual: actual}
 	}
 	var end []string // what the stream lacks, for every client
 	switch {
@@ -229,8 +230,8 @@ func judgeComplete(o observed, e *streamEnd) verdict {
 	case e.ui && !e.Finished:
 		end = append(end, "no finish chunk before the stream ended")
 	case !e.ui && !e.Framed:
-		return verdict{outcome: Info, reason: "the stream has only the parts the spec shows (2: and 0:), with no end marker: a client cannot tell its end from a cut (the AI SDK's servers end a turn with d:)",
-			actual: actual}
+		return check.Verdict{Outcome: Info, Reason: "the stream has only the parts the spec shows (2: and 0:), with no end marker: a client cannot tell its end from a cut (the AI SDK's servers end a turn with d:)",
+			Actual: actual}
 	case !e.ui && !e.Finished:
 		end = append(end, "no finish_message part d: after the stream's step parts")
 	}
@@ -244,12 +245,12 @@ func judgeComplete(o observed, e *streamEnd) verdict {
 		return nil
 	})
 	if out == Pass {
-		return verdict{outcome: Pass, actual: "a finished turn for " + readClients(e)}
+		return check.Verdict{Outcome: Pass, Actual: "a finished turn for " + readClients(e)}
 	}
-	return verdict{outcome: out, reason: reason + " (it looks finished and may not be)", actual: actual}
+	return check.Verdict{Outcome: out, Reason: reason + " (it looks finished and may not be)", Actual: actual}
 }
 
-func judgeOnce(o observed, e *streamEnd) verdict {
+func judgeOnce(o check.Observed, e *streamEnd) check.Verdict {
 	out, reason := harmed(e, func(c *transcript.ClientEnd) []string {
 		if len(c.Twice) > 0 {
 			return append([]string{"parts shown twice:"}, c.Twice...)
@@ -257,23 +258,23 @@ func judgeOnce(o observed, e *streamEnd) verdict {
 		return nil
 	})
 	if out == Pass {
-		return verdict{outcome: Pass, actual: "each part once for " + readClients(e) + cutNote(e)}
+		return check.Verdict{Outcome: Pass, Actual: "each part once for " + readClients(e) + cutNote(e)}
 	}
-	return verdict{outcome: out, reason: reason, actual: endActual(o.x)}
+	return check.Verdict{Outcome: out, Reason: reason, Actual: endActual(o.Exchange)}
 }
 
-func judgeUnaltered(o observed, e *streamEnd) verdict {
-	actual := endActual(o.x)
+func judgeUnaltered(o check.Observed, e *streamEnd) check.Verdict {
+	actual := endActual(o.Exchange)
 	switch {
 	case len(e.Dropped) > 0:
 		more := ""
 		if len(e.Dropped) > 1 {
 			more = fmt.Sprintf(" (and %d more such lines)", len(e.Dropped)-1)
 		}
-		return verdict{outcome: Fail, reason: "every client drops, without a word, what the service sent: " + e.Dropped[0] + more, actual: actual}
+		return check.Verdict{Outcome: Fail, Reason: "every client drops, without a word, what the service sent: " + e.Dropped[0] + more, Actual: actual}
 	case e.BadUTF8 != "":
-		return verdict{outcome: Fail, reason: "the body is not UTF-8 at " + e.BadUTF8 + ": every client's TextDecoder shows U+FFFD in place of what was sent",
-			actual: actual}
+		return check.Verdict{Outcome: Fail, Reason: "the body is not UTF-8 at " + e.BadUTF8 + ": every client's TextDecoder shows U+FFFD in place of what was sent",
+			Actual: actual}
 	}
 	out, reason := harmed(e, func(c *transcript.ClientEnd) []string {
 		if len(c.Lost) > 0 {
@@ -282,15 +283,15 @@ func judgeUnaltered(o observed, e *streamEnd) verdict {
 		return nil
 	})
 	if out == Pass {
-		return verdict{outcome: Pass, actual: "what was sent, unaltered, for " + readClients(e) + cutNote(e)}
+		return check.Verdict{Outcome: Pass, Actual: "what was sent, unaltered, for " + readClients(e) + cutNote(e)}
 	}
-	return verdict{outcome: out, reason: reason, actual: actual}
+	return check.Verdict{Outcome: out, Reason: reason, Actual: actual}
 }
 
-func judgeStreamError(o observed, e *streamEnd) verdict {
-	actual := endActual(o.x)
+func judgeStreamError(o check.Observed, e *streamEnd) check.Verdict {
+	actual := endActual(o.Exchange)
 	if len(e.Errors) == 0 {
-		return verdict{outcome: Pass, actual: "no error in the stream" + cutNote(e)}
+		return check.Verdict{Outcome: Pass, Actual: "no error in the stream" + cutNote(e)}
 	}
 	first := e.Errors[0]
 	named := fmt.Sprintf("%s: %q", first.At, first.Text)
@@ -302,48 +303,48 @@ func judgeStreamError(o observed, e *streamEnd) verdict {
 		what = "an error part 3:"
 	}
 	if e.SuccessAfterError != "" {
-		return verdict{outcome: Fail, reason: "the stream carries " + what + " at " + named + ", then claims success at " + e.SuccessAfterError +
-			": useChat shows the error, a reader that goes on past it shows a finished turn", actual: actual}
+		return check.Verdict{Outcome: Fail, Reason: "the stream carries " + what + " at " + named + ", then claims success at " + e.SuccessAfterError +
+			": useChat shows the error, a reader that goes on past it shows a finished turn", Actual: actual}
 	}
 	note := ""
 	if e.NoReasonAfterError != "" {
 		note = "; a finish without finishReason follows at " + e.NoReasonAfterError
 	}
-	return verdict{outcome: Warn, reason: "the chat the run created ended in error: " + what + " at " + named + " (useChat ends with status error)" + note,
-		actual: actual}
+	return check.Verdict{Outcome: Warn, Reason: "the chat the run created ended in error: " + what + " at " + named + " (useChat ends with status error)" + note,
+		Actual: actual}
 }
 
-func judgeMessageChat(o observed, e *streamEnd) verdict {
-	rd := o.x.Reading
+func judgeMessageChat(o check.Observed, e *streamEnd) check.Verdict {
+	rd := o.Exchange.Reading
 	if !e.ui {
-		if _, id, err := checkFirstLine(o.x); err != nil || id == "" {
-			return verdict{outcome: Skip, reason: "not judged: the first line carries no chat id (chat/4.5/first-line-code-2)"}
+		if _, id, err := checkFirstLine(o.Exchange); err != nil || id == "" {
+			return check.Verdict{Outcome: Skip, Reason: "not judged: the first line carries no chat id (chat/4.5/first-line-code-2)"}
 		}
 	}
 	ids := rd.IDs
 	if len(ids) == 0 {
 		if !e.whole {
-			return verdict{outcome: Inconclusive, reason: "not judged: no chat id had arrived when the reading stopped (" + e.stopped + ")", actual: endActual(o.x)}
+			return check.Verdict{Outcome: Inconclusive, Reason: "not judged: no chat id had arrived when the reading stopped (" + e.stopped + ")", Actual: endActual(o.Exchange)}
 		}
-		return verdict{outcome: Fail, reason: "no chat id anywhere in the response (no header, no messageMetadata.chatId, no data part): the user's client cannot tell which chat this stream is about, nor come back to it",
-			actual: endActual(o.x)}
+		return check.Verdict{Outcome: Fail, Reason: "no chat id anywhere in the response (no header, no messageMetadata.chatId, no data part): the user's client cannot tell which chat this stream is about, nor come back to it",
+			Actual: endActual(o.Exchange)}
 	}
 	for _, f := range ids[1:] {
 		if f.ID != ids[0].ID {
-			return verdict{outcome: Fail, reason: fmt.Sprintf("the stream names chat %q at %s and chat %q at %s: its message ends about another chat", ids[0].ID, ids[0].Where, f.ID, f.Where),
-				actual: endActual(o.x)}
+			return check.Verdict{Outcome: Fail, Reason: fmt.Sprintf("the stream names chat %q at %s and chat %q at %s: its message ends about another chat", ids[0].ID, ids[0].Where, f.ID, f.Where),
+				Actual: endActual(o.Exchange)}
 		}
 	}
-	return verdict{outcome: Pass, actual: fmt.Sprintf("chat %q at %s", ids[0].ID, ids[0].Where)}
+	return check.Verdict{Outcome: Pass, Actual: fmt.Sprintf("chat %q at %s", ids[0].ID, ids[0].Where)}
 }
 
 // createdChatIDOf returns the chat id of a chat the exchange created (a
 // 200 to POST /api/chat): the JSON response's chatId, the stream's first
 // line, or the first chat id a UI stream carries; ok is false when it
 // created none or names none.
-func createdChatIDOf(o observed) (transcript.ChatIDFound, bool) {
-	x := o.x
-	if x.Response == nil || x.Response.Status != http.StatusOK || x.Request.Method != http.MethodPost || o.probe.Path != ChatPath || x.Reading == nil {
+func createdChatIDOf(o check.Observed) (transcript.ChatIDFound, bool) {
+	x := o.Exchange
+	if x.Response == nil || x.Response.Status != http.StatusOK || x.Request.Method != http.MethodPost || o.Probe.Path != ChatPath || x.Reading == nil {
 		return transcript.ChatIDFound{}, false
 	}
 	if obj, err := jsonObject(x); err == nil {
@@ -367,8 +368,8 @@ func createdChatIDOf(o observed) (transcript.ChatIDFound, bool) {
 	return transcript.ChatIDFound{}, false
 }
 
-func judgeChatIDUnique(all []observed) (verdict, *observed) {
-	first := map[string]*observed{}
+func judgeChatIDUnique(all []check.Observed) (check.Verdict, *check.Observed) {
+	first := map[string]*check.Observed{}
 	whereFirst := map[string]string{}
 	chats := 0
 	for i := range all {
@@ -379,18 +380,18 @@ func judgeChatIDUnique(all []observed) (verdict, *observed) {
 		}
 		chats++
 		if prev, seen := first[f.ID]; seen {
-			return verdict{outcome: Fail,
-				reason: fmt.Sprintf("two chats the run created carry the same chat id %q: probe %s (attempt %d, %s) and probe %s (attempt %d, %s): one user's client shows another chat",
-					f.ID, prev.probe.ID, prev.attempt, whereFirst[f.ID], o.probe.ID, o.attempt, f.Where),
-				actual: fmt.Sprintf("chatId %q twice", f.ID)}, o
+			return check.Verdict{Outcome: Fail,
+				Reason: fmt.Sprintf("two chats the run created carry the same chat id %q: probe %s (attempt %d, %s) and probe %s (attempt %d, %s): one user's client shows another chat",
+					f.ID, prev.Probe.ID, prev.Attempt, whereFirst[f.ID], o.Probe.ID, o.Attempt, f.Where),
+				Actual: fmt.Sprintf("chatId %q twice", f.ID)}, o
 		}
 		first[f.ID], whereFirst[f.ID] = o, f.Where
 	}
 	switch chats {
 	case 0:
-		return verdict{outcome: Skip, reason: "not judged: no chat of the run carries a chat id"}, nil
+		return check.Verdict{Outcome: Skip, Reason: "not judged: no chat of the run carries a chat id"}, nil
 	case 1:
-		return verdict{outcome: Skip, reason: "not judged: the run created one chat with a chat id; two are needed"}, nil
+		return check.Verdict{Outcome: Skip, Reason: "not judged: the run created one chat with a chat id; two are needed"}, nil
 	}
-	return verdict{outcome: Pass, actual: strconv.Itoa(chats) + " chats, each with its own chat id"}, nil
+	return check.Verdict{Outcome: Pass, Actual: strconv.Itoa(chats) + " chats, each with its own chat id"}, nil
 }

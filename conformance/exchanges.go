@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chatwire/chatwire/conformance/internal/check"
 	"github.com/chatwire/chatwire/conformance/transcript"
 )
 
@@ -31,11 +32,11 @@ func JudgeExchanges(cfg Config, names []string, xs []*transcript.Exchange) *Repo
 	}
 	r := &runner{cfg: cfg}
 	rep := &Report{Tool: cfg.Tool, Version: cfg.Version, Spec: SpecName, Target: cfg.Target, Strict: cfg.Strict, StartedAt: cfg.Now()}
-	all := make([]observed, len(xs))
+	all := make([]check.Observed, len(xs))
 	for i, x := range xs {
 		p := exchangeProbe(names[i], x)
 		readBack(x, p, cfg.UI)
-		all[i] = observed{probe: p, x: x, attempt: 1, ui: cfg.UI}
+		all[i] = check.Observed{Probe: p, Exchange: x, Attempt: 1}
 		if x.Response != nil && x.Response.Status == http.StatusOK && x.Request.Method == http.MethodPost {
 			rep.ChatsCreated++
 		}
@@ -43,7 +44,7 @@ func JudgeExchanges(cfg Config, names []string, xs []*transcript.Exchange) *Repo
 	for i := range cfg.Checks {
 		c := &cfg.Checks[i]
 		var res Result
-		if c.judge.each == nil && c.judge.across == nil {
+		if j := check.JudgeOf(c); j.Each == nil && j.Across == nil {
 			res = Result{ID: c.ID, Title: c.Title, Section: c.Section, Level: c.Level, Kind: string(c.Kind), Cost: string(c.Cost),
 				Requirement: c.Requirement, Expected: c.Expected, Params: c.Params,
 				Outcome: Skip, Reason: "judges the answer to its own probe; the exchanges judged here were sent by no probe"}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/chatwire/chatwire/conformance/internal/check"
 	"github.com/chatwire/chatwire/conformance/transcript"
 )
 
@@ -32,28 +33,28 @@ func contentTypeChecks() []Check {
 	var cs []Check
 	slugs := map[string]string{"no-content-type": "content-type-missing-refused", "text-plain": "content-type-text-plain-refused"}
 	for _, h := range contentTypeCases() {
-		cs = append(cs, Check{ID: "chat/4.1/" + slugs[h.name], Section: "4.1",
+		cs = append(cs, check.Bind(Check{ID: "chat/4.1/" + slugs[h.name], Section: "4.1",
 			Title: h.what + " is refused",
 			Level: Should, Kind: KindProbe, Requirement: reqContentType,
 			Expected: []string{"a 4xx refusal, such as 400 or 422", "200 accepts it (warn: a chat was created)", "not 5xx"},
-			Probes:   []string{"header/" + h.name}, judge: judge{one: judgeRefused}})
+			Probes:   []string{"header/" + h.name}}, check.Judge{One: judgeRefused}))
 	}
 	return cs
 }
 
 // judgeRefused judges a request the service should refuse: any 4xx
 // passes, a 200 misses the SHOULD, a server error fails.
-func judgeRefused(x *transcript.Exchange) verdict {
+func judgeRefused(x *transcript.Exchange) check.Verdict {
 	switch s := x.Response.Status; {
 	case s >= 400 && s < 500:
-		return verdict{outcome: Pass, reason: fmt.Sprintf("refused with %d", s), actual: strconv.Itoa(s)}
+		return check.Verdict{Outcome: Pass, Reason: fmt.Sprintf("refused with %d", s), Actual: strconv.Itoa(s)}
 	case s == 200:
-		return verdict{outcome: violated(Should), reason: "accepted (200): the request without an application/json Content-Type created a chat",
-			actual: describeResponse(x)}
+		return check.Verdict{Outcome: violated(Should), Reason: "accepted (200): the request without an application/json Content-Type created a chat",
+			Actual: describeResponse(x)}
 	case s >= 500:
-		return verdict{outcome: Fail, reason: fmt.Sprintf("got %d twice: the server failed where it should refuse the request", s), actual: describeResponse(x)}
+		return check.Verdict{Outcome: Fail, Reason: fmt.Sprintf("got %d twice: the server failed where it should refuse the request", s), Actual: describeResponse(x)}
 	default:
-		return verdict{outcome: violated(Should), reason: fmt.Sprintf("got %d, want a 4xx refusal", s), actual: describeResponse(x)}
+		return check.Verdict{Outcome: violated(Should), Reason: fmt.Sprintf("got %d, want a 4xx refusal", s), Actual: describeResponse(x)}
 	}
 }
 
@@ -65,19 +66,6 @@ type followUpCase struct {
 func followUpCases() []followUpCase {
 	return []followUpCase{{"status", http.MethodGet}, {"subscribe", http.MethodGet}, {"publish", http.MethodPost}}
 }
-
-// chatIDPlaceholder stands in a follow-up path for the id of a chat the run
-// created; [UnknownChat] replaces it when the run created none.
-const chatIDPlaceholder = "{chatId}"
-
-// UnknownChat is the chat id a follow-up probe addresses when the run
-// created no chat to address.
-const UnknownChat = "chatwire-probe-no-chat"
-
-// FollowUpPath returns the path of follow-up operation op with the chat id
-// left as "{chatId}": the runner puts in the id of the first chat the run
-// created, or [UnknownChat].
-func FollowUpPath(op string) string { return ChatPath + "/" + chatIDPlaceholder + "/" + op }
 
 func followUpProbeID(op string, r Role) string {
 	if r == RoleNone {
@@ -97,12 +85,11 @@ func followUpChecks() []Check {
 			slug, what string
 			role       Role
 		}{{"missing-key", "without Authorization", RoleNone}, {"unknown-key", "with an unknown key", RoleUnknown}} {
-			cs = append(cs, Check{ID: "chat/5.3/follow-up-" + k.slug + "-401[" + f.op + "]", Section: "5.3",
+			cs = append(cs, check.Bind(Check{ID: "chat/5.3/follow-up-" + k.slug + "-401[" + f.op + "]", Section: "5.3",
 				Title: f.method + " …/" + f.op + " " + k.what + " gets 401",
 				Level: Must, Kind: KindProbe, Requirement: reqEveryRequest,
 				Expected: []string{"401 (nothing else about the follow-ups is judged: their shapes are not shown)"},
-				Probes:   []string{followUpProbeID(f.op, k.role)}, Params: map[string]string{"operation": f.op},
-				judge: judge{one: judgeFollowUp401}})
+				Probes:   []string{followUpProbeID(f.op, k.role)}, Params: map[string]string{"operation": f.op}}, check.Judge{One: judgeFollowUp401}))
 		}
 	}
 	return cs
@@ -111,14 +98,14 @@ func followUpChecks() []Check {
 // judgeFollowUp401 wants 401. A 404 for the placeholder chat id is
 // inconclusive: the run created no chat, and a service may look the chat
 // up before the key.
-func judgeFollowUp401(x *transcript.Exchange) verdict {
+func judgeFollowUp401(x *transcript.Exchange) check.Verdict {
 	s := x.Response.Status
 	switch {
 	case s == 401:
-		return verdict{outcome: Pass, actual: "401"}
+		return check.Verdict{Outcome: Pass, Actual: "401"}
 	case s == 404 && strings.Contains(x.Request.URL, "/"+UnknownChat+"/"):
-		return verdict{outcome: Inconclusive, reason: "404 for a chat id the service never issued: the run created no chat to address",
-			actual: describeResponse(x)}
+		return check.Verdict{Outcome: Inconclusive, Reason: "404 for a chat id the service never issued: the run created no chat to address",
+			Actual: describeResponse(x)}
 	}
-	return verdict{outcome: Fail, reason: fmt.Sprintf("got %d, want 401: every request carries the key", s), actual: describeResponse(x)}
+	return check.Verdict{Outcome: Fail, Reason: fmt.Sprintf("got %d, want 401: every request carries the key", s), Actual: describeResponse(x)}
 }

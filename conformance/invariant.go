@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/chatwire/chatwire/conformance/internal/check"
 	"github.com/chatwire/chatwire/conformance/transcript"
 )
 
@@ -22,8 +23,8 @@ func isStream(x *transcript.Exchange) bool {
 }
 
 // isUIStream reports whether x is a stream of the UI message stream.
-func isUIStream(o observed) bool {
-	return isStream(o.x) && o.x.Reading.Protocol == "ui"
+func isUIStream(o check.Observed) bool {
+	return isStream(o.Exchange) && o.Exchange.Reading.Protocol == "ui"
 }
 
 // checkFirstLine returns the first line of the v4 stream x, cut, and the
@@ -48,100 +49,100 @@ func checkFirstLine(x *transcript.Exchange) (line string, chatID string, err err
 	return "", "", fmt.Errorf("no complete first line was read (%s)", endText(x))
 }
 
-func judgeFirstLine(o observed) (verdict, bool) {
-	if !isStream(o.x) {
-		return verdict{}, false
+func judgeFirstLine(o check.Observed) (check.Verdict, bool) {
+	if !isStream(o.Exchange) {
+		return check.Verdict{}, false
 	}
 	if isUIStream(o) {
 		return uiInfo(o, "it has no 2: first line; chat/4.5/ui-chat-id judges the chat id in the start chunk's messageMetadata.chatId, chatwire's convention"), true
 	}
-	line, _, err := checkFirstLine(o.x)
+	line, _, err := checkFirstLine(o.Exchange)
 	if err != nil {
 		actual := "no first line"
 		if line != "" {
 			actual = "first line " + line
 		}
-		return verdict{outcome: Fail, reason: err.Error(), actual: actual}, true
+		return check.Verdict{Outcome: Fail, Reason: err.Error(), Actual: actual}, true
 	}
-	return verdict{outcome: Pass, actual: `2:[{"chatId":…}] first`}, true
+	return check.Verdict{Outcome: Pass, Actual: `2:[{"chatId":…}] first`}, true
 }
 
-func judgePrefixShortcut(o observed) (verdict, bool) {
-	if !isStream(o.x) {
-		return verdict{}, false
+func judgePrefixShortcut(o check.Observed) (check.Verdict, bool) {
+	if !isStream(o.Exchange) {
+		return check.Verdict{}, false
 	}
 	if isUIStream(o) {
 		return uiInfo(o, "the prefix shortcut reads a v4 first line and finds nothing in a UI stream; chat/4.5/ui-chat-id reads the start chunk as JSON"), true
 	}
-	line, id, err := checkFirstLine(o.x)
+	line, id, err := checkFirstLine(o.Exchange)
 	if err != nil {
-		return verdict{outcome: Skip, reason: "not judged: no stream passed chat/4.5/first-line-code-2"}, true
+		return check.Verdict{Outcome: Skip, Reason: "not judged: no stream passed chat/4.5/first-line-code-2"}, true
 	}
-	v := o.x.Reading.V4
+	v := o.Exchange.Reading.V4
 	switch {
 	case !v.PrefixFound:
-		return verdict{outcome: violated(Should),
-			reason: `the first line does not start with 2:[{"chatId":" followed by a closing quote, so the shortcut finds no chatId`,
-			actual: "first line " + line}, true
+		return check.Verdict{Outcome: violated(Should),
+			Reason: `the first line does not start with 2:[{"chatId":" followed by a closing quote, so the shortcut finds no chatId`,
+			Actual: "first line " + line}, true
 	case v.PrefixChatID != id:
-		return verdict{outcome: violated(Should),
-			reason: fmt.Sprintf("the shortcut reads chatId %s, JSON reads %s", strconv.Quote(v.PrefixChatID), strconv.Quote(id)),
-			actual: "first line " + line}, true
+		return check.Verdict{Outcome: violated(Should),
+			Reason: fmt.Sprintf("the shortcut reads chatId %s, JSON reads %s", strconv.Quote(v.PrefixChatID), strconv.Quote(id)),
+			Actual: "first line " + line}, true
 	}
-	return verdict{outcome: Pass, actual: "the shortcut and JSON agree"}, true
+	return check.Verdict{Outcome: Pass, Actual: "the shortcut and JSON agree"}, true
 }
 
-func judgeLineGrammar(o observed) (verdict, bool) {
-	if !isStream(o.x) {
-		return verdict{}, false
+func judgeLineGrammar(o check.Observed) (check.Verdict, bool) {
+	if !isStream(o.Exchange) {
+		return check.Verdict{}, false
 	}
 	if isUIStream(o) {
 		return uiInfo(o, "its lines are SSE, not <code>:<JSON>; chat/4.5/ui-framing, ui-chunk-schema, ui-assembly and ui-skew judge it as the AI SDK 5, 6 and 7 clients read it"), true
 	}
-	v := o.x.Reading.V4
+	v := o.Exchange.Reading.V4
 	switch {
 	case v.Bad != nil:
-		return verdict{outcome: Fail, reason: v.Bad.Msg, actual: fmt.Sprintf("line %d: %s", v.Bad.Line, v.Bad.Text)}, true
+		return check.Verdict{Outcome: Fail, Reason: v.Bad.Msg, Actual: fmt.Sprintf("line %d: %s", v.Bad.Line, v.Bad.Text)}, true
 	case v.Unknown != nil:
-		return verdict{outcome: Warn, reason: fmt.Sprintf("line %d has a code the AI SDK v4 does not know (its parser throws on it)", v.Unknown.Line),
-			actual: fmt.Sprintf("line %d: %s", v.Unknown.Line, v.Unknown.Text)}, true
+		return check.Verdict{Outcome: Warn, Reason: fmt.Sprintf("line %d has a code the AI SDK v4 does not know (its parser throws on it)", v.Unknown.Line),
+			Actual: fmt.Sprintf("line %d: %s", v.Unknown.Line, v.Unknown.Text)}, true
 	}
-	return verdict{outcome: Pass, actual: fmt.Sprintf("%d lines well formed", v.Parts)}, true
+	return check.Verdict{Outcome: Pass, Actual: fmt.Sprintf("%d lines well formed", v.Parts)}, true
 }
 
-func judgeStreamContentType(o observed) (verdict, bool) {
-	if !isStream(o.x) {
-		return verdict{}, false
+func judgeStreamContentType(o check.Observed) (check.Verdict, bool) {
+	if !isStream(o.Exchange) {
+		return check.Verdict{}, false
 	}
-	ct := o.x.Response.Header.Get("Content-Type")
-	if !strings.HasPrefix(mediaType(o.x.Response.Header), "text/") {
-		return verdict{outcome: violated(Should), reason: fmt.Sprintf("Content-Type is %q, want text/*", ct),
-			actual: "Content-Type " + strconv.Quote(ct)}, true
+	ct := o.Exchange.Response.Header.Get("Content-Type")
+	if !strings.HasPrefix(mediaType(o.Exchange.Response.Header), "text/") {
+		return check.Verdict{Outcome: violated(Should), Reason: fmt.Sprintf("Content-Type is %q, want text/*", ct),
+			Actual: "Content-Type " + strconv.Quote(ct)}, true
 	}
-	return verdict{outcome: Pass, actual: "Content-Type " + ct}, true
+	return check.Verdict{Outcome: Pass, Actual: "Content-Type " + ct}, true
 }
 
-func judgeDocumentedStatus(o observed) (verdict, bool) {
-	if o.x.Response == nil {
-		return verdict{}, false
+func judgeDocumentedStatus(o check.Observed) (check.Verdict, bool) {
+	if o.Exchange.Response == nil {
+		return check.Verdict{}, false
 	}
-	s := o.x.Response.Status
+	s := o.Exchange.Response.Status
 	if !slices.Contains(documentedStatuses[:], s) {
-		return verdict{outcome: Fail, reason: fmt.Sprintf("status %d is not in the spec's status table", s),
-			actual: describeResponse(o.x)}, true
+		return check.Verdict{Outcome: Fail, Reason: fmt.Sprintf("status %d is not in the spec's status table", s),
+			Actual: describeResponse(o.Exchange)}, true
 	}
-	return verdict{outcome: Pass, actual: strconv.Itoa(s)}, true
+	return check.Verdict{Outcome: Pass, Actual: strconv.Itoa(s)}, true
 }
 
-func judgeErrorNotStream(o observed) (verdict, bool) {
-	if o.x.Response == nil || o.x.Response.Status == 200 {
-		return verdict{}, false
+func judgeErrorNotStream(o check.Observed) (check.Verdict, bool) {
+	if o.Exchange.Response == nil || o.Exchange.Response.Status == 200 {
+		return check.Verdict{}, false
 	}
-	if t := o.x.Reading.Text; t != nil && strings.HasPrefix(t.FirstLine, "2:") {
-		return verdict{outcome: violated(Should), reason: fmt.Sprintf("the %d response's body is a line stream starting with a 2: line", o.x.Response.Status),
-			actual: describeResponse(o.x)}, true
+	if t := o.Exchange.Reading.Text; t != nil && strings.HasPrefix(t.FirstLine, "2:") {
+		return check.Verdict{Outcome: violated(Should), Reason: fmt.Sprintf("the %d response's body is a line stream starting with a 2: line", o.Exchange.Response.Status),
+			Actual: describeResponse(o.Exchange)}, true
 	}
-	return verdict{outcome: Pass, actual: "no 2: stream"}, true
+	return check.Verdict{Outcome: Pass, Actual: "no 2: stream"}, true
 }
 
 // caseName returns the case a validation probe tests, for reports:
@@ -154,16 +155,16 @@ func caseName(probeID string) string {
 	return strings.ReplaceAll(probeID, "/", "-")
 }
 
-func judgeValidationSplit(obs []observed) verdict {
+func judgeValidationSplit(obs []check.Observed) check.Verdict {
 	last := lastPerProbe(obs)
 	byStatus := map[int][]string{}
 	var statuses []int
 	for _, o := range last {
-		s := o.x.Response.Status
+		s := o.Exchange.Response.Status
 		if _, ok := byStatus[s]; !ok {
 			statuses = append(statuses, s)
 		}
-		byStatus[s] = append(byStatus[s], caseName(o.probe.ID))
+		byStatus[s] = append(byStatus[s], caseName(o.Probe.ID))
 	}
 	slices.Sort(statuses)
 	parts := make([]string, len(statuses))
@@ -176,20 +177,20 @@ func judgeValidationSplit(obs []observed) verdict {
 	if other := len(last) - len(byStatus[400]) - len(byStatus[422]); other > 0 {
 		reason += fmt.Sprintf(", %d another status", other)
 	}
-	return verdict{outcome: Info, reason: reason + " (the spec leaves the split open)", actual: strings.Join(parts, "; "), params: params}
+	return check.Verdict{Outcome: Info, Reason: reason + " (the spec leaves the split open)", Actual: strings.Join(parts, "; "), Params: params}
 }
 
 // lastPerProbe returns the last observation of each probe, in the order the
 // probes first appear.
-func lastPerProbe(obs []observed) []observed {
-	var out []observed
+func lastPerProbe(obs []check.Observed) []check.Observed {
+	var out []check.Observed
 	index := map[string]int{}
 	for _, o := range obs {
-		if i, ok := index[o.probe.ID]; ok {
+		if i, ok := index[o.Probe.ID]; ok {
 			out[i] = o
 			continue
 		}
-		index[o.probe.ID] = len(out)
+		index[o.Probe.ID] = len(out)
 		out = append(out, o)
 	}
 	return out

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/chatwire/chatwire/conformance/internal/check"
 	"github.com/chatwire/chatwire/conformance/internal/reading"
 	"github.com/chatwire/chatwire/conformance/transcript"
 	"github.com/chatwire/chatwire/internal/httpfail"
@@ -106,31 +107,31 @@ func member(j *transcript.JSONReading, name string) ([]byte, bool) {
 
 // notJudged200 returns the skip verdict of a JSON-response check, and true,
 // when the JSON probe did not get a 200.
-func notJudged200(x *transcript.Exchange) (verdict, bool) {
+func notJudged200(x *transcript.Exchange) (check.Verdict, bool) {
 	if s := x.Response.Status; s != 200 {
-		return verdict{outcome: Skip, reason: fmt.Sprintf("not judged: the stream:false request got %d (see chat/4.4/json-status-200)", s),
-			actual: describeResponse(x)}, true
+		return check.Verdict{Outcome: Skip, Reason: fmt.Sprintf("not judged: the stream:false request got %d (see chat/4.4/json-status-200)", s),
+			Actual: describeResponse(x)}, true
 	}
 	if x.End.Kind == string(httpfail.BodyCap) {
-		return verdict{outcome: Inconclusive, reason: "not judged: " + x.End.Err + ", so the JSON object was not read whole",
-			actual: describeResponse(x)}, true
+		return check.Verdict{Outcome: Inconclusive, Reason: "not judged: " + x.End.Err + ", so the JSON object was not read whole",
+			Actual: describeResponse(x)}, true
 	}
-	return verdict{}, false
+	return check.Verdict{}, false
 }
 
-func judgeJSONContentType(x *transcript.Exchange) verdict {
+func judgeJSONContentType(x *transcript.Exchange) check.Verdict {
 	if v, ok := notJudged200(x); ok {
 		return v
 	}
 	ct := x.Response.Header.Get("Content-Type")
 	if mediaType(x.Response.Header) != "application/json" {
-		return verdict{outcome: Fail, reason: fmt.Sprintf("Content-Type is %q, want application/json", ct),
-			actual: "Content-Type " + strconv.Quote(ct) + "; body " + excerpt(bytes.TrimSpace(x.Body()))}
+		return check.Verdict{Outcome: Fail, Reason: fmt.Sprintf("Content-Type is %q, want application/json", ct),
+			Actual: "Content-Type " + strconv.Quote(ct) + "; body " + excerpt(bytes.TrimSpace(x.Body()))}
 	}
 	if _, err := jsonObject(x); err != nil {
-		return verdict{outcome: Fail, reason: err.Error(), actual: describeResponse(x)}
+		return check.Verdict{Outcome: Fail, Reason: err.Error(), Actual: describeResponse(x)}
 	}
-	return verdict{outcome: Pass, actual: "Content-Type " + ct + ", a JSON object"}
+	return check.Verdict{Outcome: Pass, Actual: "Content-Type " + ct + ", a JSON object"}
 }
 
 // stringMember returns the member name of obj as a string. It explains what
@@ -147,40 +148,40 @@ func stringMember(obj *transcript.JSONReading, name string) (string, error) {
 	return s, nil
 }
 
-func judgeJSONChatID(x *transcript.Exchange) verdict {
+func judgeJSONChatID(x *transcript.Exchange) check.Verdict {
 	if v, ok := notJudged200(x); ok {
 		return v
 	}
 	obj, err := jsonObject(x)
 	if err != nil {
-		return verdict{outcome: Fail, reason: err.Error(), actual: describeResponse(x)}
+		return check.Verdict{Outcome: Fail, Reason: err.Error(), Actual: describeResponse(x)}
 	}
 	id, err := stringMember(obj, "chatId")
 	if err == nil && id == "" {
 		err = fmt.Errorf("chatId is the empty string")
 	}
 	if err != nil {
-		return verdict{outcome: Fail, reason: err.Error(), actual: describeResponse(x)}
+		return check.Verdict{Outcome: Fail, Reason: err.Error(), Actual: describeResponse(x)}
 	}
-	return verdict{outcome: Pass, actual: "chatId " + strconv.Quote(id)}
+	return check.Verdict{Outcome: Pass, Actual: "chatId " + strconv.Quote(id)}
 }
 
-func judgeJSONURL(x *transcript.Exchange) verdict {
+func judgeJSONURL(x *transcript.Exchange) check.Verdict {
 	if v, ok := notJudged200(x); ok {
 		return v
 	}
 	obj, err := jsonObject(x)
 	if err != nil {
-		return verdict{outcome: Fail, reason: err.Error(), actual: describeResponse(x)}
+		return check.Verdict{Outcome: Fail, Reason: err.Error(), Actual: describeResponse(x)}
 	}
 	s, err := stringMember(obj, "url")
 	if err == nil {
 		err = checkAbsoluteURL(s)
 	}
 	if err != nil {
-		return verdict{outcome: Fail, reason: err.Error(), actual: describeResponse(x)}
+		return check.Verdict{Outcome: Fail, Reason: err.Error(), Actual: describeResponse(x)}
 	}
-	return verdict{outcome: Pass, actual: "url " + strconv.Quote(s)}
+	return check.Verdict{Outcome: Pass, Actual: "url " + strconv.Quote(s)}
 }
 
 // checkAbsoluteURL returns an error unless s is an absolute http or https
@@ -205,13 +206,13 @@ func checkAbsoluteURL(s string) error {
 	return nil
 }
 
-func judgeJSONWorkflow(x *transcript.Exchange) verdict {
+func judgeJSONWorkflow(x *transcript.Exchange) check.Verdict {
 	if v, ok := notJudged200(x); ok {
 		return v
 	}
 	obj, err := jsonObject(x)
 	if err != nil {
-		return verdict{outcome: Skip, reason: "not judged: " + err.Error() + " (see chat/4.4/json-content-type)", actual: describeResponse(x)}
+		return check.Verdict{Outcome: Skip, Reason: "not judged: " + err.Error() + " (see chat/4.4/json-content-type)", Actual: describeResponse(x)}
 	}
 	var present []string
 	for _, name := range []string{"streamId", "assistantMessageId"} {
@@ -223,29 +224,29 @@ func judgeJSONWorkflow(x *transcript.Exchange) verdict {
 			err = fmt.Errorf("%s is the empty string: an identifier cannot be empty", name)
 		}
 		if err != nil {
-			return verdict{outcome: Fail, reason: err.Error(), actual: describeResponse(x)}
+			return check.Verdict{Outcome: Fail, Reason: err.Error(), Actual: describeResponse(x)}
 		}
 		present = append(present, name+" "+strconv.Quote(s))
 	}
 	switch len(present) {
 	case 0:
-		return verdict{outcome: Pass, reason: "neither is present (not a workflow backend)", actual: "neither present"}
+		return check.Verdict{Outcome: Pass, Reason: "neither is present (not a workflow backend)", Actual: "neither present"}
 	case 1:
-		return verdict{outcome: Pass, reason: "only " + strings.Fields(present[0])[0] + " is present (the spec shows both for workflow backends)",
-			actual: present[0]}
+		return check.Verdict{Outcome: Pass, Reason: "only " + strings.Fields(present[0])[0] + " is present (the spec shows both for workflow backends)",
+			Actual: present[0]}
 	}
-	return verdict{outcome: Pass, reason: "both are present (a workflow backend)", actual: strings.Join(present, ", ")}
+	return check.Verdict{Outcome: Pass, Reason: "both are present (a workflow backend)", Actual: strings.Join(present, ", ")}
 }
 
-func judgeStreamDefault(x *transcript.Exchange) verdict {
+func judgeStreamDefault(x *transcript.Exchange) check.Verdict {
 	if s := x.Response.Status; s != 200 {
-		return verdict{outcome: Fail, reason: fmt.Sprintf("got %d, want 200", s), actual: describeResponse(x)}
+		return check.Verdict{Outcome: Fail, Reason: fmt.Sprintf("got %d, want 200", s), Actual: describeResponse(x)}
 	}
 	if isJSONObjectBody(x) {
-		return verdict{outcome: Fail, reason: "the body is a JSON object: without a stream field the service answered as for stream:false",
-			actual: describeResponse(x)}
+		return check.Verdict{Outcome: Fail, Reason: "the body is a JSON object: without a stream field the service answered as for stream:false",
+			Actual: describeResponse(x)}
 	}
-	return verdict{outcome: Pass, actual: "200, a text stream (Content-Type " + x.Response.Header.Get("Content-Type") + ")"}
+	return check.Verdict{Outcome: Pass, Actual: "200, a text stream (Content-Type " + x.Response.Header.Get("Content-Type") + ")"}
 }
 
 // truncationText describes what an excerpt left out, for actuals:

@@ -499,9 +499,3 @@ func byteSize(n int64) string {
 	}
 	return fmt.Sprintf("%d bytes", n)
 }
-
-// isJSONMediaType reports whether a media type is JSON: application/json or
-// a +json type.
-func isJSONMediaType(mt string) bool {
-	return mt == "application/json" || strings.HasSuffix(mt, "+json")
-}

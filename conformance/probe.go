@@ -10,80 +10,6 @@ import (
 	"github.com/chatwire/chatwire/internal/chatapi"
 )
 
-// A Probe is one deterministic request of the catalogue: what to send,
-// with the key named by its role, never by its value. Checks name the
-// probes whose exchanges they judge by [Probe.ID], which is stable API: a
-// recorder files transcripts under it and a replayer finds them by it.
-type Probe struct {
-	ID     string      // stable, such as "auth/missing-key" or "model/current[gamma-k3]"
-	Method string      // POST, or GET for the status and subscribe follow-ups
-	Path   string      // relative to the base URL, such as "/api/chat"; "{chatId}" stands for the run's first chat (see [FollowUpPath])
-	Auth   Auth        // the Authorization header, by role
-	Header http.Header // the other request headers (Content-Type, a team header)
-	Body   []byte      // sent as is; not always JSON (body/not-json)
-	Cost   Cost        // CostChat when a conformant service creates a chat for it
-	Read   ReadMode    // how much of a 200 body to read
-	// AuthProbe marks the probes that test authentication: a 401 or 403 is
-	// what they are about, not a failed precondition.
-	AuthProbe bool
-	// Burst marks the rate-limit probe: sent up to [Config.RateLimitBurst]
-	// times without pacing, until a 429 arrives.
-	Burst bool
-}
-
-// Auth is a probe's Authorization header: a scheme and the role of the key
-// that follows it. The zero Auth, and any with RoleNone, sends no header;
-// RoleEmpty sends the scheme and a space.
-type Auth struct {
-	Scheme string // "Bearer" or "Basic"
-	Role   Role
-}
-
-// String returns the header value with the key's role in place of the key,
-// as transcripts show it: "Bearer <key:valid>", "Bearer ", or "" when no
-// header is sent.
-func (a Auth) String() string {
-	switch a.Role {
-	case RoleNone, "":
-		return ""
-	case RoleEmpty:
-		return a.Scheme + " "
-	}
-	return a.Scheme + " <key:" + string(a.Role) + ">"
-}
-
-// ReadMode says how much of a 200 response body an exchanger reads.
-type ReadMode int
-
-const (
-	// ReadFirstLine stops a 200 body that is not JSON after its first
-	// non-blank line: a chat was created, its stream proved it, and closing
-	// early limits the agent's work. JSON bodies and error bodies are read
-	// whole, up to the byte cap.
-	ReadFirstLine ReadMode = iota
-	// ReadToCap reads a body to its end or to the exchanger's line, byte or
-	// time cap, whichever comes first.
-	ReadToCap
-)
-
-// Cost says whether a probe spends: whether a conformant service creates a
-// chat (and consumes credits) when it answers.
-type Cost string
-
-// The costs.
-const (
-	CostFree Cost = "free" // a conformant service creates nothing (it rejects the request)
-	CostChat Cost = "chat" // a conformant service creates a chat
-	// CostMaybe: the spec allows the service to accept the request (and
-	// create a chat) or to refuse it, such as an earlier-set model or an
-	// optional field given null. It is budgeted as a chat.
-	CostMaybe Cost = "maybe"
-)
-
-// spends reports whether a conformant service may create a chat for a
-// probe of cost c.
-func (c Cost) spends() bool { return c == CostChat || c == CostMaybe }
-
 // ChatPath is the path of the operation under test.
 const ChatPath = chatapi.ChatPath
 
@@ -113,7 +39,7 @@ type probeOptions struct {
 // free probes first, then the spending ones, then the rate-limit burst
 // (last, so a limit it provokes disturbs nothing else).
 func catalogueProbes(o probeOptions) []Probe {
-	valid := Auth{"Bearer", RoleValid}
+	valid := Auth{Scheme: "Bearer", Role: RoleValid}
 	var ps []Probe
 	// addAs adds p as a POST /api/chat with the Content-Type ct ("" for none).
 	addAs := func(ct string, p Probe) {
@@ -132,15 +58,15 @@ func catalogueProbes(o probeOptions) []Probe {
 	obj := func(members string) []byte { return []byte("{" + members + "}") }
 
 	add(Probe{ID: "auth/missing-key", Auth: Auth{Role: RoleNone}, Body: obj(content), AuthProbe: true})
-	add(Probe{ID: "auth/empty-bearer", Auth: Auth{"Bearer", RoleEmpty}, Body: obj(content), AuthProbe: true})
-	add(Probe{ID: "auth/basic-scheme", Auth: Auth{"Basic", RoleValid}, Body: obj(content), AuthProbe: true})
-	add(Probe{ID: "auth/unknown-key", Auth: Auth{"Bearer", RoleUnknown}, Body: obj(content), AuthProbe: true})
+	add(Probe{ID: "auth/empty-bearer", Auth: Auth{Scheme: "Bearer", Role: RoleEmpty}, Body: obj(content), AuthProbe: true})
+	add(Probe{ID: "auth/basic-scheme", Auth: Auth{Scheme: "Basic", Role: RoleValid}, Body: obj(content), AuthProbe: true})
+	add(Probe{ID: "auth/unknown-key", Auth: Auth{Scheme: "Bearer", Role: RoleUnknown}, Body: obj(content), AuthProbe: true})
 	if o.forbidden != nil {
 		add(Probe{ID: "auth/other-team", Auth: valid, Header: o.forbidden.Clone(), Body: obj(content), AuthProbe: true})
 		add(Probe{ID: otherTeamAuthProbe, Auth: valid, Header: o.forbidden.Clone(), Body: []byte(`{not json`), AuthProbe: true})
 	} else {
-		add(Probe{ID: "auth/other-team", Auth: Auth{"Bearer", RoleOtherTeam}, Body: obj(content), AuthProbe: true})
-		add(Probe{ID: otherTeamAuthProbe, Auth: Auth{"Bearer", RoleOtherTeam}, Body: []byte(`{not json`), AuthProbe: true})
+		add(Probe{ID: "auth/other-team", Auth: Auth{Scheme: "Bearer", Role: RoleOtherTeam}, Body: obj(content), AuthProbe: true})
+		add(Probe{ID: otherTeamAuthProbe, Auth: Auth{Scheme: "Bearer", Role: RoleOtherTeam}, Body: []byte(`{not json`), AuthProbe: true})
 	}
 	add(Probe{ID: "body/not-json", Auth: valid, Body: []byte(`{not json`)})
 	add(Probe{ID: "body/not-object", Auth: valid, Body: []byte(`[]`)})
@@ -149,8 +75,8 @@ func catalogueProbes(o probeOptions) []Probe {
 			add(Probe{ID: caseProbeID(c), Auth: valid, Body: c.Body})
 		}
 	}
-	add(Probe{ID: "credits/no-credits", Auth: Auth{"Bearer", RoleNoCredits}, Body: obj(content)})
-	add(Probe{ID: noCreditsAuthProbe, Auth: Auth{"Bearer", RoleNoCredits}, Body: []byte(`{not json`)})
+	add(Probe{ID: "credits/no-credits", Auth: Auth{Scheme: "Bearer", Role: RoleNoCredits}, Body: obj(content)})
+	add(Probe{ID: noCreditsAuthProbe, Auth: Auth{Scheme: "Bearer", Role: RoleNoCredits}, Body: []byte(`{not json`)})
 
 	add(Probe{ID: "json", Auth: valid, Body: obj(content + `,"stream":false`), Cost: CostChat})
 	add(Probe{ID: "stream-default", Auth: valid, Body: obj(content), Cost: CostChat, Read: ReadToCap})
@@ -171,7 +97,7 @@ func catalogueProbes(o probeOptions) []Probe {
 
 	// The follow-ups address a chat the run created (see [FollowUpPath]).
 	for _, f := range followUpCases() {
-		for _, a := range []Auth{{Role: RoleNone}, {"Bearer", RoleUnknown}} {
+		for _, a := range []Auth{{Role: RoleNone}, {Scheme: "Bearer", Role: RoleUnknown}} {
 			p := Probe{ID: followUpProbeID(f.op, a.Role), Method: f.method, Path: FollowUpPath(f.op), Auth: a, AuthProbe: true}
 			if f.method == http.MethodPost {
 				p.Body = obj(content)

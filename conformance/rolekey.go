@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/chatwire/chatwire/conformance/internal/check"
 	"github.com/chatwire/chatwire/conformance/transcript"
 )
 
@@ -24,54 +25,54 @@ const (
 // permitted: its request reached validation). A wrong mapping fails with
 // both exchanges as evidence; a key that may be wrong is inconclusive.
 // Any other status than want fails.
-func roleKeyJudge(want int, probe, companion, key string) func(obs []observed) verdict {
-	return func(obs []observed) verdict {
+func roleKeyJudge(want int, probe, companion, key string) func(obs []check.Observed) check.Verdict {
+	return func(obs []check.Observed) check.Verdict {
 		var main, bad *transcript.Exchange
 		for _, o := range lastPerProbe(obs) {
-			switch o.probe.ID {
+			switch o.Probe.ID {
 			case probe:
-				main = o.x
+				main = o.Exchange
 			case companion:
-				bad = o.x
+				bad = o.Exchange
 			}
 		}
 		if main == nil {
-			return verdict{outcome: Skip, reason: "not judged: probe " + probe + " was not answered"}
+			return check.Verdict{Outcome: Skip, Reason: "not judged: probe " + probe + " was not answered"}
 		}
 		s := main.Response.Status
 		switch {
 		case s == want:
-			return verdict{outcome: Pass, actual: strconv.Itoa(want)}
+			return check.Verdict{Outcome: Pass, Actual: strconv.Itoa(want)}
 		case s != 401 && !(s == 403 && want != 403):
-			return verdict{outcome: Fail, reason: fmt.Sprintf("got %d, want %d", s, want), actual: describeResponse(main)}
+			return check.Verdict{Outcome: Fail, Reason: fmt.Sprintf("got %d, want %d", s, want), Actual: describeResponse(main)}
 		}
 		if bad == nil || bad.Response == nil {
-			return verdict{outcome: Inconclusive, reason: fmt.Sprintf("credential precondition failed: %s got %d, and its invalid body was not answered", key, s),
-				actual: describeResponse(main)}
+			return check.Verdict{Outcome: Inconclusive, Reason: fmt.Sprintf("credential precondition failed: %s got %d, and its invalid body was not answered", key, s),
+				Actual: describeResponse(main)}
 		}
 		b := bad.Response.Status
 		both := "valid body: " + describeResponse(main) + " | invalid body: " + describeResponse(bad)
 		switch {
 		case s == 401 && b != 401 && b != 429 && b < 500:
-			return verdict{outcome: Fail, reason: fmt.Sprintf("%s authenticates (its invalid body got %d), so the 401 is a wrong mapping: want %d", key, b, want),
-				actual: both}
+			return check.Verdict{Outcome: Fail, Reason: fmt.Sprintf("%s authenticates (its invalid body got %d), so the 401 is a wrong mapping: want %d", key, b, want),
+				Actual: both}
 		case s == 403 && (b == 400 || b == 422):
-			return verdict{outcome: Fail, reason: fmt.Sprintf("%s is authenticated and permitted (its invalid body got %d), so the 403 is a wrong mapping: want %d", key, b, want),
-				actual: both}
+			return check.Verdict{Outcome: Fail, Reason: fmt.Sprintf("%s is authenticated and permitted (its invalid body got %d), so the 403 is a wrong mapping: want %d", key, b, want),
+				Actual: both}
 		}
-		return verdict{outcome: Inconclusive, reason: fmt.Sprintf("credential precondition failed: %s got %d, and %d to an invalid body: the key may be wrong", key, s, b),
-			actual: both}
+		return check.Verdict{Outcome: Inconclusive, Reason: fmt.Sprintf("credential precondition failed: %s got %d, and %d to an invalid body: the key may be wrong", key, s, b),
+			Actual: both}
 	}
 }
 
 // judgeRateLimit judges the opt-in burst: -rate-limit-burst N says the
 // limit is below N, so N requests without a 429 fail, and so does a server
 // error where the 429 belongs. The actual counts what came back.
-func judgeRateLimit(obs []observed) verdict {
+func judgeRateLimit(obs []check.Observed) check.Verdict {
 	counts := map[int]int{}
 	var order []int
 	for _, o := range obs {
-		s := o.x.Response.Status
+		s := o.Exchange.Response.Status
 		if counts[s] == 0 {
 			order = append(order, s)
 		}
@@ -84,7 +85,7 @@ func judgeRateLimit(obs []observed) verdict {
 		}
 		tally += fmt.Sprintf(" %d×%d", counts[s], s)
 	}
-	last := obs[len(obs)-1].x
+	last := obs[len(obs)-1].Exchange
 	params := map[string]string{"requests": strconv.Itoa(len(obs))}
 	switch s := last.Response.Status; {
 	case s == 429:
@@ -93,14 +94,14 @@ func judgeRateLimit(obs []observed) verdict {
 		if ra == "" {
 			ra = "(none)"
 		}
-		return verdict{outcome: Pass, reason: fmt.Sprintf("429 on request %d of the burst", len(obs)),
-			actual: tally + "; Retry-After: " + ra, params: params}
+		return check.Verdict{Outcome: Pass, Reason: fmt.Sprintf("429 on request %d of the burst", len(obs)),
+			Actual: tally + "; Retry-After: " + ra, Params: params}
 	case s >= 500:
-		return verdict{outcome: Fail, reason: fmt.Sprintf("got %d on request %d where the rate limit's 429 belongs", s, len(obs)),
-			actual: tally + "; last: " + describeResponse(last), params: params}
+		return check.Verdict{Outcome: Fail, Reason: fmt.Sprintf("got %d on request %d where the rate limit's 429 belongs", s, len(obs)),
+			Actual: tally + "; last: " + describeResponse(last), Params: params}
 	}
-	return verdict{outcome: Fail, reason: fmt.Sprintf("no 429 in %d requests: -rate-limit-burst %d says the limit is below that", len(obs), len(obs)),
-		actual: tally, params: params}
+	return check.Verdict{Outcome: Fail, Reason: fmt.Sprintf("no 429 in %d requests: -rate-limit-burst %d says the limit is below that", len(obs), len(obs)),
+		Actual: tally, Params: params}
 }
 
 // createdChatID returns the chat id of a 200 create: the JSON answer's

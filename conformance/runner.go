@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chatwire/chatwire/conformance/internal/check"
 	"github.com/chatwire/chatwire/conformance/transcript"
 	"github.com/chatwire/chatwire/internal/httpfail"
 )
@@ -111,7 +112,7 @@ func PlanOf(checks []Check) Plan {
 	var p Plan
 	for _, pr := range neededProbes(checks, probeOptions{}) {
 		p.Probes++
-		if pr.Read == ReadToCap && pr.Cost.spends() {
+		if pr.Read == ReadToCap && check.Spends(pr.Cost) {
 			p.Streams++
 		}
 		switch pr.Cost {
@@ -146,8 +147,8 @@ func neededProbes(checks []Check, o probeOptions) []*Probe {
 // probeRun is what became of one probe in a run.
 type probeRun struct {
 	probe   *Probe
-	obs     []observed // every attempt, in order
-	outcome Outcome    // "" when answered and judgeable; else Skip, Inconclusive or Error
+	obs     []check.Observed // every attempt, in order
+	outcome Outcome          // "" when answered and judgeable; else Skip, Inconclusive or Error
 	reason  string
 	failure string // the failure kind that decided outcome, when one did
 	// interrupted: the interrupt kept the probe from being judged (it was
@@ -163,7 +164,7 @@ func (pr *probeRun) final() *transcript.Exchange {
 	if len(pr.obs) == 0 {
 		return nil
 	}
-	return pr.obs[len(pr.obs)-1].x
+	return pr.obs[len(pr.obs)-1].Exchange
 }
 
 // runner is the state of one run.
@@ -233,13 +234,13 @@ func Run(ctx context.Context, cfg Config, ex Exchanger) (*Report, error) {
 	r.settle(order)
 	// The invariants judge every exchange that was answered, as far as it
 	// went; not one the interrupt cut, nor one a stop discounted.
-	var all []observed
+	var all []check.Observed
 	for _, pr := range order {
 		if pr.discounted {
 			continue
 		}
 		for _, o := range pr.obs {
-			if o.x.End.Reason != transcript.EndCancel {
+			if o.Exchange.End.Reason != transcript.EndCancel {
 				all = append(all, o)
 			}
 		}
@@ -271,17 +272,6 @@ func (r *runner) logf(format string, args ...any) {
 	}
 }
 
-// keyRole returns the role whose key p needs, or "" for none.
-func keyRole(p *Probe) Role {
-	switch p.Auth.Role {
-	case RoleNone, RoleEmpty, "":
-		return ""
-	case RoleUnknown:
-		return RoleValid
-	}
-	return p.Auth.Role
-}
-
 // roleReason says what a probe lacking the key of role needs.
 func roleReason(role Role) string {
 	switch role {
@@ -311,11 +301,11 @@ func (r *runner) precheck(p *Probe) (Outcome, string) {
 	case r.stop != nil:
 		return Inconclusive, r.stop.Reason
 	}
-	if role := keyRole(p); role != "" && !r.roles[role] {
+	if role := check.KeyRole(p); role != "" && !r.roles[role] {
 		return Skip, roleReason(role)
 	}
 	limited := r.cfg.MaxChats != NoChatLimit
-	if p.Cost.spends() {
+	if check.Spends(p.Cost) {
 		if r.creditsOut != "" {
 			return Skip, r.creditsOut
 		}
@@ -331,13 +321,13 @@ func (r *runner) precheck(p *Probe) (Outcome, string) {
 // runProbe sends p, the index-th probe of the run, retrying as the
 // interference rules say, and classifies what came back.
 func (r *runner) runProbe(ctx context.Context, p *Probe, index int) *probeRun {
-	if strings.Contains(p.Path, chatIDPlaceholder) {
+	if strings.Contains(p.Path, check.ChatIDPlaceholder) {
 		id := r.chatID
 		if id == "" {
 			id = UnknownChat
 		}
 		addressed := *p
-		addressed.Path = strings.ReplaceAll(p.Path, chatIDPlaceholder, url.PathEscape(id))
+		addressed.Path = strings.ReplaceAll(p.Path, check.ChatIDPlaceholder, url.PathEscape(id))
 		p = &addressed
 	}
 	pr := &probeRun{probe: p}
@@ -374,7 +364,7 @@ func (r *runner) runProbe(ctx context.Context, p *Probe, index int) *probeRun {
 			break
 		}
 		readBack(x, p, r.cfg.UI)
-		pr.obs = append(pr.obs, observed{probe: p, x: x, attempt: len(pr.obs) + 1, ui: r.cfg.UI})
+		pr.obs = append(pr.obs, check.Observed{Probe: p, Exchange: x, Attempt: len(pr.obs) + 1})
 		r.note(p, x)
 		if x.End.Reason == transcript.EndCancel || x.Response == nil && ctx.Err() != nil {
 			// Cut by the interrupt, before or after its head: what arrived

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/chatwire/chatwire/conformance/internal/check"
 	"github.com/chatwire/chatwire/conformance/internal/spectable"
 	"github.com/chatwire/chatwire/conformance/transcript"
 )
@@ -45,22 +46,21 @@ func tableChecks() (body, model []Check) {
 		probes := []string{caseProbeID(c)}
 		switch {
 		case c.Expect == spectable.Either:
-			body = append(body, Check{ID: "chat/4.2/null-optional[" + c.Field.Slug + "]", Section: "4.2",
+			body = append(body, check.Bind(Check{ID: "chat/4.2/null-optional[" + c.Field.Slug + "]", Section: "4.2",
 				Title: c.What + ": taken as absent or refused, both allowed; never a server error",
 				Level: Must, Kind: KindProbe, Requirement: reqNullOptional,
 				Expected: []string{"200 (null taken as absent) or 400/422 (refused): info", "not 5xx: a server error is neither"},
-				Probes:   probes, Params: map[string]string{"field": c.Field.Slug}, judge: judge{one: eitherAnswer("null taken as absent")}})
+				Probes:   probes, Params: map[string]string{"field": c.Field.Slug}}, check.Judge{One: eitherAnswer("null taken as absent")}))
 		case modelLegacy[c.Name].slug != "":
-			model = append(model, Check{ID: "chat/4.3/" + modelLegacy[c.Name].slug, Section: "4.3",
+			model = append(model, check.Bind(Check{ID: "chat/4.3/" + modelLegacy[c.Name].slug, Section: "4.3",
 				Title: c.What + ": rejected with 400 or 422",
 				Level: Must, Kind: KindProbe, Requirement: reqModelEnum,
-				Expected: rejected, Probes: probes, judge: judge{one: rejectedWith(Must, 400, 422)}})
+				Expected: rejected, Probes: probes}, check.Judge{One: rejectedWith(Must, 400, 422)}))
 		default:
-			body = append(body, Check{ID: "chat/4.2/invalid-rejected[" + c.Name + "]", Section: "4.2",
+			body = append(body, check.Bind(Check{ID: "chat/4.2/invalid-rejected[" + c.Name + "]", Section: "4.2",
 				Title: c.What + ": rejected with 400 or 422",
 				Level: Must, Kind: KindProbe, Requirement: reqValidation,
-				Expected: rejected, Probes: probes, Params: map[string]string{"case": c.Name},
-				judge: judge{one: rejectedWith(Must, 400, 422)}})
+				Expected: rejected, Probes: probes, Params: map[string]string{"case": c.Name}}, check.Judge{One: rejectedWith(Must, 400, 422)}))
 		}
 	}
 	return body, model
@@ -69,18 +69,18 @@ func tableChecks() (body, model []Check) {
 // eitherAnswer judges a request the spec allows to be accepted (200, what
 // accepted means) or refused (400 or 422): both are info, a server error
 // (after the run's one retry) or another status fails.
-func eitherAnswer(accepted string) func(*transcript.Exchange) verdict {
-	return func(x *transcript.Exchange) verdict {
+func eitherAnswer(accepted string) func(*transcript.Exchange) check.Verdict {
+	return func(x *transcript.Exchange) check.Verdict {
 		switch s := x.Response.Status; {
 		case s == 200:
-			return verdict{outcome: Info, reason: "accepted (200): " + accepted, actual: "200"}
+			return check.Verdict{Outcome: Info, Reason: "accepted (200): " + accepted, Actual: "200"}
 		case s == 400 || s == 422:
-			return verdict{outcome: Info, reason: fmt.Sprintf("rejected (%d)", s), actual: strconv.Itoa(s)}
+			return check.Verdict{Outcome: Info, Reason: fmt.Sprintf("rejected (%d)", s), Actual: strconv.Itoa(s)}
 		case s >= 500:
-			return verdict{outcome: Fail, reason: fmt.Sprintf("got %d twice: a server error is neither accepting (200) nor refusing (400/422) the request", s),
-				actual: describeResponse(x)}
+			return check.Verdict{Outcome: Fail, Reason: fmt.Sprintf("got %d twice: a server error is neither accepting (200) nor refusing (400/422) the request", s),
+				Actual: describeResponse(x)}
 		default:
-			return verdict{outcome: Fail, reason: fmt.Sprintf("got %d, want 200 (accepted) or 400/422 (refused)", s), actual: describeResponse(x)}
+			return check.Verdict{Outcome: Fail, Reason: fmt.Sprintf("got %d, want 200 (accepted) or 400/422 (refused)", s), Actual: describeResponse(x)}
 		}
 	}
 }

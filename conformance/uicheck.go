@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/chatwire/chatwire/conformance/internal/check"
 	"github.com/chatwire/chatwire/conformance/transcript"
 	"github.com/chatwire/chatwire/internal/protocol"
 	"github.com/chatwire/chatwire/uistream/sdk"
@@ -28,19 +29,19 @@ const (
 
 // uiInfo is the reason of the v4-only stream checks on a UI message stream:
 // the spec's rule does not apply, the UI checks take its place.
-func uiInfo(o observed, what string) verdict {
-	return verdict{outcome: Info,
-		reason: "the stream is the UI message stream (told by " + o.x.Reading.ProtocolBy + "), which the spec does not cover (it shows only v4 lines): " + what,
-		actual: "a UI message stream"}
+func uiInfo(o check.Observed, what string) check.Verdict {
+	return check.Verdict{Outcome: Info,
+		Reason: "the stream is the UI message stream (told by " + o.Exchange.Reading.ProtocolBy + "), which the spec does not cover (it shows only v4 lines): " + what,
+		Actual: "a UI message stream"}
 }
 
 // uiChecks are the chat/4.5/ui-* checks.
 func uiChecks() []Check {
 	streamProbe := []string{"stream-default"}
-	ui := func(slug, title string, level Level, req string, expected []string, j func(*transcript.Exchange) verdict) Check {
+	ui := func(slug, title string, level Level, req string, expected []string, j func(*transcript.Exchange) check.Verdict) Check {
 		id := "chat/4.5/" + slug
-		return Check{ID: id, Section: "4.5", Title: title, Level: level, Kind: KindInvariant, Requirement: req,
-			Expected: expected, Probes: streamProbe, judge: judge{each: uiJudge(j)}}
+		return check.Bind(Check{ID: id, Section: "4.5", Title: title, Level: level, Kind: KindInvariant, Requirement: req,
+			Expected: expected, Probes: streamProbe}, check.Judge{Each: uiJudge(j)})
 	}
 	return []Check{
 		ui("ui-content-type", "a UI message stream is sent as text/event-stream", Should, reqTextStream,
@@ -75,61 +76,61 @@ func uiChecks() []Check {
 // uiJudge makes the judge of a UI check from j: it applies to the streams
 // of the run that are UI message streams; a v4 stream is skipped (the v4
 // checks judge it).
-func uiJudge(j func(*transcript.Exchange) verdict) func(observed) (verdict, bool) {
-	return func(o observed) (verdict, bool) {
-		if !isStream(o.x) {
-			return verdict{}, false
+func uiJudge(j func(*transcript.Exchange) check.Verdict) func(check.Observed) (check.Verdict, bool) {
+	return func(o check.Observed) (check.Verdict, bool) {
+		if !isStream(o.Exchange) {
+			return check.Verdict{}, false
 		}
-		if rd := o.x.Reading; rd.Protocol != "ui" {
-			return verdict{outcome: Skip, reason: "not judged: no UI message stream in the run (the streams are the v4 data stream, told by " + rd.ProtocolBy + ")"}, true
+		if rd := o.Exchange.Reading; rd.Protocol != "ui" {
+			return check.Verdict{Outcome: Skip, Reason: "not judged: no UI message stream in the run (the streams are the v4 data stream, told by " + rd.ProtocolBy + ")"}, true
 		}
-		return j(o.x), true
+		return j(o.Exchange), true
 	}
 }
 
-func judgeUIContentType(x *transcript.Exchange) verdict {
+func judgeUIContentType(x *transcript.Exchange) check.Verdict {
 	ct := x.Response.Header.Get("Content-Type")
 	if mediaType(x.Response.Header) != "text/event-stream" {
-		return verdict{outcome: Warn, reason: fmt.Sprintf("Content-Type is %q, want text/event-stream (the SDK's server sends it; proxies and compression buffer other types)", ct),
-			actual: "Content-Type " + strconv.Quote(ct)}
+		return check.Verdict{Outcome: Warn, Reason: fmt.Sprintf("Content-Type is %q, want text/event-stream (the SDK's server sends it; proxies and compression buffer other types)", ct),
+			Actual: "Content-Type " + strconv.Quote(ct)}
 	}
 	if v := x.Response.Header.Get(protocol.HeaderUI); v != "v1" {
 		reason := "no " + protocol.HeaderUI + " header"
 		if v != "" {
 			reason = protocol.HeaderUI + " is " + strconv.Quote(v) + ", not v1"
 		}
-		return verdict{outcome: Info, reason: reason + " (the SDK's server sends v1; no client reads it)",
-			actual: "Content-Type " + ct + ", " + reason}
+		return check.Verdict{Outcome: Info, Reason: reason + " (the SDK's server sends v1; no client reads it)",
+			Actual: "Content-Type " + ct + ", " + reason}
 	}
-	return verdict{outcome: Pass, actual: "Content-Type " + ct + ", " + protocol.HeaderUI + ": v1"}
+	return check.Verdict{Outcome: Pass, Actual: "Content-Type " + ct + ", " + protocol.HeaderUI + ": v1"}
 }
 
-func judgeUIFraming(x *transcript.Exchange) verdict {
+func judgeUIFraming(x *transcript.Exchange) check.Verdict {
 	u, whole := x.Reading.UI, x.Reading.Whole
 	if u.ReadErr != "" {
-		return verdict{outcome: Fail, reason: u.ReadErr, actual: fmt.Sprintf("%d events read", u.Events)}
+		return check.Verdict{Outcome: Fail, Reason: u.ReadErr, Actual: fmt.Sprintf("%d events read", u.Events)}
 	}
 	if w := u.Unterminated; w != nil && whole {
-		return verdict{outcome: Fail, reason: fmt.Sprintf("the last event (event %d, line %d, byte %d) has no blank line after it: the SDK's parser drops it", w.Event, w.Line, w.Offset),
-			actual: fmt.Sprintf("event %d: %s", w.Event, w.Text)}
+		return check.Verdict{Outcome: Fail, Reason: fmt.Sprintf("the last event (event %d, line %d, byte %d) has no blank line after it: the SDK's parser drops it", w.Event, w.Line, w.Offset),
+			Actual: fmt.Sprintf("event %d: %s", w.Event, w.Text)}
 	}
 	read := fmt.Sprintf("%d events", u.Events)
 	switch {
 	case u.Bad != nil:
 		// The client throws there and reads no further: nothing after it
 		// is the client's framing (see chat/4.5/ui-chunk-schema).
-		return verdict{outcome: Pass, reason: fmt.Sprintf("judged to event %d, where the client throws (chat/4.5/ui-chunk-schema)", u.Bad.Event),
-			actual: read + " well framed"}
+		return check.Verdict{Outcome: Pass, Reason: fmt.Sprintf("judged to event %d, where the client throws (chat/4.5/ui-chunk-schema)", u.Bad.Event),
+			Actual: read + " well framed"}
 	case !whole:
-		return verdict{outcome: Pass, reason: "judged to where the reader stopped (" + x.End.Reason + ")", actual: read + " well framed"}
+		return check.Verdict{Outcome: Pass, Reason: "judged to where the reader stopped (" + x.End.Reason + ")", Actual: read + " well framed"}
 	case !u.Done:
-		return verdict{outcome: Warn, reason: fmt.Sprintf("the stream ended after %d events without data: [DONE], which the SDK's server writes last", u.Events),
-			actual: read + ", no [DONE]"}
+		return check.Verdict{Outcome: Warn, Reason: fmt.Sprintf("the stream ended after %d events without data: [DONE], which the SDK's server writes last", u.Events),
+			Actual: read + ", no [DONE]"}
 	}
 	if len(u.Ignored) > 0 {
-		return verdict{outcome: Info, reason: "the client ignores: " + strings.Join(u.Ignored, "; "), actual: read + ", [DONE] last"}
+		return check.Verdict{Outcome: Info, Reason: "the client ignores: " + strings.Join(u.Ignored, "; "), Actual: read + ", [DONE] last"}
 	}
-	return verdict{outcome: Pass, actual: read + ", [DONE] last"}
+	return check.Verdict{Outcome: Pass, Actual: read + ", [DONE] last"}
 }
 
 // faultAt describes where a chunk is, for verdicts: "event 3 (line 5, byte
@@ -138,33 +139,33 @@ func faultAt(f *transcript.Fault) string {
 	return fmt.Sprintf("event %d (line %d, byte %d)", f.Event, f.Line, f.Offset)
 }
 
-func judgeUIChunkSchema(x *transcript.Exchange) verdict {
+func judgeUIChunkSchema(x *transcript.Exchange) check.Verdict {
 	u := x.Reading.UI
 	if f := u.Schema; f != nil {
-		return verdict{outcome: Fail, reason: fmt.Sprintf("%s (%s): ai@%s throws %s: %s", faultAt(f), f.Type, u.Client, f.Name, f.Msg),
-			actual: fmt.Sprintf("event %d: data: %s", f.Event, f.Text)}
+		return check.Verdict{Outcome: Fail, Reason: fmt.Sprintf("%s (%s): ai@%s throws %s: %s", faultAt(f), f.Type, u.Client, f.Name, f.Msg),
+			Actual: fmt.Sprintf("event %d: data: %s", f.Event, f.Text)}
 	}
 	if f := u.Bad; f != nil {
-		return verdict{outcome: Fail, reason: fmt.Sprintf("every client throws: uistream: event %d, line %d:%d: %s", f.Event, f.Line, f.Col, f.Msg),
-			actual: fmt.Sprintf("event %d: %s", f.Event, f.Text)}
+		return check.Verdict{Outcome: Fail, Reason: fmt.Sprintf("every client throws: uistream: event %d, line %d:%d: %s", f.Event, f.Line, f.Col, f.Msg),
+			Actual: fmt.Sprintf("event %d: %s", f.Event, f.Text)}
 	}
-	return verdict{outcome: Pass, actual: fmt.Sprintf("%d chunks valid for ai@%s", u.Chunks, u.Client)}
+	return check.Verdict{Outcome: Pass, Actual: fmt.Sprintf("%d chunks valid for ai@%s", u.Chunks, u.Client)}
 }
 
-func judgeUIAssembly(x *transcript.Exchange) verdict {
+func judgeUIAssembly(x *transcript.Exchange) check.Verdict {
 	u := x.Reading.UI
 	upTo := ""
 	if f := u.Schema; f != nil {
 		upTo = fmt.Sprintf("judged to event %d, where the schema throws: chat/4.5/ui-chunk-schema", f.Event)
 	}
 	if f := u.Assembly; f != nil {
-		return verdict{outcome: Fail, reason: fmt.Sprintf("%s (%s): ai@%s's assembly throws %s: %s", faultAt(f), f.Type, u.Client, f.Name, f.Msg),
-			actual: fmt.Sprintf("event %d: data: %s", f.Event, f.Text)}
+		return check.Verdict{Outcome: Fail, Reason: fmt.Sprintf("%s (%s): ai@%s's assembly throws %s: %s", faultAt(f), f.Type, u.Client, f.Name, f.Msg),
+			Actual: fmt.Sprintf("event %d: data: %s", f.Event, f.Text)}
 	}
-	return verdict{outcome: Pass, reason: upTo, actual: fmt.Sprintf("%d chunks assembled by ai@%s", u.Assembled, u.Client)}
+	return check.Verdict{Outcome: Pass, Reason: upTo, Actual: fmt.Sprintf("%d chunks assembled by ai@%s", u.Assembled, u.Client)}
 }
 
-func judgeUIChatID(x *transcript.Exchange) verdict {
+func judgeUIChatID(x *transcript.Exchange) check.Verdict {
 	u := x.Reading.UI
 	if u.First == nil || u.First.Event != 1 {
 		what := "the stream has no chunk"
@@ -174,7 +175,7 @@ func judgeUIChatID(x *transcript.Exchange) verdict {
 		if u.Bad != nil && u.Bad.Event == 1 {
 			what = fmt.Sprintf("the first event is not a chunk: uistream: event %d, line %d:%d: %s", u.Bad.Event, u.Bad.Line, u.Bad.Col, u.Bad.Msg)
 		}
-		return verdict{outcome: Warn, reason: what + ", so no start chunk carries the chat id", actual: fmt.Sprintf("%d chunks", u.Chunks)}
+		return check.Verdict{Outcome: Warn, Reason: what + ", so no start chunk carries the chat id", Actual: fmt.Sprintf("%d chunks", u.Chunks)}
 	}
 	actual := "event 1: data: " + u.First.Text
 	if !u.FirstStart {
@@ -182,27 +183,27 @@ func judgeUIChatID(x *transcript.Exchange) verdict {
 		if u.LaterChatID != "" {
 			reason += "; " + u.LaterChatID
 		}
-		return verdict{outcome: Warn, reason: reason, actual: actual}
+		return check.Verdict{Outcome: Warn, Reason: reason, Actual: actual}
 	}
 	if !u.FirstChatIDFound {
 		reason := "the start chunk has no messageMetadata.chatId"
 		if u.LaterChatID != "" {
 			reason += "; " + u.LaterChatID
 		}
-		return verdict{outcome: Warn, reason: reason + " (chatwire's convention: the spec shows the chat id only in the v4 first line)", actual: actual}
+		return check.Verdict{Outcome: Warn, Reason: reason + " (chatwire's convention: the spec shows the chat id only in the v4 first line)", Actual: actual}
 	}
 	raw := u.FirstChatID
 	var id string
 	if raw == "" || raw[0] != '"' || json.Unmarshal([]byte(raw), &id) != nil {
-		return verdict{outcome: Fail, reason: "messageMetadata.chatId is " + excerpt([]byte(raw)) + ", not a string", actual: actual}
+		return check.Verdict{Outcome: Fail, Reason: "messageMetadata.chatId is " + excerpt([]byte(raw)) + ", not a string", Actual: actual}
 	}
 	if id == "" {
-		return verdict{outcome: Fail, reason: "messageMetadata.chatId is the empty string: a unique identifier cannot be empty", actual: actual}
+		return check.Verdict{Outcome: Fail, Reason: "messageMetadata.chatId is the empty string: a unique identifier cannot be empty", Actual: actual}
 	}
-	return verdict{outcome: Pass, actual: "start.messageMetadata.chatId " + strconv.Quote(id)}
+	return check.Verdict{Outcome: Pass, Actual: "start.messageMetadata.chatId " + strconv.Quote(id)}
 }
 
-func judgeUISkew(x *transcript.Exchange) verdict {
+func judgeUISkew(x *transcript.Exchange) check.Verdict {
 	rep := skewReport(x.Reading.UI)
 	newest := sdk.NewestOfEach()
 	var readers, throwers, broken []string
@@ -226,14 +227,14 @@ func judgeUISkew(x *transcript.Exchange) verdict {
 	params["releases_read"] = strings.Join(readers, ", ")
 	params["releases_throw"] = strings.Join(throwers, ", ")
 	if len(throwers) == 0 {
-		return verdict{outcome: Pass, reason: fmt.Sprintf("%d releases read the stream", len(readers)), actual: strings.Join(readers, ", ") + " read it", params: params}
+		return check.Verdict{Outcome: Pass, Reason: fmt.Sprintf("%d releases read the stream", len(readers)), Actual: strings.Join(readers, ", ") + " read it", Params: params}
 	}
 	if len(broken) > 0 {
-		return verdict{outcome: Fail, reason: "the newest " + strings.Join(broken, ", ") + " throw (their users break today): " + strings.Join(lines, "; "),
-			actual: strings.Join(lines, "; "), params: params}
+		return check.Verdict{Outcome: Fail, Reason: "the newest " + strings.Join(broken, ", ") + " throw (their users break today): " + strings.Join(lines, "; "),
+			Actual: strings.Join(lines, "; "), Params: params}
 	}
-	return verdict{outcome: Warn, reason: "only older releases throw, their users must upgrade: " + upgradeAdvice(rep) + ": " + strings.Join(lines, "; "),
-		actual: strings.Join(lines, "; "), params: params}
+	return check.Verdict{Outcome: Warn, Reason: "only older releases throw, their users must upgrade: " + upgradeAdvice(rep) + ": " + strings.Join(lines, "; "),
+		Actual: strings.Join(lines, "; "), Params: params}
 }
 
 // skewReport returns the skew report a reading holds: each release of the

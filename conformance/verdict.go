@@ -5,12 +5,14 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/chatwire/chatwire/conformance/internal/check"
 )
 
 // This file turns what the probes of a run got into the checks' results.
 
 // judge reaches the result of check c.
-func (r *runner) judge(c *Check, runs map[string]*probeRun, all []observed) Result {
+func (r *runner) judge(c *Check, runs map[string]*probeRun, all []check.Observed) Result {
 	res := Result{ID: c.ID, Title: c.Title, Section: c.Section, Level: c.Level, Kind: string(c.Kind), Cost: string(c.Cost),
 		Requirement: c.Requirement, Expected: slices.Clone(c.Expected), Params: maps.Clone(c.Params)}
 	var judged []*probeRun
@@ -19,26 +21,27 @@ func (r *runner) judge(c *Check, runs map[string]*probeRun, all []observed) Resu
 			judged = append(judged, pr)
 		}
 	}
-	var v verdict
-	var offender *observed
+	var v check.Verdict
+	var offender *check.Observed
+	j := check.JudgeOf(c)
 	switch {
-	case len(judged) == 0 && c.judge.each == nil && c.judge.across == nil:
-		v = verdict{outcome: Error, reason: "chatwire: the check names no probe of the catalogue"}
-	case c.judge.one != nil:
+	case len(judged) == 0 && j.Each == nil && j.Across == nil:
+		v = check.Verdict{Outcome: Error, Reason: "chatwire: the check names no probe of the catalogue"}
+	case j.One != nil:
 		pr := judged[0]
 		res.Curl = Curl(r.cfg.BaseURL, pr.probe)
 		r.evidence(&res, pr)
 		res.Failure = pr.failureKind()
 		if pr.outcome != "" {
-			v = verdict{outcome: pr.outcome, reason: pr.reason}
+			v = check.Verdict{Outcome: pr.outcome, Reason: pr.reason}
 			if x := pr.final(); x != nil {
-				v.actual = describeResponse(x)
+				v.Actual = describeResponse(x)
 			}
 			break
 		}
-		v = c.judge.one(pr.final())
-	case c.judge.all != nil:
-		var obs []observed
+		v = j.One(pr.final())
+	case j.All != nil:
+		var obs []check.Observed
 		for _, pr := range judged {
 			r.evidence(&res, pr)
 			if pr.outcome == "" {
@@ -55,44 +58,44 @@ func (r *runner) judge(c *Check, runs map[string]*probeRun, all []observed) Resu
 			}
 			break
 		}
-		v = c.judge.all(obs)
+		v = j.All(obs)
 		if u := unjudged(judged); len(u) > 0 {
-			v.reason += fmt.Sprintf("; %d of %d probes not judged (%s: %s)", len(u), len(judged), u[0].probe.ID, u[0].reason)
+			v.Reason += fmt.Sprintf("; %d of %d probes not judged (%s: %s)", len(u), len(judged), u[0].probe.ID, u[0].reason)
 		}
-		if lost := interruptedOf(judged); lost != nil && v.outcome != Fail {
-			v = verdict{outcome: Skip, reason: fmt.Sprintf("interrupted: probe %s was not judged (%s), so the check is not established; so far: %s",
-				lost.probe.ID, lost.reason, v.reason), actual: v.actual}
+		if lost := interruptedOf(judged); lost != nil && v.Outcome != Fail {
+			v = check.Verdict{Outcome: Skip, Reason: fmt.Sprintf("interrupted: probe %s was not judged (%s), so the check is not established; so far: %s",
+				lost.probe.ID, lost.reason, v.Reason), Actual: v.Actual}
 		}
-	case c.judge.across != nil:
-		v, offender = c.judge.across(all)
-		if v.outcome == Skip && len(judged) > 0 {
-			if nv := notAnswered(judged); nv.reason != "no probe of the check ran" {
-				v.reason += " (probe " + judged[0].probe.ID + ": " + nv.reason + ")"
+	case j.Across != nil:
+		v, offender = j.Across(all)
+		if v.Outcome == Skip && len(judged) > 0 {
+			if nv := notAnswered(judged); nv.Reason != "no probe of the check ran" {
+				v.Reason += " (probe " + judged[0].probe.ID + ": " + nv.Reason + ")"
 			}
 		}
 		// Like an invariant, it holds across every exchange of the run.
-		if r.lost && v.outcome != Fail && v.outcome != Skip {
-			v = verdict{outcome: Skip, reason: "interrupted: the run stopped before every exchange was judged; so far " + v.reason, actual: v.actual}
+		if r.lost && v.Outcome != Fail && v.Outcome != Skip {
+			v = check.Verdict{Outcome: Skip, Reason: "interrupted: the run stopped before every exchange was judged; so far " + v.Reason, Actual: v.Actual}
 			offender = nil
 		}
 		if offender != nil {
-			res.Failure = offender.x.End.Kind
-			res.Curl = Curl(r.cfg.BaseURL, offender.probe)
-			res.Transcripts = r.transcripts(offender.probe.ID)
+			res.Failure = offender.Exchange.End.Kind
+			res.Curl = Curl(r.cfg.BaseURL, offender.Probe)
+			res.Transcripts = r.transcripts(offender.Probe.ID)
 		}
 	default:
 		v, offender = r.judgeEach(c, all, judged)
 		if offender != nil {
-			res.Failure = offender.x.End.Kind
-			res.Curl = Curl(r.cfg.BaseURL, offender.probe)
-			res.Transcripts = r.transcripts(offender.probe.ID)
+			res.Failure = offender.Exchange.End.Kind
+			res.Curl = Curl(r.cfg.BaseURL, offender.Probe)
+			res.Transcripts = r.transcripts(offender.Probe.ID)
 		}
 	}
-	res.Outcome, res.Reason, res.Actual = v.outcome, v.reason, v.actual
+	res.Outcome, res.Reason, res.Actual = v.Outcome, v.Reason, v.Actual
 	if res.Outcome == Pass {
 		res.Failure = "" // a stream read to its cap passes
 	}
-	for k, val := range v.params {
+	for k, val := range v.Params {
 		if res.Params == nil {
 			res.Params = map[string]string{}
 		}
@@ -120,7 +123,7 @@ func (pr *probeRun) failureKind() string {
 func (r *runner) evidence(res *Result, pr *probeRun) {
 	res.Attempts += len(pr.obs)
 	for _, o := range pr.obs {
-		res.Duration += o.x.End.At
+		res.Duration += o.Exchange.End.At
 	}
 	res.Transcripts = append(res.Transcripts, r.transcripts(pr.probe.ID)...)
 }
@@ -156,13 +159,13 @@ func interruptedOf(judged []*probeRun) *probeRun {
 
 // notAnswered is the verdict of a check none of whose probes was answered:
 // the first probe's outcome and reason.
-func notAnswered(judged []*probeRun) verdict {
+func notAnswered(judged []*probeRun) check.Verdict {
 	for _, pr := range judged {
 		if pr.outcome != "" {
-			return verdict{outcome: pr.outcome, reason: pr.reason}
+			return check.Verdict{Outcome: pr.outcome, Reason: pr.reason}
 		}
 	}
-	return verdict{outcome: Skip, reason: "no probe of the check ran"}
+	return check.Verdict{Outcome: Skip, Reason: "no probe of the check ran"}
 }
 
 // outcomeRank orders the outcomes of an invariant's exchanges: the worst
@@ -188,65 +191,66 @@ const maxShown = 8
 
 // judgeEach judges an invariant on every exchange of the run it applies to.
 // The verdict is the worst exchange's, naming it, with how many offended.
-func (r *runner) judgeEach(c *Check, all []observed, feeds []*probeRun) (verdict, *observed) {
-	var worst verdict
-	var offender *observed
+func (r *runner) judgeEach(c *Check, all []check.Observed, feeds []*probeRun) (check.Verdict, *check.Observed) {
+	var worst check.Verdict
+	var offender *check.Observed
 	applied, offending := 0, 0
 	var skipReason string
 	var seen []string
+	each := check.JudgeOf(c).Each
 	for i := range all {
 		o := &all[i]
-		v, ok := c.judge.each(*o)
+		v, ok := each(*o)
 		if !ok {
 			continue
 		}
-		if v.outcome == Skip {
+		if v.Outcome == Skip {
 			if skipReason == "" {
-				skipReason = v.reason
+				skipReason = v.Reason
 			}
 			continue
 		}
 		applied++
-		if v.outcome != Pass {
+		if v.Outcome != Pass {
 			offending++
 		}
-		if outcomeRank(v.outcome) > outcomeRank(worst.outcome) {
+		if outcomeRank(v.Outcome) > outcomeRank(worst.Outcome) {
 			worst, offender = v, o
 		}
-		if v.outcome == Pass && !slices.Contains(seen, v.actual) {
-			seen = append(seen, v.actual)
+		if v.Outcome == Pass && !slices.Contains(seen, v.Actual) {
+			seen = append(seen, v.Actual)
 		}
 	}
 	if applied == 0 {
 		if skipReason != "" {
-			return verdict{outcome: Skip, reason: skipReason}, nil
+			return check.Verdict{Outcome: Skip, Reason: skipReason}, nil
 		}
 		reason := "not judged: no exchange of the run it applies to"
 		if lost := interruptedOf(feeds); lost != nil {
 			reason = "interrupted: not judged, the run was interrupted before an exchange it applies to ended whole (probe " + lost.probe.ID + ")"
-		} else if v := notAnswered(feeds); len(feeds) > 0 && v.reason != "no probe of the check ran" {
-			reason += " (probe " + feeds[0].probe.ID + ": " + v.reason + ")"
+		} else if v := notAnswered(feeds); len(feeds) > 0 && v.Reason != "no probe of the check ran" {
+			reason += " (probe " + feeds[0].probe.ID + ": " + v.Reason + ")"
 		} else if r.stop != nil {
 			reason += " (" + r.stop.Reason + ")"
 		} else if r.lost {
 			reason = "interrupted: " + reason
 		}
-		return verdict{outcome: Skip, reason: reason}, nil
+		return check.Verdict{Outcome: Skip, Reason: reason}, nil
 	}
 	if offender == nil {
 		if len(seen) > maxShown {
 			seen = append(seen[:maxShown], "…")
 		}
-		worst = verdict{outcome: Pass, reason: fmt.Sprintf("%d exchanges judged", applied), actual: strings.Join(seen, "; ")}
+		worst = check.Verdict{Outcome: Pass, Reason: fmt.Sprintf("%d exchanges judged", applied), Actual: strings.Join(seen, "; ")}
 	} else {
-		worst.reason = fmt.Sprintf("%s (%d of %d exchanges judged)", worst.reason, offending, applied)
-		worst.actual = fmt.Sprintf("%s (probe %s, attempt %d)", worst.actual, offender.probe.ID, offender.attempt)
+		worst.Reason = fmt.Sprintf("%s (%d of %d exchanges judged)", worst.Reason, offending, applied)
+		worst.Actual = fmt.Sprintf("%s (probe %s, attempt %d)", worst.Actual, offender.Probe.ID, offender.Attempt)
 	}
 	// An invariant holds of every exchange of the run: one the interrupt
 	// cut, or kept from being sent, could have broken it. What was found
 	// on whole exchanges stands only when it fails.
-	if r.lost && worst.outcome != Fail {
-		return verdict{outcome: Skip, reason: "interrupted: the run stopped before every exchange was judged; so far " + worst.reason, actual: worst.actual}, nil
+	if r.lost && worst.Outcome != Fail {
+		return check.Verdict{Outcome: Skip, Reason: "interrupted: the run stopped before every exchange was judged; so far " + worst.Reason, Actual: worst.Actual}, nil
 	}
 	return worst, offender
 }
