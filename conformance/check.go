@@ -1,28 +1,16 @@
 package conformance
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/chatwire/chatwire/conformance/internal/check"
+	"github.com/chatwire/chatwire/conformance/internal/judge"
 	"github.com/chatwire/chatwire/conformance/internal/spectable"
 	"github.com/chatwire/chatwire/conformance/transcript"
 	"github.com/chatwire/chatwire/internal/chatapi"
 )
-
-// violated returns the outcome of a requirement of level l that is not met:
-// fail for MUST, warn for SHOULD (fail with -strict), info for INFO.
-func violated(l Level) Outcome {
-	switch l {
-	case Must:
-		return Fail
-	case Should:
-		return Warn
-	}
-	return Info
-}
 
 // Requirements quoted from chat-api.md.
 const (
@@ -46,9 +34,6 @@ const (
 	reqCredits       = "Without enough credits the status is 402."
 	reqRateLimit     = "A rate limit exists and yields status 429."
 )
-
-// documentedStatuses are the statuses of POST /api/chat's status table.
-var documentedStatuses = chatapi.Statuses()
 
 // validationProbes are the probes whose statuses chat/7.3/validation-status-split reports.
 func validationProbes() []string {
@@ -81,7 +66,7 @@ func Catalogue() []Check {
 			Title: "current model " + m + " is accepted",
 			Level: Must, Kind: KindProbe, Requirement: reqModelSets,
 			Expected: []string{"200"}, Probes: []string{"model/current[" + m + "]"},
-			Params: map[string]string{"model": m}}, check.Judge{One: statusIs(Must, 200)}))
+			Params: map[string]string{"model": m}}, check.Judge{One: judge.StatusIs(Must, 200)}))
 	}
 	cs = append(cs, modelChecks...)
 
@@ -91,58 +76,59 @@ func Catalogue() []Check {
 			Expected: expected, Probes: []string{"json"}}, check.Judge{One: j}))
 	}
 	jsonCheck("json-status-200", "stream:false is answered with 200", reqJSON200,
-		[]string{"200"}, statusIs(Must, 200))
+		[]string{"200"}, judge.StatusIs(Must, 200))
 	jsonCheck("json-content-type", "stream:false is answered with a JSON object as application/json", reqJSON200,
-		[]string{"Content-Type application/json", "a body that parses as a JSON object"}, judgeJSONContentType)
+		[]string{"Content-Type application/json", "a body that parses as a JSON object"}, judge.JSONContentType)
 	jsonCheck("json-chat-id", "the JSON response's chatId is a non-empty string", reqChatID,
-		[]string{"chatId: a non-empty string"}, judgeJSONChatID)
+		[]string{"chatId: a non-empty string"}, judge.JSONChatID)
 	jsonCheck("json-url", "the JSON response's url is an absolute http(s) URL", reqURL,
-		[]string{"url: a non-empty string holding an absolute http or https URL"}, judgeJSONURL)
+		[]string{"url: a non-empty string holding an absolute http or https URL"}, judge.JSONURL)
 	jsonCheck("json-workflow-fields", "streamId and assistantMessageId are non-empty strings when present", reqWorkflow,
-		[]string{"streamId absent or a non-empty string", "assistantMessageId absent or a non-empty string"}, judgeJSONWorkflow)
+		[]string{"streamId absent or a non-empty string", "assistantMessageId absent or a non-empty string"}, judge.JSONWorkflow)
 
 	streamProbe := []string{"stream-default"}
 	cs = append(cs,
 		check.Bind(Check{ID: "chat/4.5/stream-default", Section: "4.5", Title: "without a stream field the response is a text stream",
 			Level: Must, Kind: KindProbe, Requirement: reqStreamDefault,
-			Expected: []string{"200", "a text stream, not a JSON object"}, Probes: streamProbe}, check.Judge{One: judgeStreamDefault}),
+			Expected: []string{"200", "a text stream, not a JSON object"}, Probes: streamProbe}, check.Judge{One: judge.StreamDefault}),
 		check.Bind(Check{ID: "chat/4.5/first-line-code-2", Section: "4.5", Title: `the first line of every stream is 2:[{"chatId":"…"}]`,
 			Level: Must, Kind: KindInvariant, Requirement: reqFirstLine,
 			Expected: []string{"a first non-blank line, within the first-line timeout", "code 2", "a JSON array whose first element is an object with a non-empty string chatId"},
-			Probes:   streamProbe}, check.Judge{Each: judgeFirstLine}),
+			Probes:   streamProbe}, check.Judge{Each: judge.FirstLine}),
 		check.Bind(Check{ID: "chat/4.5/prefix-shortcut", Section: "4.5", Title: "the spec's prefix shortcut reads the same chatId as JSON does",
 			Level: Should, Kind: KindInvariant, Requirement: reqPrefix,
 			Expected: []string{`the first line starts 2:[{"chatId":" and the characters up to the next '"' are the chatId JSON reads`},
-			Probes:   streamProbe}, check.Judge{Each: judgePrefixShortcut}),
+			Probes:   streamProbe}, check.Judge{Each: judge.PrefixShortcut}),
 		check.Bind(Check{ID: "chat/4.5/line-grammar", Section: "4.5", Title: "every stream line is <code>:<JSON> with the AI SDK's shape for its code",
 			Level: Must, Kind: KindInvariant, Requirement: reqGrammar,
 			Expected: []string{"every line <code>:<JSON value>", "the AI SDK v4 value shape for each known code", "no unknown codes (warn)"},
-			Probes:   streamProbe}, check.Judge{Each: judgeLineGrammar}),
+			Probes:   streamProbe}, check.Judge{Each: judge.LineGrammar}),
 		check.Bind(Check{ID: "chat/4.5/stream-content-type", Section: "4.5", Title: "a stream's Content-Type is text/*",
 			Level: Should, Kind: KindInvariant, Requirement: reqTextStream,
-			Expected: []string{"Content-Type text/*"}, Probes: streamProbe}, check.Judge{Each: judgeStreamContentType}),
+			Expected: []string{"Content-Type text/*"}, Probes: streamProbe}, check.Judge{Each: judge.StreamContentType}),
 	)
 	cs = append(cs, uiChecks()...)
 	cs = append(cs, endChecks()...)
 
-	statuses := make([]string, len(documentedStatuses))
-	for i, s := range documentedStatuses {
+	documented := chatapi.Statuses()
+	statuses := make([]string, len(documented))
+	for i, s := range documented {
 		statuses[i] = strconv.Itoa(s)
 	}
 	cs = append(cs,
 		check.Bind(Check{ID: "chat/4.6/documented-status", Section: "4.6", Title: "every response's status is one the spec lists",
 			Level: Must, Kind: KindInvariant, Requirement: reqStatuses,
-			Expected: []string{"one of " + strings.Join(statuses, ", ")}, Probes: freeProbes()}, check.Judge{Each: judgeDocumentedStatus}),
+			Expected: []string{"one of " + strings.Join(statuses, ", ")}, Probes: freeProbes()}, check.Judge{Each: judge.DocumentedStatus}),
 		check.Bind(Check{ID: "chat/4.6/error-not-stream", Section: "4.6", Title: "an error response carries no 2: line stream",
 			Level: Should, Kind: KindInvariant, Requirement: reqStreamDefault,
 			Expected: []string{"a non-200 body that does not start with a 2: line"},
-			Probes:   []string{"auth/missing-key", "auth/empty-bearer", "auth/unknown-key", "body/not-json"}}, check.Judge{Each: judgeErrorNotStream}),
+			Probes:   []string{"auth/missing-key", "auth/empty-bearer", "auth/unknown-key", "body/not-json"}}, check.Judge{Each: judge.ErrorNotStream}),
 	)
 
 	authCheck := func(slug, title string, level Level, probe string) {
 		cs = append(cs, check.Bind(Check{ID: "chat/5.3/" + slug, Section: "5.3", Title: title,
 			Level: level, Kind: KindProbe, Requirement: reqKey401,
-			Expected: []string{"401"}, Probes: []string{probe}}, check.Judge{One: statusIs(level, 401)}))
+			Expected: []string{"401"}, Probes: []string{probe}}, check.Judge{One: judge.StatusIs(level, 401)}))
 	}
 	authCheck("missing-key-401", "a request without Authorization gets 401", Must, "auth/missing-key")
 	authCheck("empty-bearer-401", `"Authorization: Bearer " without a key gets 401`, Must, "auth/empty-bearer")
@@ -152,25 +138,25 @@ func Catalogue() []Check {
 	cs = append(cs, check.Bind(Check{ID: "chat/5.4/other-team-403", Section: "5.4", Title: "a key without permission for the team gets 403",
 		Level: Must, Kind: KindProbe, Requirement: reqTeam403,
 		Expected: []string{"403", "a 401 is a wrong mapping when the same key's invalid body gets another answer (it authenticates); else inconclusive"},
-		Probes:   []string{"auth/other-team", otherTeamAuthProbe}}, check.Judge{All: roleKeyJudge(403, "auth/other-team", otherTeamAuthProbe, "the key without permission for the team")}))
+		Probes:   []string{"auth/other-team", otherTeamAuthProbe}}, check.Judge{All: judge.RoleKey(403, "auth/other-team", otherTeamAuthProbe, "the key without permission for the team")}))
 
 	cs = append(cs,
 		check.Bind(Check{ID: "chat/7.2/body-not-json-400", Section: "7.2", Title: "a body that is not JSON gets 400",
 			Level: Must, Kind: KindProbe, Requirement: reqBody400,
-			Expected: []string{"400"}, Probes: []string{"body/not-json"}}, check.Judge{One: statusIs(Must, 400)}),
+			Expected: []string{"400"}, Probes: []string{"body/not-json"}}, check.Judge{One: judge.StatusIs(Must, 400)}),
 		check.Bind(Check{ID: "chat/7.2/body-not-object", Section: "7.2", Title: "a JSON body that is not an object gets 400 (422: info)",
 			Level: Must, Kind: KindProbe, Requirement: reqBody400,
-			Expected: []string{"400", "422 (info: the spec does not show the 400/422 split)"}, Probes: []string{"body/not-object"}}, check.Judge{One: judgeNotObject}),
+			Expected: []string{"400", "422 (info: the spec does not show the 400/422 split)"}, Probes: []string{"body/not-object"}}, check.Judge{One: judge.NotObject}),
 		check.Bind(Check{ID: "chat/7.3/validation-status-split", Section: "7.3", Title: "which rejected bodies get 400 and which 422",
 			Level: Infos, Kind: KindInvariant, Requirement: reqSplit,
-			Expected: []string{"400 or 422 per case (either is allowed)"}, Probes: validationProbes()}, check.Judge{All: judgeValidationSplit}),
+			Expected: []string{"400 or 422 per case (either is allowed)"}, Probes: validationProbes()}, check.Judge{All: judge.ValidationSplit}),
 		check.Bind(Check{ID: "chat/8.1/credits-402", Section: "8.1", Title: "a key without credits gets 402",
 			Level: Must, Kind: KindProbe, Requirement: reqCredits,
 			Expected: []string{"402", "a 401 or 403 is a wrong mapping when the same key's invalid body gets another answer (it authenticates); else inconclusive"},
-			Probes:   []string{"credits/no-credits", noCreditsAuthProbe}}, check.Judge{All: roleKeyJudge(402, "credits/no-credits", noCreditsAuthProbe, "the no-credits key ("+EnvKeyNoCredits+")")}),
+			Probes:   []string{"credits/no-credits", noCreditsAuthProbe}}, check.Judge{All: judge.RoleKey(402, "credits/no-credits", noCreditsAuthProbe, "the no-credits key ("+EnvKeyNoCredits+")")}),
 		check.Bind(Check{ID: "chat/8.2/rate-limit-429", Section: "8.2", Title: "a burst of requests meets the rate limit with 429 (opt-in)",
 			Level: Must, Kind: KindProbe, Requirement: reqRateLimit,
-			Expected: []string{"429 within -rate-limit-burst requests (the limit you say is below it)", "no 5xx where the 429 belongs"}, Probes: []string{"rate-limit/burst"}}, check.Judge{All: judgeRateLimit}),
+			Expected: []string{"429 within -rate-limit-burst requests (the limit you say is below it)", "no 5xx where the 429 belongs"}, Probes: []string{"rate-limit/burst"}}, check.Judge{All: judge.RateLimit}),
 	)
 
 	for _, m := range EarlierModels() {
@@ -179,7 +165,7 @@ func Catalogue() []Check {
 			Level: Must, Kind: KindProbe, Requirement: reqModelSets,
 			Expected: []string{"200 (accepted) or 400/422 (rejected): both allowed, info", "not 5xx: a server error is neither"},
 			Probes:   []string{"model/earlier[" + m + "]"},
-			Params:   map[string]string{"model": m}}, check.Judge{One: eitherAnswer("the earlier set is supported")}))
+			Params:   map[string]string{"model": m}}, check.Judge{One: judge.EitherAnswer("the earlier set is supported")}))
 	}
 	deriveCosts(cs)
 	return cs
@@ -207,46 +193,5 @@ func deriveCosts(cs []Check) {
 				c.Needs = append(c.Needs, r)
 			}
 		}
-	}
-}
-
-// statusIs judges that the status is want.
-func statusIs(l Level, want int) func(*transcript.Exchange) check.Verdict {
-	return func(x *transcript.Exchange) check.Verdict {
-		if s := x.Response.Status; s != want {
-			return check.Verdict{Outcome: violated(l), Reason: fmt.Sprintf("got %d, want %d", s, want), Actual: describeResponse(x)}
-		}
-		return check.Verdict{Outcome: Pass, Actual: strconv.Itoa(want)}
-	}
-}
-
-// rejectedWith judges that the status is one of want.
-func rejectedWith(l Level, want ...int) func(*transcript.Exchange) check.Verdict {
-	return func(x *transcript.Exchange) check.Verdict {
-		s := x.Response.Status
-		for _, w := range want {
-			if s == w {
-				return check.Verdict{Outcome: Pass, Reason: fmt.Sprintf("rejected with %d", s), Actual: strconv.Itoa(s)}
-			}
-		}
-		reason := fmt.Sprintf("got %d, want 400 or 422", s)
-		switch {
-		case s == 200:
-			reason = "accepted (200): the invalid request created a chat"
-		case s >= 500:
-			reason = fmt.Sprintf("got %d: the server failed where it must reject the request with 400 or 422", s)
-		}
-		return check.Verdict{Outcome: violated(l), Reason: reason, Actual: describeResponse(x)}
-	}
-}
-
-func judgeNotObject(x *transcript.Exchange) check.Verdict {
-	switch s := x.Response.Status; s {
-	case 400:
-		return check.Verdict{Outcome: Pass, Actual: "400"}
-	case 422:
-		return check.Verdict{Outcome: Info, Reason: "422: the spec does not show the split between 400 and 422 (section 7.3)", Actual: "422"}
-	default:
-		return check.Verdict{Outcome: Fail, Reason: fmt.Sprintf("got %d, want 400", s), Actual: describeResponse(x)}
 	}
 }

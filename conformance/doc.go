@@ -53,9 +53,10 @@
 //	followup.go       the request-header (4.1) and follow-up (5.3) probes and checks
 //	rolekey.go        the companion probes of the role-key checks
 //	check.go          the checks: ID, requirement, level, probes, judge
-//	judge.go, invariant.go  the judges: exchanges in, verdicts out (no network)
-//	uicheck.go        the chat/4.5/ui-* checks of the UI message stream (AI SDK 5, 6, 7) and
-//	                  their judges: framing, chunk schema, assembly, chat id, release skew
+//	internal/judge/   the judges: exchanges and their readings in, verdicts out (no
+//	                  network, no run state, no catalogue)
+//	uicheck.go        the chat/4.5/ui-* checks of the UI message stream (AI SDK 5, 6, 7):
+//	                  framing, chunk schema, assembly, chat id, release skew
 //	endcheck.go       the end-state checks: chat/4.5/message-*, stream-error, chat/4.4/chat-id-unique
 //	uiread.go         UIOptions: which client releases and protocol a reading assumes
 //	exchanges.go      JudgeExchanges: the invariants judged on exchanges recorded elsewhere

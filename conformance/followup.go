@@ -1,13 +1,10 @@
 package conformance
 
 import (
-	"fmt"
 	"net/http"
-	"strconv"
-	"strings"
 
 	"github.com/chatwire/chatwire/conformance/internal/check"
-	"github.com/chatwire/chatwire/conformance/transcript"
+	"github.com/chatwire/chatwire/conformance/internal/judge"
 )
 
 // This file holds the probes and checks of the request headers of a create
@@ -37,25 +34,9 @@ func contentTypeChecks() []Check {
 			Title: h.what + " is refused",
 			Level: Should, Kind: KindProbe, Requirement: reqContentType,
 			Expected: []string{"a 4xx refusal, such as 400 or 422", "200 accepts it (warn: a chat was created)", "not 5xx"},
-			Probes:   []string{"header/" + h.name}}, check.Judge{One: judgeRefused}))
+			Probes:   []string{"header/" + h.name}}, check.Judge{One: judge.Refused}))
 	}
 	return cs
-}
-
-// judgeRefused judges a request the service should refuse: any 4xx
-// passes, a 200 misses the SHOULD, a server error fails.
-func judgeRefused(x *transcript.Exchange) check.Verdict {
-	switch s := x.Response.Status; {
-	case s >= 400 && s < 500:
-		return check.Verdict{Outcome: Pass, Reason: fmt.Sprintf("refused with %d", s), Actual: strconv.Itoa(s)}
-	case s == 200:
-		return check.Verdict{Outcome: violated(Should), Reason: "accepted (200): the request without an application/json Content-Type created a chat",
-			Actual: describeResponse(x)}
-	case s >= 500:
-		return check.Verdict{Outcome: Fail, Reason: fmt.Sprintf("got %d twice: the server failed where it should refuse the request", s), Actual: describeResponse(x)}
-	default:
-		return check.Verdict{Outcome: violated(Should), Reason: fmt.Sprintf("got %d, want a 4xx refusal", s), Actual: describeResponse(x)}
-	}
 }
 
 // followUpCase is one follow-up operation (spec section 1 and 4).
@@ -89,23 +70,8 @@ func followUpChecks() []Check {
 				Title: f.method + " …/" + f.op + " " + k.what + " gets 401",
 				Level: Must, Kind: KindProbe, Requirement: reqEveryRequest,
 				Expected: []string{"401 (nothing else about the follow-ups is judged: their shapes are not shown)"},
-				Probes:   []string{followUpProbeID(f.op, k.role)}, Params: map[string]string{"operation": f.op}}, check.Judge{One: judgeFollowUp401}))
+				Probes:   []string{followUpProbeID(f.op, k.role)}, Params: map[string]string{"operation": f.op}}, check.Judge{One: judge.FollowUp401}))
 		}
 	}
 	return cs
-}
-
-// judgeFollowUp401 wants 401. A 404 for the placeholder chat id is
-// inconclusive: the run created no chat, and a service may look the chat
-// up before the key.
-func judgeFollowUp401(x *transcript.Exchange) check.Verdict {
-	s := x.Response.Status
-	switch {
-	case s == 401:
-		return check.Verdict{Outcome: Pass, Actual: "401"}
-	case s == 404 && strings.Contains(x.Request.URL, "/"+UnknownChat+"/"):
-		return check.Verdict{Outcome: Inconclusive, Reason: "404 for a chat id the service never issued: the run created no chat to address",
-			Actual: describeResponse(x)}
-	}
-	return check.Verdict{Outcome: Fail, Reason: fmt.Sprintf("got %d, want 401: every request carries the key", s), Actual: describeResponse(x)}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/chatwire/chatwire/conformance/internal/check"
+	"github.com/chatwire/chatwire/conformance/internal/judge"
 	"github.com/chatwire/chatwire/conformance/transcript"
 	"github.com/chatwire/chatwire/internal/httpfail"
 )
@@ -417,14 +418,14 @@ func (r *runner) interrupt(pr *probeRun, reason string) {
 // note counts what an exchange tells the run: chats created, responses.
 func (r *runner) note(p *Probe, x *transcript.Exchange) {
 	if x.Response == nil {
-		r.logf("%s: no response (%s)", p.ID, endText(x))
+		r.logf("%s: no response (%s)", p.ID, judge.EndText(x))
 		return
 	}
 	r.answered, r.noResponse, r.streak = true, 0, nil
 	if x.Response.Status == 200 && x.Request.Method == http.MethodPost {
 		r.chats++
 		if r.chatID == "" && p.Path == ChatPath {
-			r.chatID = createdChatID(x)
+			r.chatID = judge.CreatedChatID(x)
 		}
 	}
 	lines := "lines"
@@ -453,7 +454,7 @@ func (r *runner) noAnswer(pr *probeRun, x *transcript.Exchange) {
 	}
 	r.noResponse++
 	r.streak = append(r.streak, pr)
-	pr.outcome, pr.reason = Inconclusive, "no response: "+endText(x)
+	pr.outcome, pr.reason = Inconclusive, "no response: "+judge.EndText(x)
 	if r.stop != nil || !(unreachable && !r.answered) && r.noResponse < unreachableStreak {
 		return
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io"
+	"mime"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -117,7 +118,7 @@ func serveConformant(w http.ResponseWriter, q *request) {
 		jsonError(w, 401, "invalid API key")
 		return
 	}
-	if mediaType(q.r.Header) != "application/json" {
+	if mt, _, _ := mime.ParseMediaType(q.r.Header.Get("Content-Type")); mt != "application/json" {
 		jsonError(w, 400, "want Content-Type: application/json")
 		return
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/chatwire/chatwire/conformance/internal/judge"
 	"github.com/chatwire/chatwire/conformance/transcript"
 	"github.com/chatwire/chatwire/internal/httpfail"
 )
@@ -104,7 +105,7 @@ func (r *runner) keyRejected() *Stop {
 		Kind: StopKeyRejected,
 		Reason: fmt.Sprintf("stopped sending: the key in %s was rejected: the first %d requests made with it all got %s",
 			EnvKey, w.rejected, statusList(w.statuses)),
-		Actual: fmt.Sprintf("%s (probe %s)", describeResponse(w.lastX), w.last.ID),
+		Actual: fmt.Sprintf("%s (probe %s)", judge.DescribeResponse(w.lastX), w.last.ID),
 		Advice: []string{
 			EnvKey + ": is it this service's key (not another environment's, revoked or expired), exported to chatwire,\n" +
 				`without quotes, spaces or a "Bearer " prefix (chatwire sends "Authorization: Bearer <key>")?`,
@@ -137,7 +138,7 @@ func (r *runner) notFound() *Stop {
 		}
 	}
 	advice = append(advice, "by hand, a request that creates nothing (at the right URL it gets 400, not 404):\n"+r.handCurl())
-	return &Stop{Kind: StopNotFound, Reason: reason, Actual: fmt.Sprintf("%s (probe %s)", describeResponse(w.lastX), w.last.ID), Advice: advice}
+	return &Stop{Kind: StopNotFound, Reason: reason, Actual: fmt.Sprintf("%s (probe %s)", judge.DescribeResponse(w.lastX), w.last.ID), Advice: advice}
 }
 
 // handProbe is the probe whose curl line a stop's advice gives to try by
@@ -180,9 +181,9 @@ func statusList(statuses []int) string {
 // connection was made.
 func (r *runner) noAnswerStop(x *transcript.Exchange, unreachable bool) *Stop {
 	if unreachable {
-		reason := "target unreachable: " + endText(x)
+		reason := "target unreachable: " + judge.EndText(x)
 		if r.answered {
-			reason = fmt.Sprintf("target unreachable: %d exchanges in a row without a response, the last %s", r.noResponse, endText(x))
+			reason = fmt.Sprintf("target unreachable: %d exchanges in a row without a response, the last %s", r.noResponse, judge.EndText(x))
 		}
 		return &Stop{Kind: StopUnreachable, Reason: reason, Advice: []string{
 			"the URL: scheme, host and port of -base-url; is the service running and listening there?",
@@ -201,7 +202,7 @@ func (r *runner) noAnswerStop(x *transcript.Exchange, unreachable bool) *Stop {
 		advice = append(advice, "TLS: a private CA's certificate goes in SSL_CERT_FILE or SSL_CERT_DIR; https:// to a plain-HTTP port fails alike")
 	}
 	return &Stop{Kind: StopNoResponse, Reason: fmt.Sprintf("stopped sending: %d exchanges in a row connected but got no response, the last %s",
-		r.noResponse, endText(x)), Advice: advice}
+		r.noResponse, judge.EndText(x)), Advice: advice}
 }
 
 // settle applies the run's stop to the probes answered before it. After a

@@ -1,12 +1,9 @@
 package conformance
 
 import (
-	"fmt"
-	"strconv"
-
 	"github.com/chatwire/chatwire/conformance/internal/check"
+	"github.com/chatwire/chatwire/conformance/internal/judge"
 	"github.com/chatwire/chatwire/conformance/internal/spectable"
-	"github.com/chatwire/chatwire/conformance/transcript"
 )
 
 // This file turns the spec's request tables (package spectable) into probes
@@ -50,37 +47,18 @@ func tableChecks() (body, model []Check) {
 				Title: c.What + ": taken as absent or refused, both allowed; never a server error",
 				Level: Must, Kind: KindProbe, Requirement: reqNullOptional,
 				Expected: []string{"200 (null taken as absent) or 400/422 (refused): info", "not 5xx: a server error is neither"},
-				Probes:   probes, Params: map[string]string{"field": c.Field.Slug}}, check.Judge{One: eitherAnswer("null taken as absent")}))
+				Probes:   probes, Params: map[string]string{"field": c.Field.Slug}}, check.Judge{One: judge.EitherAnswer("null taken as absent")}))
 		case modelLegacy[c.Name].slug != "":
 			model = append(model, check.Bind(Check{ID: "chat/4.3/" + modelLegacy[c.Name].slug, Section: "4.3",
 				Title: c.What + ": rejected with 400 or 422",
 				Level: Must, Kind: KindProbe, Requirement: reqModelEnum,
-				Expected: rejected, Probes: probes}, check.Judge{One: rejectedWith(Must, 400, 422)}))
+				Expected: rejected, Probes: probes}, check.Judge{One: judge.RejectedWith(Must, 400, 422)}))
 		default:
 			body = append(body, check.Bind(Check{ID: "chat/4.2/invalid-rejected[" + c.Name + "]", Section: "4.2",
 				Title: c.What + ": rejected with 400 or 422",
 				Level: Must, Kind: KindProbe, Requirement: reqValidation,
-				Expected: rejected, Probes: probes, Params: map[string]string{"case": c.Name}}, check.Judge{One: rejectedWith(Must, 400, 422)}))
+				Expected: rejected, Probes: probes, Params: map[string]string{"case": c.Name}}, check.Judge{One: judge.RejectedWith(Must, 400, 422)}))
 		}
 	}
 	return body, model
-}
-
-// eitherAnswer judges a request the spec allows to be accepted (200, what
-// accepted means) or refused (400 or 422): both are info, a server error
-// (after the run's one retry) or another status fails.
-func eitherAnswer(accepted string) func(*transcript.Exchange) check.Verdict {
-	return func(x *transcript.Exchange) check.Verdict {
-		switch s := x.Response.Status; {
-		case s == 200:
-			return check.Verdict{Outcome: Info, Reason: "accepted (200): " + accepted, Actual: "200"}
-		case s == 400 || s == 422:
-			return check.Verdict{Outcome: Info, Reason: fmt.Sprintf("rejected (%d)", s), Actual: strconv.Itoa(s)}
-		case s >= 500:
-			return check.Verdict{Outcome: Fail, Reason: fmt.Sprintf("got %d twice: a server error is neither accepting (200) nor refusing (400/422) the request", s),
-				Actual: describeResponse(x)}
-		default:
-			return check.Verdict{Outcome: Fail, Reason: fmt.Sprintf("got %d, want 200 (accepted) or 400/422 (refused)", s), Actual: describeResponse(x)}
-		}
-	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/chatwire/chatwire/conformance/internal/check"
+	"github.com/chatwire/chatwire/conformance/internal/judge"
 )
 
 // This file turns what the probes of a run got into the checks' results.
@@ -35,7 +36,7 @@ func (r *runner) judge(c *Check, runs map[string]*probeRun, all []check.Observed
 		if pr.outcome != "" {
 			v = check.Verdict{Outcome: pr.outcome, Reason: pr.reason}
 			if x := pr.final(); x != nil {
-				v.Actual = describeResponse(x)
+				v.Actual = judge.DescribeResponse(x)
 			}
 			break
 		}

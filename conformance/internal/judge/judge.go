@@ -1,4 +1,4 @@
-package conformance
+package judge
 
 import (
 	"bytes"
@@ -24,11 +24,11 @@ import (
 // [reading.Excerpt]).
 func excerpt(b []byte) string { return reading.Excerpt(b) }
 
-// describeResponse returns the status of x and the start of its body, such
+// DescribeResponse returns the status of x and the start of its body, such
 // as `403 Forbidden; body {"error":"forbidden"}`.
-func describeResponse(x *transcript.Exchange) string {
+func DescribeResponse(x *transcript.Exchange) string {
 	if x.Response == nil {
-		return "no response: " + endText(x)
+		return "no response: " + EndText(x)
 	}
 	s := strconv.Itoa(x.Response.Status)
 	if t := http.StatusText(x.Response.Status); t != "" {
@@ -41,8 +41,8 @@ func describeResponse(x *transcript.Exchange) string {
 	return s + "; body " + excerpt(body) + truncationText(x)
 }
 
-// endText says how an exchange ended, for verdicts.
-func endText(x *transcript.Exchange) string {
+// EndText says how an exchange ended, for verdicts.
+func EndText(x *transcript.Exchange) string {
 	if x.End.Kind != "" {
 		// The kind names the failure (its stable name first, as the JSON
 		// report has it); the end reason would only repeat it less exactly
@@ -75,7 +75,7 @@ func jsonObject(x *transcript.Exchange) (*transcript.JSONReading, error) {
 			msg = j.Error
 		}
 		if x.End.Reason != transcript.EndEOF {
-			msg += " (read until " + endText(x) + ")"
+			msg += " (read until " + EndText(x) + ")"
 		}
 		return nil, errors.New(msg)
 	}
@@ -109,29 +109,31 @@ func member(j *transcript.JSONReading, name string) ([]byte, bool) {
 // when the JSON probe did not get a 200.
 func notJudged200(x *transcript.Exchange) (check.Verdict, bool) {
 	if s := x.Response.Status; s != 200 {
-		return check.Verdict{Outcome: Skip, Reason: fmt.Sprintf("not judged: the stream:false request got %d (see chat/4.4/json-status-200)", s),
-			Actual: describeResponse(x)}, true
+		return check.Verdict{Outcome: check.Skip, Reason: fmt.Sprintf("not judged: the stream:false request got %d (see chat/4.4/json-status-200)", s),
+			Actual: DescribeResponse(x)}, true
 	}
 	if x.End.Kind == string(httpfail.BodyCap) {
-		return check.Verdict{Outcome: Inconclusive, Reason: "not judged: " + x.End.Err + ", so the JSON object was not read whole",
-			Actual: describeResponse(x)}, true
+		return check.Verdict{Outcome: check.Inconclusive, Reason: "not judged: " + x.End.Err + ", so the JSON object was not read whole",
+			Actual: DescribeResponse(x)}, true
 	}
 	return check.Verdict{}, false
 }
 
-func judgeJSONContentType(x *transcript.Exchange) check.Verdict {
+// JSONContentType judges chat/4.4/json-content-type: a 200 to
+// stream:false is a JSON object sent as application/json.
+func JSONContentType(x *transcript.Exchange) check.Verdict {
 	if v, ok := notJudged200(x); ok {
 		return v
 	}
 	ct := x.Response.Header.Get("Content-Type")
 	if mediaType(x.Response.Header) != "application/json" {
-		return check.Verdict{Outcome: Fail, Reason: fmt.Sprintf("Content-Type is %q, want application/json", ct),
+		return check.Verdict{Outcome: check.Fail, Reason: fmt.Sprintf("Content-Type is %q, want application/json", ct),
 			Actual: "Content-Type " + strconv.Quote(ct) + "; body " + excerpt(bytes.TrimSpace(x.Body()))}
 	}
 	if _, err := jsonObject(x); err != nil {
-		return check.Verdict{Outcome: Fail, Reason: err.Error(), Actual: describeResponse(x)}
+		return check.Verdict{Outcome: check.Fail, Reason: err.Error(), Actual: DescribeResponse(x)}
 	}
-	return check.Verdict{Outcome: Pass, Actual: "Content-Type " + ct + ", a JSON object"}
+	return check.Verdict{Outcome: check.Pass, Actual: "Content-Type " + ct + ", a JSON object"}
 }
 
 // stringMember returns the member name of obj as a string. It explains what
@@ -148,40 +150,44 @@ func stringMember(obj *transcript.JSONReading, name string) (string, error) {
 	return s, nil
 }
 
-func judgeJSONChatID(x *transcript.Exchange) check.Verdict {
+// JSONChatID judges chat/4.4/json-chat-id: the JSON answer's chatId is a
+// non-empty string.
+func JSONChatID(x *transcript.Exchange) check.Verdict {
 	if v, ok := notJudged200(x); ok {
 		return v
 	}
 	obj, err := jsonObject(x)
 	if err != nil {
-		return check.Verdict{Outcome: Fail, Reason: err.Error(), Actual: describeResponse(x)}
+		return check.Verdict{Outcome: check.Fail, Reason: err.Error(), Actual: DescribeResponse(x)}
 	}
 	id, err := stringMember(obj, "chatId")
 	if err == nil && id == "" {
 		err = fmt.Errorf("chatId is the empty string")
 	}
 	if err != nil {
-		return check.Verdict{Outcome: Fail, Reason: err.Error(), Actual: describeResponse(x)}
+		return check.Verdict{Outcome: check.Fail, Reason: err.Error(), Actual: DescribeResponse(x)}
 	}
-	return check.Verdict{Outcome: Pass, Actual: "chatId " + strconv.Quote(id)}
+	return check.Verdict{Outcome: check.Pass, Actual: "chatId " + strconv.Quote(id)}
 }
 
-func judgeJSONURL(x *transcript.Exchange) check.Verdict {
+// JSONURL judges chat/4.4/json-url: the JSON answer's url is an absolute
+// http(s) URL.
+func JSONURL(x *transcript.Exchange) check.Verdict {
 	if v, ok := notJudged200(x); ok {
 		return v
 	}
 	obj, err := jsonObject(x)
 	if err != nil {
-		return check.Verdict{Outcome: Fail, Reason: err.Error(), Actual: describeResponse(x)}
+		return check.Verdict{Outcome: check.Fail, Reason: err.Error(), Actual: DescribeResponse(x)}
 	}
 	s, err := stringMember(obj, "url")
 	if err == nil {
 		err = checkAbsoluteURL(s)
 	}
 	if err != nil {
-		return check.Verdict{Outcome: Fail, Reason: err.Error(), Actual: describeResponse(x)}
+		return check.Verdict{Outcome: check.Fail, Reason: err.Error(), Actual: DescribeResponse(x)}
 	}
-	return check.Verdict{Outcome: Pass, Actual: "url " + strconv.Quote(s)}
+	return check.Verdict{Outcome: check.Pass, Actual: "url " + strconv.Quote(s)}
 }
 
 // checkAbsoluteURL returns an error unless s is an absolute http or https
@@ -206,13 +212,15 @@ func checkAbsoluteURL(s string) error {
 	return nil
 }
 
-func judgeJSONWorkflow(x *transcript.Exchange) check.Verdict {
+// JSONWorkflow judges chat/4.4/json-workflow-fields: streamId and
+// assistantMessageId, where present, are non-empty strings.
+func JSONWorkflow(x *transcript.Exchange) check.Verdict {
 	if v, ok := notJudged200(x); ok {
 		return v
 	}
 	obj, err := jsonObject(x)
 	if err != nil {
-		return check.Verdict{Outcome: Skip, Reason: "not judged: " + err.Error() + " (see chat/4.4/json-content-type)", Actual: describeResponse(x)}
+		return check.Verdict{Outcome: check.Skip, Reason: "not judged: " + err.Error() + " (see chat/4.4/json-content-type)", Actual: DescribeResponse(x)}
 	}
 	var present []string
 	for _, name := range []string{"streamId", "assistantMessageId"} {
@@ -224,29 +232,31 @@ func judgeJSONWorkflow(x *transcript.Exchange) check.Verdict {
 			err = fmt.Errorf("%s is the empty string: an identifier cannot be empty", name)
 		}
 		if err != nil {
-			return check.Verdict{Outcome: Fail, Reason: err.Error(), Actual: describeResponse(x)}
+			return check.Verdict{Outcome: check.Fail, Reason: err.Error(), Actual: DescribeResponse(x)}
 		}
 		present = append(present, name+" "+strconv.Quote(s))
 	}
 	switch len(present) {
 	case 0:
-		return check.Verdict{Outcome: Pass, Reason: "neither is present (not a workflow backend)", Actual: "neither present"}
+		return check.Verdict{Outcome: check.Pass, Reason: "neither is present (not a workflow backend)", Actual: "neither present"}
 	case 1:
-		return check.Verdict{Outcome: Pass, Reason: "only " + strings.Fields(present[0])[0] + " is present (the spec shows both for workflow backends)",
+		return check.Verdict{Outcome: check.Pass, Reason: "only " + strings.Fields(present[0])[0] + " is present (the spec shows both for workflow backends)",
 			Actual: present[0]}
 	}
-	return check.Verdict{Outcome: Pass, Reason: "both are present (a workflow backend)", Actual: strings.Join(present, ", ")}
+	return check.Verdict{Outcome: check.Pass, Reason: "both are present (a workflow backend)", Actual: strings.Join(present, ", ")}
 }
 
-func judgeStreamDefault(x *transcript.Exchange) check.Verdict {
+// StreamDefault judges chat/4.5/stream-default: without a stream field
+// the answer is 200 and a stream, not a JSON object.
+func StreamDefault(x *transcript.Exchange) check.Verdict {
 	if s := x.Response.Status; s != 200 {
-		return check.Verdict{Outcome: Fail, Reason: fmt.Sprintf("got %d, want 200", s), Actual: describeResponse(x)}
+		return check.Verdict{Outcome: check.Fail, Reason: fmt.Sprintf("got %d, want 200", s), Actual: DescribeResponse(x)}
 	}
 	if isJSONObjectBody(x) {
-		return check.Verdict{Outcome: Fail, Reason: "the body is a JSON object: without a stream field the service answered as for stream:false",
-			Actual: describeResponse(x)}
+		return check.Verdict{Outcome: check.Fail, Reason: "the body is a JSON object: without a stream field the service answered as for stream:false",
+			Actual: DescribeResponse(x)}
 	}
-	return check.Verdict{Outcome: Pass, Actual: "200, a text stream (Content-Type " + x.Response.Header.Get("Content-Type") + ")"}
+	return check.Verdict{Outcome: check.Pass, Actual: "200, a text stream (Content-Type " + x.Response.Header.Get("Content-Type") + ")"}
 }
 
 // truncationText describes what an excerpt left out, for actuals:

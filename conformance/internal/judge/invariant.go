@@ -1,4 +1,4 @@
-package conformance
+package judge
 
 import (
 	"errors"
@@ -44,12 +44,14 @@ func checkFirstLine(x *transcript.Exchange) (line string, chatID string, err err
 	case transcript.EndEOF:
 		return "", "", errors.New("the stream ended without a line")
 	case transcript.EndTimeout:
-		return "", "", fmt.Errorf("no first line arrived (%s)", endText(x))
+		return "", "", fmt.Errorf("no first line arrived (%s)", EndText(x))
 	}
-	return "", "", fmt.Errorf("no complete first line was read (%s)", endText(x))
+	return "", "", fmt.Errorf("no complete first line was read (%s)", EndText(x))
 }
 
-func judgeFirstLine(o check.Observed) (check.Verdict, bool) {
+// FirstLine judges chat/4.5/first-line-code-2 on a v4 stream: its first
+// line is 2:[{"chatId":"…"}]. A UI message stream gets info.
+func FirstLine(o check.Observed) (check.Verdict, bool) {
 	if !isStream(o.Exchange) {
 		return check.Verdict{}, false
 	}
@@ -62,12 +64,14 @@ func judgeFirstLine(o check.Observed) (check.Verdict, bool) {
 		if line != "" {
 			actual = "first line " + line
 		}
-		return check.Verdict{Outcome: Fail, Reason: err.Error(), Actual: actual}, true
+		return check.Verdict{Outcome: check.Fail, Reason: err.Error(), Actual: actual}, true
 	}
-	return check.Verdict{Outcome: Pass, Actual: `2:[{"chatId":…}] first`}, true
+	return check.Verdict{Outcome: check.Pass, Actual: `2:[{"chatId":…}] first`}, true
 }
 
-func judgePrefixShortcut(o check.Observed) (check.Verdict, bool) {
+// PrefixShortcut judges chat/4.5/prefix-shortcut on a v4 stream: the
+// spec's prefix shortcut reads the chatId JSON reads.
+func PrefixShortcut(o check.Observed) (check.Verdict, bool) {
 	if !isStream(o.Exchange) {
 		return check.Verdict{}, false
 	}
@@ -76,23 +80,25 @@ func judgePrefixShortcut(o check.Observed) (check.Verdict, bool) {
 	}
 	line, id, err := checkFirstLine(o.Exchange)
 	if err != nil {
-		return check.Verdict{Outcome: Skip, Reason: "not judged: no stream passed chat/4.5/first-line-code-2"}, true
+		return check.Verdict{Outcome: check.Skip, Reason: "not judged: no stream passed chat/4.5/first-line-code-2"}, true
 	}
 	v := o.Exchange.Reading.V4
 	switch {
 	case !v.PrefixFound:
-		return check.Verdict{Outcome: violated(Should),
+		return check.Verdict{Outcome: violated(check.Should),
 			Reason: `the first line does not start with 2:[{"chatId":" followed by a closing quote, so the shortcut finds no chatId`,
 			Actual: "first line " + line}, true
 	case v.PrefixChatID != id:
-		return check.Verdict{Outcome: violated(Should),
+		return check.Verdict{Outcome: violated(check.Should),
 			Reason: fmt.Sprintf("the shortcut reads chatId %s, JSON reads %s", strconv.Quote(v.PrefixChatID), strconv.Quote(id)),
 			Actual: "first line " + line}, true
 	}
-	return check.Verdict{Outcome: Pass, Actual: "the shortcut and JSON agree"}, true
+	return check.Verdict{Outcome: check.Pass, Actual: "the shortcut and JSON agree"}, true
 }
 
-func judgeLineGrammar(o check.Observed) (check.Verdict, bool) {
+// LineGrammar judges chat/4.5/line-grammar on a v4 stream: every line is
+// <code>:<JSON> with the AI SDK's shape for its code.
+func LineGrammar(o check.Observed) (check.Verdict, bool) {
 	if !isStream(o.Exchange) {
 		return check.Verdict{}, false
 	}
@@ -102,47 +108,53 @@ func judgeLineGrammar(o check.Observed) (check.Verdict, bool) {
 	v := o.Exchange.Reading.V4
 	switch {
 	case v.Bad != nil:
-		return check.Verdict{Outcome: Fail, Reason: v.Bad.Msg, Actual: fmt.Sprintf("line %d: %s", v.Bad.Line, v.Bad.Text)}, true
+		return check.Verdict{Outcome: check.Fail, Reason: v.Bad.Msg, Actual: fmt.Sprintf("line %d: %s", v.Bad.Line, v.Bad.Text)}, true
 	case v.Unknown != nil:
-		return check.Verdict{Outcome: Warn, Reason: fmt.Sprintf("line %d has a code the AI SDK v4 does not know (its parser throws on it)", v.Unknown.Line),
+		return check.Verdict{Outcome: check.Warn, Reason: fmt.Sprintf("line %d has a code the AI SDK v4 does not know (its parser throws on it)", v.Unknown.Line),
 			Actual: fmt.Sprintf("line %d: %s", v.Unknown.Line, v.Unknown.Text)}, true
 	}
-	return check.Verdict{Outcome: Pass, Actual: fmt.Sprintf("%d lines well formed", v.Parts)}, true
+	return check.Verdict{Outcome: check.Pass, Actual: fmt.Sprintf("%d lines well formed", v.Parts)}, true
 }
 
-func judgeStreamContentType(o check.Observed) (check.Verdict, bool) {
+// StreamContentType judges chat/4.5/stream-content-type: a stream's
+// Content-Type is text/*.
+func StreamContentType(o check.Observed) (check.Verdict, bool) {
 	if !isStream(o.Exchange) {
 		return check.Verdict{}, false
 	}
 	ct := o.Exchange.Response.Header.Get("Content-Type")
 	if !strings.HasPrefix(mediaType(o.Exchange.Response.Header), "text/") {
-		return check.Verdict{Outcome: violated(Should), Reason: fmt.Sprintf("Content-Type is %q, want text/*", ct),
+		return check.Verdict{Outcome: violated(check.Should), Reason: fmt.Sprintf("Content-Type is %q, want text/*", ct),
 			Actual: "Content-Type " + strconv.Quote(ct)}, true
 	}
-	return check.Verdict{Outcome: Pass, Actual: "Content-Type " + ct}, true
+	return check.Verdict{Outcome: check.Pass, Actual: "Content-Type " + ct}, true
 }
 
-func judgeDocumentedStatus(o check.Observed) (check.Verdict, bool) {
+// DocumentedStatus judges chat/4.6/documented-status: every answer's
+// status is one of the spec's status table.
+func DocumentedStatus(o check.Observed) (check.Verdict, bool) {
 	if o.Exchange.Response == nil {
 		return check.Verdict{}, false
 	}
 	s := o.Exchange.Response.Status
 	if !slices.Contains(documentedStatuses[:], s) {
-		return check.Verdict{Outcome: Fail, Reason: fmt.Sprintf("status %d is not in the spec's status table", s),
-			Actual: describeResponse(o.Exchange)}, true
+		return check.Verdict{Outcome: check.Fail, Reason: fmt.Sprintf("status %d is not in the spec's status table", s),
+			Actual: DescribeResponse(o.Exchange)}, true
 	}
-	return check.Verdict{Outcome: Pass, Actual: strconv.Itoa(s)}, true
+	return check.Verdict{Outcome: check.Pass, Actual: strconv.Itoa(s)}, true
 }
 
-func judgeErrorNotStream(o check.Observed) (check.Verdict, bool) {
+// ErrorNotStream judges chat/4.6/error-not-stream: an answer other than
+// 200 carries no 2: line stream.
+func ErrorNotStream(o check.Observed) (check.Verdict, bool) {
 	if o.Exchange.Response == nil || o.Exchange.Response.Status == 200 {
 		return check.Verdict{}, false
 	}
 	if t := o.Exchange.Reading.Text; t != nil && strings.HasPrefix(t.FirstLine, "2:") {
-		return check.Verdict{Outcome: violated(Should), Reason: fmt.Sprintf("the %d response's body is a line stream starting with a 2: line", o.Exchange.Response.Status),
-			Actual: describeResponse(o.Exchange)}, true
+		return check.Verdict{Outcome: violated(check.Should), Reason: fmt.Sprintf("the %d response's body is a line stream starting with a 2: line", o.Exchange.Response.Status),
+			Actual: DescribeResponse(o.Exchange)}, true
 	}
-	return check.Verdict{Outcome: Pass, Actual: "no 2: stream"}, true
+	return check.Verdict{Outcome: check.Pass, Actual: "no 2: stream"}, true
 }
 
 // caseName returns the case a validation probe tests, for reports:
@@ -155,7 +167,9 @@ func caseName(probeID string) string {
 	return strings.ReplaceAll(probeID, "/", "-")
 }
 
-func judgeValidationSplit(obs []check.Observed) check.Verdict {
+// ValidationSplit reports chat/7.3/validation-status-split: which rejected
+// bodies got 400 and which 422 (info: the spec leaves the split open).
+func ValidationSplit(obs []check.Observed) check.Verdict {
 	last := lastPerProbe(obs)
 	byStatus := map[int][]string{}
 	var statuses []int
@@ -177,7 +191,7 @@ func judgeValidationSplit(obs []check.Observed) check.Verdict {
 	if other := len(last) - len(byStatus[400]) - len(byStatus[422]); other > 0 {
 		reason += fmt.Sprintf(", %d another status", other)
 	}
-	return check.Verdict{Outcome: Info, Reason: reason + " (the spec leaves the split open)", Actual: strings.Join(parts, "; "), Params: params}
+	return check.Verdict{Outcome: check.Info, Reason: reason + " (the spec leaves the split open)", Actual: strings.Join(parts, "; "), Params: params}
 }
 
 // lastPerProbe returns the last observation of each probe, in the order the
