@@ -447,11 +447,14 @@ func TestInterruptedAcrossTheRun(t *testing.T) {
 		if !q.has("model", "gamma-k3") {
 			return false
 		}
-		// The interrupt comes while the third chat streams: before its
-		// first line is written, so the run cannot have read it and moved
-		// on before the cancel lands.
+		// The interrupt comes while the third chat streams: after its head
+		// and before its first line, which is never written, so the run
+		// cannot read the line and end the exchange whole before the
+		// cancel reaches the connection.
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.WriteHeader(200)
+		w.(http.Flusher).Flush()
 		cancel()
-		writeStream(w, "text/plain; charset=utf-8", `2:[{"chatId":"chat_3"}]`)
 		<-q.r.Context().Done()
 		return true
 	}}
