@@ -4,13 +4,14 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/chatwire/chatwire/conformance/internal/catalogue"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 func TestCurl(t *testing.T) {
 	probes := map[string]*Probe{}
-	for _, p := range catalogueProbes(probeOptions{forbidden: http.Header{"X-Team": {"other's"}}}) {
+	for _, p := range catalogue.Probes(catalogue.Options{Forbidden: http.Header{"X-Team": {"other's"}}}) {
 		probes[p.ID] = &p
 	}
 	const base = "https://api.example.com/"

@@ -49,15 +49,11 @@
 //	internal/reading/  a body read once, as it streams in, into a transcript.Reading: the
 //	                  protocol, a JSON answer, a stream's grammar, chunks and chat ids,
 //	                  what each client's user is left with (judges nothing)
-//	probe.go, table.go  the probes: the catalogue's requests, generated bodies among them
-//	followup.go       the request-header (4.1) and follow-up (5.3) probes and checks
-//	rolekey.go        the companion probes of the role-key checks
-//	check.go          the checks: ID, requirement, level, probes, judge
+//	internal/catalogue/  the checks and probes as data, each check bound to its judge;
+//	                  the probes generated from spectable; Catalogue, Select
+//	catalogue.go      the catalogue and the spec's facts under the names users import
 //	internal/judge/   the judges: exchanges and their readings in, verdicts out (no
 //	                  network, no run state, no catalogue)
-//	uicheck.go        the chat/4.5/ui-* checks of the UI message stream (AI SDK 5, 6, 7):
-//	                  framing, chunk schema, assembly, chat id, release skew
-//	endcheck.go       the end-state checks: chat/4.5/message-*, stream-error, chat/4.4/chat-id-unique
 //	uiread.go         UIOptions: which client releases and protocol a reading assumes
 //	exchanges.go      JudgeExchanges: the invariants judged on exchanges recorded elsewhere
 //	readback.go       the reading of an exchange recorded elsewhere: the one its transcript
@@ -68,7 +64,8 @@
 //	                  the base URL
 //	progress.go       Progress: what a run tells of each probe while it runs
 //	live.go, exchanger.go  the HTTP exchanger and the Exchanger/Observer contracts
-//	result.go, select.go, curl.go, role.go  results, selection, curl lines, key roles
+//	result.go, curl.go, role.go  results, curl lines, the keys of the roles
+//	options.go        ParseHeader: -forbidden-header read
 //	transcript/       the exchange and transcript format the judges read (a leaf, like
 //	                  spectable)
 //	report/, mock/    import conformance, never the other way (the mock only in its tests)

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/chatwire/chatwire/conformance/internal/catalogue"
 	"github.com/chatwire/chatwire/conformance/mock"
 	"github.com/chatwire/chatwire/conformance/transcript"
 	"github.com/chatwire/chatwire/internal/protocol"
@@ -22,7 +23,7 @@ import (
 // testProbe returns the catalogue's probe id.
 func testProbe(t *testing.T, id string) *Probe {
 	t.Helper()
-	for _, p := range catalogueProbes(probeOptions{}) {
+	for _, p := range catalogue.Probes(catalogue.Options{}) {
 		if p.ID == id {
 			return &p
 		}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chatwire/chatwire/conformance/internal/catalogue"
 	"github.com/chatwire/chatwire/conformance/internal/check"
 	"github.com/chatwire/chatwire/conformance/internal/judge"
 	"github.com/chatwire/chatwire/conformance/transcript"
@@ -111,7 +112,7 @@ type Plan struct {
 // PlanOf returns the plan of a run of checks.
 func PlanOf(checks []Check) Plan {
 	var p Plan
-	for _, pr := range neededProbes(checks, probeOptions{}) {
+	for _, pr := range catalogue.Needed(checks, catalogue.Options{}) {
 		p.Probes++
 		if pr.Read == ReadToCap && check.Spends(pr.Cost) {
 			p.Streams++
@@ -126,23 +127,6 @@ func PlanOf(checks []Check) Plan {
 		}
 	}
 	return p
-}
-
-// neededProbes returns the probes the checks need, in sending order.
-func neededProbes(checks []Check, o probeOptions) []*Probe {
-	want := map[string]bool{}
-	for _, c := range checks {
-		for _, id := range c.Probes {
-			want[id] = true
-		}
-	}
-	var ps []*Probe
-	for _, p := range catalogueProbes(o) {
-		if want[p.ID] {
-			ps = append(ps, &p)
-		}
-	}
-	return ps
 }
 
 // probeRun is what became of one probe in a run.
@@ -223,7 +207,7 @@ func Run(ctx context.Context, cfg Config, ex Exchanger) (*Report, error) {
 	r.roles[RoleUnknown] = r.roles[RoleValid]
 
 	rep := &Report{Tool: cfg.Tool, Version: cfg.Version, Spec: SpecName, Target: cfg.Target, Strict: cfg.Strict, StartedAt: cfg.Now()}
-	probes := neededProbes(cfg.Checks, probeOptions{forbidden: cfg.ForbiddenHeader})
+	probes := catalogue.Needed(cfg.Checks, catalogue.Options{Forbidden: cfg.ForbiddenHeader})
 	r.total = len(probes)
 	runs := map[string]*probeRun{}
 	order := make([]*probeRun, 0, len(probes))

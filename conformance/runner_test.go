@@ -2,7 +2,6 @@ package conformance
 
 import (
 	"context"
-	"github.com/chatwire/chatwire/conformance/internal/spectable"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -232,100 +231,6 @@ func TestChatsNeeded(t *testing.T) {
 			assert.Equal(t, c.want, ChatsNeeded(checks), "chats needed by %s", c.run)
 		})
 	}
-}
-
-// TestRequirementsQuoteTheSpec checks that every requirement is the spec's
-// own words: each fragment between " … " occurs in chat-api.md.
-func TestRequirementsQuoteTheSpec(t *testing.T) {
-	spec := readSpec(t)
-	for _, c := range Catalogue() {
-		require.NotEmpty(t, c.Requirement, "requirement of %s", c.ID)
-		for _, frag := range strings.Split(c.Requirement, " … ") {
-			assert.Contains(t, spec, frag, "requirement of %s is not quoted verbatim from chat-api.md", c.ID)
-		}
-	}
-}
-
-// TestCatalogueShape checks the catalogue's data: unique IDs of the right
-// shape, sections matching IDs, known probes, and the checks the brief
-// lists with their levels.
-func TestCatalogueShape(t *testing.T) {
-	probes := map[string]bool{}
-	for _, p := range catalogueProbes(probeOptions{}) {
-		assert.False(t, probes[p.ID], "probe %s listed twice", p.ID)
-		probes[p.ID] = true
-	}
-	ids := map[string]bool{}
-	for _, c := range Catalogue() {
-		assert.False(t, ids[c.ID], "check %s listed twice", c.ID)
-		ids[c.ID] = true
-		assert.True(t, strings.HasPrefix(c.ID, "chat/"+c.Section+"/"), "check %s has section %s", c.ID, c.Section)
-		assert.NotEmpty(t, c.Title, "title of %s", c.ID)
-		assert.NotEmpty(t, c.Expected, "expected of %s", c.ID)
-		assert.NotEmpty(t, c.Probes, "probes of %s", c.ID)
-		for _, p := range c.Probes {
-			assert.True(t, probes[p], "check %s names unknown probe %s", c.ID, p)
-		}
-	}
-	costs := []struct {
-		id    string
-		cost  Cost
-		needs string
-	}{
-		{"chat/5.3/missing-key-401", CostFree, "-"},
-		{"chat/5.3/empty-bearer-401", CostFree, "-"},
-		{"chat/5.3/unknown-key-401", CostFree, "valid"},
-		{"chat/5.4/other-team-403", CostFree, "other-team|-forbidden-header"},
-		{"chat/8.1/credits-402", CostFree, "no-credits"},
-		{"chat/4.4/json-url", CostChat, "valid"},
-		{"chat/4.5/first-line-code-2", CostChat, "valid"},
-		{"chat/4.6/documented-status", CostFree, "valid"},
-		{"chat/9.2/model-earlier[delta-4-5]", CostMaybe, "valid"},
-		{"chat/4.2/null-optional[stream]", CostMaybe, "valid"},
-		{"chat/4.1/content-type-missing-refused", CostMaybe, "valid"},
-		{"chat/5.3/follow-up-unknown-key-401[publish]", CostFree, "valid"},
-	}
-	for _, want := range costs {
-		for _, c := range Catalogue() {
-			if c.ID == want.id {
-				assert.Equal(t, want.cost, c.Cost, "cost of %s", c.ID)
-				assert.Equal(t, want.needs, c.NeedsText(), "needs of %s", c.ID)
-			}
-		}
-	}
-	levels := map[string]Level{
-		"chat/5.3/missing-key-401": Must, "chat/5.3/empty-bearer-401": Must, "chat/5.3/wrong-scheme-401": Should,
-		"chat/5.3/unknown-key-401": Must, "chat/5.4/other-team-403": Must, "chat/7.2/body-not-json-400": Must,
-		"chat/7.2/body-not-object": Must, "chat/7.3/validation-status-split": Infos,
-		"chat/4.3/model-unknown-rejected": Must, "chat/4.3/model-wrong-case-rejected": Must, "chat/4.3/model-not-string-rejected": Must,
-		"chat/4.4/json-status-200": Must, "chat/4.4/json-content-type": Must, "chat/4.4/json-chat-id": Must,
-		"chat/4.4/json-url": Must, "chat/4.4/json-workflow-fields": Must, "chat/4.5/stream-default": Must,
-		"chat/4.5/first-line-code-2": Must, "chat/4.5/prefix-shortcut": Should, "chat/4.5/line-grammar": Must,
-		"chat/4.5/stream-content-type": Should, "chat/4.6/documented-status": Must, "chat/4.6/error-not-stream": Should,
-		"chat/8.1/credits-402": Must, "chat/8.2/rate-limit-429": Must, "chat/4.1/content-type-text-plain-refused": Should,
-		"chat/4.2/invalid-rejected[content-missing]": Must, "chat/4.2/invalid-rejected[reasoningEffort-unknown]": Must,
-		"chat/4.3/model-current-accepted[zeta-5-3-flash]": Must, "chat/9.2/model-earlier[epsilon-4-6]": Must,
-		"chat/4.2/null-optional[attachment-name]": Must, "chat/5.3/follow-up-missing-key-401[status]": Must,
-		"chat/4.5/ui-content-type": Should, "chat/4.5/ui-framing": Must, "chat/4.5/ui-chunk-schema": Must,
-		"chat/4.5/ui-assembly": Must, "chat/4.5/ui-chat-id": Should, "chat/4.5/ui-skew": Must,
-		"chat/4.5/message-not-empty": Must, "chat/4.5/message-complete": Must, "chat/4.5/message-once": Must,
-		"chat/4.5/message-unaltered": Must, "chat/4.5/message-chat": Must, "chat/4.5/stream-error": Must,
-		"chat/4.4/chat-id-unique": Must,
-	}
-	byID := map[string]Check{}
-	for _, c := range Catalogue() {
-		byID[c.ID] = c
-	}
-	for id, l := range levels {
-		c, ok := byID[id]
-		if assert.True(t, ok, "check %s is in the catalogue", id) {
-			assert.Equal(t, l, c.Level, "level of %s", id)
-		}
-	}
-	// One per generated body (spectable.Cases), 2 Content-Types, the split, 9+4 models,
-	// 5+1 JSON and chat ids, 5 stream, 6 UI stream, 6 end state, 2 status, 4+1 auth, 6 follow-ups,
-	// 2 body, credits, rate limit.
-	assert.Equal(t, len(spectable.Cases())+2+1+9+4+6+5+6+6+2+4+1+6+2+1+1, len(byID), "checks in the catalogue")
 }
 
 // TestFollowUpsAddressTheRunsChat checks that the follow-up probes go to

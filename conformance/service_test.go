@@ -9,7 +9,6 @@ import (
 	"mime"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -268,12 +267,4 @@ func result(t *testing.T, rep *Report, id string) Result {
 	}
 	require.Failf(t, "no result", "check %s is not in the report", id)
 	return Result{}
-}
-
-// readSpec returns the copy of chat-api.md the requirements quote.
-func readSpec(t *testing.T) string {
-	t.Helper()
-	b, err := os.ReadFile("testdata/chat-api.md")
-	require.NoError(t, err, "read the spec copy")
-	return string(b)
 }

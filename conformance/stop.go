@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/chatwire/chatwire/conformance/internal/catalogue"
 	"github.com/chatwire/chatwire/conformance/internal/judge"
 	"github.com/chatwire/chatwire/conformance/transcript"
 	"github.com/chatwire/chatwire/internal/httpfail"
@@ -148,7 +149,7 @@ const handProbe = "body/not-json"
 
 // handCurl returns the curl line of handProbe.
 func (r *runner) handCurl() string {
-	for _, p := range catalogueProbes(probeOptions{}) {
+	for _, p := range catalogue.Probes(catalogue.Options{}) {
 		if p.ID == handProbe {
 			return Curl(r.cfg.BaseURL, &p)
 		}

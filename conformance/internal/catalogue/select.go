@@ -1,28 +1,21 @@
-package conformance
+package catalogue
 
 import (
 	"errors"
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/chatwire/chatwire/conformance/internal/check"
 )
 
 // Select returns the checks that -run and -skip pick, in their order: those
 // matching some run pattern (every check when run is empty) and no skip
-// pattern. Each element of run and skip may hold several patterns
-// separated by commas.
-//
-// A pattern matches a check ID when it is a prefix of the ID, such as
-// "chat/5" or "chat/4.3/model-current-accepted[gamma-k3]", or when it
-// matches the ID, or the ID cut after one of its '/', as a path.Match glob:
-// "chat/*/missing-*" and "chat/4.*" (which matches chat/4.5/… through its
-// part "chat/4.5"). In a glob, '[' starts a character class; write `\[` for
-// a bracket.
-//
-// It returns an error for a malformed pattern, for a run pattern that
-// matches no check (a typo would otherwise drop checks silently), and when
-// no check is left.
-func Select(checks []Check, run, skip []string) ([]Check, error) {
+// pattern (see match). Each element of run and skip may hold several
+// patterns separated by commas. It returns an error for a malformed
+// pattern, for a run pattern that matches no check (a typo would otherwise
+// drop checks silently), and when no check is left.
+func Select(checks []check.Check, run, skip []string) ([]check.Check, error) {
 	runPats, skipPats := splitPatterns(run), splitPatterns(skip)
 	for _, p := range append(runPats[:len(runPats):len(runPats)], skipPats...) {
 		if err := checkPattern(p, checks); err != nil {
@@ -34,7 +27,7 @@ func Select(checks []Check, run, skip []string) ([]Check, error) {
 			return nil, fmt.Errorf("-run %q matches no check (chatwire check -list shows them)", p)
 		}
 	}
-	var out []Check
+	var out []check.Check
 	for _, c := range checks {
 		if len(runPats) > 0 && !matchAny(runPats, c.ID) || matchAny(skipPats, c.ID) {
 			continue
@@ -49,7 +42,7 @@ func Select(checks []Check, run, skip []string) ([]Check, error) {
 
 // UnmatchedPatterns returns the patterns among skip that match no check,
 // for a warning: a -skip that skips nothing may be a typo.
-func UnmatchedPatterns(checks []Check, skip []string) []string {
+func UnmatchedPatterns(checks []check.Check, skip []string) []string {
 	var out []string
 	for _, p := range splitPatterns(skip) {
 		if !matchesAny(p, checks) {
@@ -74,7 +67,7 @@ func splitPatterns(values []string) []string {
 
 // checkPattern returns an error when p is neither a literal prefix of some
 // check ID nor a well-formed glob.
-func checkPattern(p string, checks []Check) error {
+func checkPattern(p string, checks []check.Check) error {
 	for _, c := range checks {
 		if strings.HasPrefix(c.ID, p) {
 			return nil
@@ -86,7 +79,7 @@ func checkPattern(p string, checks []Check) error {
 	return nil
 }
 
-func matchesAny(p string, checks []Check) bool {
+func matchesAny(p string, checks []check.Check) bool {
 	for _, c := range checks {
 		if match(p, c.ID) {
 			return true
@@ -104,7 +97,10 @@ func matchAny(pats []string, id string) bool {
 	return false
 }
 
-// match reports whether pattern p matches check ID id (see [Select]).
+// match reports whether pattern p matches check ID id: when p is a prefix
+// of the ID ("chat/5"), or when it matches the ID, or the ID cut after one
+// of its '/', as a path.Match glob ("chat/*/missing-*", and "chat/4.*",
+// which matches chat/4.5/… through its part "chat/4.5").
 func match(p, id string) bool {
 	if strings.HasPrefix(id, p) {
 		return true

@@ -1,4 +1,4 @@
-package conformance
+package catalogue
 
 // The companion probes of the role-key checks: the same key (or the valid
 // key with the forbidden team's header) with a body that is not JSON. They

@@ -1,8 +1,9 @@
-package conformance
+package catalogue
 
 import (
-	"github.com/chatwire/chatwire/conformance/internal/spectable"
 	"testing"
+
+	"github.com/chatwire/chatwire/conformance/internal/spectable"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

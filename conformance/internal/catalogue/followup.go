@@ -1,4 +1,4 @@
-package conformance
+package catalogue
 
 import (
 	"net/http"
@@ -26,13 +26,13 @@ func contentTypeCases() []contentTypeCase {
 const reqContentType = "`Content-Type` | yes | `application/json`"
 
 // contentTypeChecks returns the chat/4.1 checks.
-func contentTypeChecks() []Check {
-	var cs []Check
+func contentTypeChecks() []check.Check {
+	var cs []check.Check
 	slugs := map[string]string{"no-content-type": "content-type-missing-refused", "text-plain": "content-type-text-plain-refused"}
 	for _, h := range contentTypeCases() {
-		cs = append(cs, check.Bind(Check{ID: "chat/4.1/" + slugs[h.name], Section: "4.1",
+		cs = append(cs, check.Bind(check.Check{ID: "chat/4.1/" + slugs[h.name], Section: "4.1",
 			Title: h.what + " is refused",
-			Level: Should, Kind: KindProbe, Requirement: reqContentType,
+			Level: check.Should, Kind: check.KindProbe, Requirement: reqContentType,
 			Expected: []string{"a 4xx refusal, such as 400 or 422", "200 accepts it (warn: a chat was created)", "not 5xx"},
 			Probes:   []string{"header/" + h.name}}, check.Judge{One: judge.Refused}))
 	}
@@ -48,8 +48,8 @@ func followUpCases() []followUpCase {
 	return []followUpCase{{"status", http.MethodGet}, {"subscribe", http.MethodGet}, {"publish", http.MethodPost}}
 }
 
-func followUpProbeID(op string, r Role) string {
-	if r == RoleNone {
+func followUpProbeID(op string, r check.Role) string {
+	if r == check.RoleNone {
 		return "follow-up/missing-key[" + op + "]"
 	}
 	return "follow-up/unknown-key[" + op + "]"
@@ -59,16 +59,16 @@ func followUpProbeID(op string, r Role) string {
 const reqEveryRequest = "Every request carries the header `Authorization: Bearer <API_KEY>`. … A missing or invalid key yields status 401."
 
 // followUpChecks returns the chat/5.3 checks of the follow-ups.
-func followUpChecks() []Check {
-	var cs []Check
+func followUpChecks() []check.Check {
+	var cs []check.Check
 	for _, f := range followUpCases() {
 		for _, k := range []struct {
 			slug, what string
-			role       Role
-		}{{"missing-key", "without Authorization", RoleNone}, {"unknown-key", "with an unknown key", RoleUnknown}} {
-			cs = append(cs, check.Bind(Check{ID: "chat/5.3/follow-up-" + k.slug + "-401[" + f.op + "]", Section: "5.3",
+			role       check.Role
+		}{{"missing-key", "without Authorization", check.RoleNone}, {"unknown-key", "with an unknown key", check.RoleUnknown}} {
+			cs = append(cs, check.Bind(check.Check{ID: "chat/5.3/follow-up-" + k.slug + "-401[" + f.op + "]", Section: "5.3",
 				Title: f.method + " …/" + f.op + " " + k.what + " gets 401",
-				Level: Must, Kind: KindProbe, Requirement: reqEveryRequest,
+				Level: check.Must, Kind: check.KindProbe, Requirement: reqEveryRequest,
 				Expected: []string{"401 (nothing else about the follow-ups is judged: their shapes are not shown)"},
 				Probes:   []string{followUpProbeID(f.op, k.role)}, Params: map[string]string{"operation": f.op}}, check.Judge{One: judge.FollowUp401}))
 		}

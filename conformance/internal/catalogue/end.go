@@ -1,4 +1,4 @@
-package conformance
+package catalogue
 
 import (
 	"github.com/chatwire/chatwire/conformance/internal/check"
@@ -30,13 +30,13 @@ const (
 )
 
 // endChecks are the checks of a stream's end state.
-func endChecks() []Check {
+func endChecks() []check.Check {
 	streamProbe := []string{"stream-default"}
-	end := func(id, title string, req string, expected []string, j func(check.Observed) (check.Verdict, bool)) Check {
-		return check.Bind(Check{ID: id, Section: "4.5", Title: title, Level: Must, Kind: KindInvariant, Requirement: req,
+	end := func(id, title string, req string, expected []string, j func(check.Observed) (check.Verdict, bool)) check.Check {
+		return check.Bind(check.Check{ID: id, Section: "4.5", Title: title, Level: check.Must, Kind: check.KindInvariant, Requirement: req,
 			Expected: expected, Probes: streamProbe}, check.Judge{Each: j})
 	}
-	return []Check{
+	return []check.Check{
 		end(checkMessageNotEmpty, "a created chat's stream leaves its user a message to read", reqCreates+" … "+reqProgress,
 			[]string{"the message each client holds at the end has text, reasoning, a tool call, a file, a source or data",
 				"unless the client shows an error; the newest release of a maintained major left with an empty message: fail, an older one alone: warn"},
@@ -62,8 +62,8 @@ func endChecks() []Check {
 			[]string{"an error chunk (UI) or error part 3: (v4) in a chat the run created: warn, naming it (useChat ends with status error)",
 				"a finish after the error that claims a finishReason other than \"error\": fail (a reader that goes on past the error sees success)"},
 			judge.StreamError),
-		check.Bind(Check{ID: checkChatIDUnique, Section: "4.4", Title: "every chat the run creates has its own chat id",
-			Level: Must, Kind: KindInvariant, Requirement: reqUniqueID,
+		check.Bind(check.Check{ID: checkChatIDUnique, Section: "4.4", Title: "every chat the run creates has its own chat id",
+			Level: check.Must, Kind: check.KindInvariant, Requirement: reqUniqueID,
 			Expected: []string{"no two chats created in the run (JSON responses and streams) carry the same chatId"},
 			Probes:   []string{"json", "stream-default"}}, check.Judge{Across: judge.ChatIDUnique}),
 	}

@@ -1,4 +1,4 @@
-package conformance
+package catalogue
 
 import (
 	"github.com/chatwire/chatwire/conformance/internal/check"
@@ -37,27 +37,27 @@ const reqNullOptional = "`stream` | boolean | no | `true` … server fault gives
 // tableChecks returns the checks of the generated bodies: chat/4.2 for the
 // request body and attachment tables, chat/4.3 for the model enum (its
 // three IDs kept from before).
-func tableChecks() (body, model []Check) {
+func tableChecks() (body, model []check.Check) {
 	rejected := []string{"400 or 422 (which one is not judged: the spec does not show the split)"}
 	for _, c := range spectable.Cases() {
 		probes := []string{caseProbeID(c)}
 		switch {
 		case c.Expect == spectable.Either:
-			body = append(body, check.Bind(Check{ID: "chat/4.2/null-optional[" + c.Field.Slug + "]", Section: "4.2",
+			body = append(body, check.Bind(check.Check{ID: "chat/4.2/null-optional[" + c.Field.Slug + "]", Section: "4.2",
 				Title: c.What + ": taken as absent or refused, both allowed; never a server error",
-				Level: Must, Kind: KindProbe, Requirement: reqNullOptional,
+				Level: check.Must, Kind: check.KindProbe, Requirement: reqNullOptional,
 				Expected: []string{"200 (null taken as absent) or 400/422 (refused): info", "not 5xx: a server error is neither"},
 				Probes:   probes, Params: map[string]string{"field": c.Field.Slug}}, check.Judge{One: judge.EitherAnswer("null taken as absent")}))
 		case modelLegacy[c.Name].slug != "":
-			model = append(model, check.Bind(Check{ID: "chat/4.3/" + modelLegacy[c.Name].slug, Section: "4.3",
+			model = append(model, check.Bind(check.Check{ID: "chat/4.3/" + modelLegacy[c.Name].slug, Section: "4.3",
 				Title: c.What + ": rejected with 400 or 422",
-				Level: Must, Kind: KindProbe, Requirement: reqModelEnum,
-				Expected: rejected, Probes: probes}, check.Judge{One: judge.RejectedWith(Must, 400, 422)}))
+				Level: check.Must, Kind: check.KindProbe, Requirement: reqModelEnum,
+				Expected: rejected, Probes: probes}, check.Judge{One: judge.RejectedWith(check.Must, 400, 422)}))
 		default:
-			body = append(body, check.Bind(Check{ID: "chat/4.2/invalid-rejected[" + c.Name + "]", Section: "4.2",
+			body = append(body, check.Bind(check.Check{ID: "chat/4.2/invalid-rejected[" + c.Name + "]", Section: "4.2",
 				Title: c.What + ": rejected with 400 or 422",
-				Level: Must, Kind: KindProbe, Requirement: reqValidation,
-				Expected: rejected, Probes: probes, Params: map[string]string{"case": c.Name}}, check.Judge{One: judge.RejectedWith(Must, 400, 422)}))
+				Level: check.Must, Kind: check.KindProbe, Requirement: reqValidation,
+				Expected: rejected, Probes: probes, Params: map[string]string{"case": c.Name}}, check.Judge{One: judge.RejectedWith(check.Must, 400, 422)}))
 		}
 	}
 	return body, model
