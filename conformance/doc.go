@@ -54,7 +54,6 @@
 //	catalogue.go      the catalogue and the spec's facts under the names users import
 //	internal/judge/   the judges: exchanges and their readings in, verdicts out (no
 //	                  network, no run state, no catalogue)
-//	uiread.go         UIOptions: which client releases and protocol a reading assumes
 //	exchanges.go      JudgeExchanges: the invariants judged on exchanges recorded elsewhere
 //	readback.go       the reading of an exchange recorded elsewhere: the one its transcript
 //	                  kept, else its kept lines read as the live run read the body
@@ -63,9 +62,12 @@
 //	stop.go           the early stops: no connection, no answer, a rejected key, no API at
 //	                  the base URL
 //	progress.go       Progress: what a run tells of each probe while it runs
-//	live.go, exchanger.go  the HTTP exchanger and the Exchanger/Observer contracts
-//	result.go, curl.go, role.go  results, curl lines, the keys of the roles
-//	options.go        ParseHeader: -forbidden-header read
+//	internal/exchange/  the HTTP exchanger: a probe sent, its body recorded and read once
+//	                  into its reading; Observer; the keys (calls no judge)
+//	live.go           the exchanger under the names users import
+//	exchanger.go      the Exchanger contract a run sends its probes through
+//	result.go, curl.go  results, curl lines
+//	options.go        ParseHeader, ParseSDKRange: -forbidden-header and -sdk-range read
 //	transcript/       the exchange and transcript format the judges read (a leaf, like
 //	                  spectable)
 //	report/, mock/    import conformance, never the other way (the mock only in its tests)

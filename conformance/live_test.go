@@ -254,16 +254,6 @@ func TestLiveUnreachable(t *testing.T) {
 	assert.NotEmpty(t, x.End.Err, "the connection error")
 }
 
-func TestNewLiveBaseURL(t *testing.T) {
-	for _, u := range []string{"", "api.example.com", "ftp://x", "https://x/?a=1", "https://x/#f", "http://"} {
-		_, err := NewLive(LiveOptions{BaseURL: u})
-		assert.Error(t, err, "NewLive(%q)", u)
-	}
-	l, err := NewLive(LiveOptions{BaseURL: "https://api.example.com/v/"})
-	require.NoError(t, err, "NewLive with a path")
-	assert.Equal(t, "https://api.example.com/v", l.base, "trailing slash dropped")
-}
-
 // TestReadBackIsTheLiveReading reads exchanges live, then reads their
 // recorded lines again as a replay does: the same reading, field for
 // field, for a stream, a JSON answer, an error and a stream read only to

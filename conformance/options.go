@@ -5,9 +5,12 @@ import (
 	"net/http"
 	"net/textproto"
 	"strings"
+
+	"github.com/chatwire/chatwire/uistream/sdk"
 )
 
-// This file reads what a run is configured with from the command line.
+// This file reads what a run is configured with from the command line:
+// -forbidden-header and -sdk-range.
 
 // ParseHeader parses a header given as "Name: value", as -forbidden-header
 // takes it, into a header with that one field.
@@ -43,4 +46,37 @@ func isTokenByte(c byte) bool {
 		return true
 	}
 	return strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
+}
+
+// ParseSDKRange reads -sdk-range: what [sdk.ParseRanges] reads (intervals
+// such as "5.0.0-5.0.216" or "6.0.0-6", single releases), and a major alone
+// ("6") for its newest release, as [sdk.Parse] reads it. It returns the
+// published releases the ranges hold, oldest first.
+func ParseSDKRange(s string) ([]sdk.Release, error) {
+	items := strings.Split(s, ",")
+	for i, item := range items {
+		item = strings.TrimSpace(item)
+		if item != "" && strings.Trim(item, "0123456789") == "" {
+			r, err := sdk.Parse(item)
+			if err != nil {
+				return nil, fmt.Errorf("-sdk-range %q: %w", s, err)
+			}
+			item = r.String()
+		}
+		items[i] = item
+	}
+	rs, err := sdk.ParseRanges(strings.Join(items, ", "))
+	if err != nil {
+		return nil, fmt.Errorf("-sdk-range %q: %w", s, err)
+	}
+	var out []sdk.Release
+	for _, r := range sdk.All() {
+		if rs.Contains(r) {
+			out = append(out, r)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("-sdk-range %q holds no published release of ai 5, 6 or 7", s)
+	}
+	return out, nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 
+	"github.com/chatwire/chatwire/conformance/internal/exchange"
 	"github.com/chatwire/chatwire/conformance/internal/reading"
 	"github.com/chatwire/chatwire/conformance/transcript"
 )
@@ -22,9 +23,7 @@ func readBack(x *transcript.Exchange, p *Probe, ui UIOptions) {
 		x.Reading = t.Reading
 		return
 	}
-	o := readingOptions(ui)
-	o.FirstOnly = p.Read == ReadFirstLine
-	x.Reading, _ = reading.Read(&x.Request, x.Response, &linesReader{x: x}, o)
+	x.Reading, _ = reading.Read(&x.Request, x.Response, &linesReader{x: x}, exchange.ReadingOptions(ui, p))
 }
 
 // errCut ends the lines of a body the recording did not read to its end:

@@ -12,6 +12,7 @@ import (
 
 	"github.com/chatwire/chatwire/conformance/internal/catalogue"
 	"github.com/chatwire/chatwire/conformance/internal/check"
+	"github.com/chatwire/chatwire/conformance/internal/exchange"
 	"github.com/chatwire/chatwire/conformance/internal/judge"
 	"github.com/chatwire/chatwire/conformance/transcript"
 	"github.com/chatwire/chatwire/internal/httpfail"
@@ -195,7 +196,7 @@ func Run(ctx context.Context, cfg Config, ex Exchanger) (*Report, error) {
 		cfg.RetryAfterCap = DefaultRetryAfterCap
 	}
 	if cfg.Sleep == nil {
-		cfg.Sleep = sleep
+		cfg.Sleep = exchange.Sleep
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now

@@ -1,10 +1,12 @@
-package conformance
+package exchange
 
 import (
 	"crypto/rand"
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/chatwire/chatwire/conformance/internal/check"
 )
 
 // Keys are the API keys of a live run. They come only from the environment
@@ -18,30 +20,30 @@ type Keys struct {
 // KeysFromEnv reads the keys with getenv (os.Getenv in the CLI).
 func KeysFromEnv(getenv func(string) string) Keys {
 	return Keys{
-		Valid:     getenv(EnvKey),
-		NoCredits: getenv(EnvKeyNoCredits),
-		OtherTeam: getenv(EnvKeyOtherTeam),
+		Valid:     getenv(check.EnvKey),
+		NoCredits: getenv(check.EnvKeyNoCredits),
+		OtherTeam: getenv(check.EnvKeyOtherTeam),
 	}
 }
 
 // Key returns the key of role r, "" when it is not configured or r has no
 // key of its own.
-func (k Keys) Key(r Role) string {
+func (k Keys) Key(r check.Role) string {
 	switch r {
-	case RoleValid:
+	case check.RoleValid:
 		return k.Valid
-	case RoleNoCredits:
+	case check.RoleNoCredits:
 		return k.NoCredits
-	case RoleOtherTeam:
+	case check.RoleOtherTeam:
 		return k.OtherTeam
 	}
 	return ""
 }
 
-// Roles returns the roles whose keys are configured, for [Config.Roles].
-func (k Keys) Roles() []Role {
-	var rs []Role
-	for _, r := range []Role{RoleValid, RoleNoCredits, RoleOtherTeam} {
+// Roles returns the roles whose keys are configured, for the run's Config.Roles.
+func (k Keys) Roles() []check.Role {
+	var rs []check.Role
+	for _, r := range []check.Role{check.RoleValid, check.RoleNoCredits, check.RoleOtherTeam} {
 		if k.Key(r) != "" {
 			rs = append(rs, r)
 		}
