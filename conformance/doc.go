@@ -34,42 +34,51 @@
 // values are open ("Other values are not listed"), so an unknown backend
 // string is never sent as wrong.
 //
-// # Files
+// # Packages
 //
-// The package is cut where its seams are, and its dependencies run one way:
-// spectable and transcript import nothing of the rest; the probes are built
-// from spectable; the judges read transcript exchanges, never the network;
-// the checks tie probes to judges; running uses them all:
+// The checker is cut into packages with one job each, as h2spec keeps its
+// engine apart from its test cases, and their imports run one way
+// (internal/layers keeps it so):
+//
+//	check ← judge ← catalogue ← conformance (the run) → exchange → reading
+//
+// The vocabulary (internal/check) imports none of the others; the judges
+// read exchanges and their readings, never the network, the run or the
+// catalogue; the catalogue binds each check to its judge; the exchanger
+// records and reads a body and calls no judge. This package is the run
+// and the names users import: the vocabulary, the catalogue and the
+// exchanger under their names here (type aliases and thin functions).
+//
+// # Files
 //
 //	internal/check/   the vocabulary the checker's packages share: Check, Probe, Role,
 //	                  Level, Outcome, what a judge reads and returns
-//	vocabulary.go     that vocabulary under the names users import (aliases)
-//	internal/spectable/  the spec's request tables and models as data; generates wrong bodies
-//	                  (of chatwire, imports internal/chatapi alone)
-//	internal/reading/  a body read once, as it streams in, into a transcript.Reading: the
-//	                  protocol, a JSON answer, a stream's grammar, chunks and chat ids,
-//	                  what each client's user is left with (judges nothing)
-//	internal/catalogue/  the checks and probes as data, each check bound to its judge;
-//	                  the probes generated from spectable; Catalogue, Select
-//	catalogue.go      the catalogue and the spec's facts under the names users import
 //	internal/judge/   the judges: exchanges and their readings in, verdicts out (no
 //	                  network, no run state, no catalogue)
-//	exchanges.go      JudgeExchanges: the invariants judged on exchanges recorded elsewhere
-//	readback.go       the reading of an exchange recorded elsewhere: the one its transcript
-//	                  kept, else its kept lines read as the live run read the body
-//	runner.go, verdict.go  running: sending probes through an Exchanger, interference,
-//	                  judging
+//	internal/catalogue/  the checks and probes as data, each check bound to its judge;
+//	                  the probes generated from spectable; Catalogue, Select
+//	runner.go, verdict.go  the run: probes sent through an Exchanger in order, the
+//	                  budget, retries and interference; each check's result
 //	stop.go           the early stops: no connection, no answer, a rejected key, no API at
 //	                  the base URL
 //	progress.go       Progress: what a run tells of each probe while it runs
+//	exchanges.go      JudgeExchanges: the invariants judged on exchanges recorded elsewhere
+//	readback.go       the reading of an exchange recorded elsewhere: the one its transcript
+//	                  kept, else its kept lines read as the live run read the body
+//	exchanger.go      the Exchanger contract a run sends its probes through
+//	result.go, curl.go  results and reports, curl lines
+//	options.go        ParseHeader, ParseSDKRange: -forbidden-header and -sdk-range read
+//	vocabulary.go     the vocabulary under the names users import (aliases)
+//	catalogue.go      the catalogue and the spec's facts under the names users import
+//	live.go           the exchanger under the names users import
 //	internal/exchange/  the HTTP exchanger: a probe sent, its body recorded and read once
 //	                  into its reading; Observer; the keys (calls no judge)
-//	live.go           the exchanger under the names users import
-//	exchanger.go      the Exchanger contract a run sends its probes through
-//	result.go, curl.go  results, curl lines
-//	options.go        ParseHeader, ParseSDKRange: -forbidden-header and -sdk-range read
-//	transcript/       the exchange and transcript format the judges read (a leaf, like
-//	                  spectable)
+//	internal/reading/  a body read once, as it streams in, into a transcript.Reading: the
+//	                  protocol, a JSON answer, a stream's grammar, chunks and chat ids,
+//	                  what each client's user is left with (judges nothing)
+//	internal/spectable/  the spec's request tables and models as data; generates wrong bodies
+//	                  (of chatwire, imports internal/chatapi alone)
+//	transcript/       the exchange and transcript format the judges read (a leaf)
 //	report/, mock/    import conformance, never the other way (the mock only in its tests)
 //
 // # Running

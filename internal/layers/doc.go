@@ -3,7 +3,7 @@
 // runs the wrong way.
 //
 // Imports run one way: commands → tools (conformance, bench) → client and
-// its assemblies → decoders (linestream, uistream) → internal core. Two
+// its assemblies → decoders (linestream, uistream) → internal core. Three
 // rules of that order are checked here:
 //
 //   - A package under internal/ imports no package of the module outside
@@ -18,6 +18,15 @@
 //     import no other public package of the module: not each other, and
 //     nothing above them. What two decoders share goes down into
 //     internal, never sideways into one of them.
+//   - The checker's packages import one another one way: the vocabulary
+//     (conformance/internal/check) ← the judges (internal/judge) ← the
+//     catalogue (internal/catalogue) ← the run (conformance) → the HTTP
+//     exchanger (internal/exchange) → the reading of a body
+//     (internal/reading). The catalogue builds on the spec's tables
+//     (internal/spectable) and the judges quote bytes as a reading does;
+//     check, reading and spectable import none of the others, no judge
+//     imports the catalogue or the run, and the exchanger, which records
+//     and reads, imports no judge and no catalogue.
 //
 // The rules hold for the code a package is built from, on every platform
 // and build tag; tests may read fixtures from anywhere.

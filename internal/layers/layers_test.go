@@ -32,6 +32,22 @@ var decoders = []string{"linestream", "uistream"}
 // a tool.
 var tools = []string{"internal/live"}
 
+// checker names the checker's packages, each with those of them it may
+// import: check ← judge ← catalogue ← conformance (the run) → exchange →
+// reading, with spectable under the catalogue. The judges quote bytes as
+// a reading does (reading.Excerpt); no judge imports the catalogue or the
+// run, and the exchanger imports neither the judges nor the catalogue.
+var checker = map[string][]string{
+	"conformance/internal/check":     nil,
+	"conformance/internal/spectable": nil,
+	"conformance/internal/reading":   nil,
+	"conformance/internal/judge":     {"conformance/internal/check", "conformance/internal/reading"},
+	"conformance/internal/catalogue": {"conformance/internal/check", "conformance/internal/judge", "conformance/internal/spectable"},
+	"conformance/internal/exchange":  {"conformance/internal/check", "conformance/internal/reading"},
+	"conformance": {"conformance/internal/check", "conformance/internal/judge", "conformance/internal/catalogue",
+		"conformance/internal/exchange", "conformance/internal/reading", "conformance/internal/spectable"},
+}
+
 // TestImportsRunDownward checks the module's own packages against the
 // rules of the package documentation.
 func TestImportsRunDownward(t *testing.T) {
@@ -46,20 +62,26 @@ func TestImportsRunDownward(t *testing.T) {
 func TestWrongWayFindsEach(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
-		"go.mod":                     "module example.test/m\n\ngo 1.26\n",
-		"internal/core/core.go":      "package core\n",
-		"internal/up/up.go":          "package up\n\nimport _ \"example.test/m/linestream\"\n",
-		"internal/fine/fine.go":      "package fine\n\nimport (\n\t_ \"fmt\"\n\t_ \"example.test/m/internal/core\"\n)\n",
-		"internal/fine/fine_test.go": "package fine\n\nimport _ \"example.test/m/client\"\n",
-		"internal/tag/tag_purego.go": "//go:build purego\n\npackage tag\n\nimport _ \"example.test/m/client\"\n",
-		"linestream/ls.go":           "package linestream\n\nimport _ \"example.test/m/internal/core\"\n",
-		"uistream/ui.go":             "package uistream\n\nimport _ \"example.test/m/linestream\"\n",
-		"uistream/sdk/sdk.go":        "package sdk\n\nimport (\n\t_ \"example.test/m/uistream\"\n\t_ \"example.test/m/client\"\n)\n",
-		"client/client.go":           "package client\n\nimport _ \"example.test/m/linestream\"\n",
-		"internal/testdata/x/x.go":   "package x\n\nimport _ \"example.test/m/client\"\n",
-		"internal/core/_asm/gen.go":  "package main\n\nimport _ \"example.test/m/client\"\n",
-		"tools/nested/go.mod":        "module example.test/nested\n",
-		"tools/nested/internal/n.go": "package n\n\nimport _ \"example.test/m/client\"\n",
+		"go.mod":                                "module example.test/m\n\ngo 1.26\n",
+		"internal/core/core.go":                 "package core\n",
+		"internal/up/up.go":                     "package up\n\nimport _ \"example.test/m/linestream\"\n",
+		"internal/fine/fine.go":                 "package fine\n\nimport (\n\t_ \"fmt\"\n\t_ \"example.test/m/internal/core\"\n)\n",
+		"internal/fine/fine_test.go":            "package fine\n\nimport _ \"example.test/m/client\"\n",
+		"internal/tag/tag_purego.go":            "//go:build purego\n\npackage tag\n\nimport _ \"example.test/m/client\"\n",
+		"linestream/ls.go":                      "package linestream\n\nimport _ \"example.test/m/internal/core\"\n",
+		"uistream/ui.go":                        "package uistream\n\nimport _ \"example.test/m/linestream\"\n",
+		"uistream/sdk/sdk.go":                   "package sdk\n\nimport (\n\t_ \"example.test/m/uistream\"\n\t_ \"example.test/m/client\"\n)\n",
+		"client/client.go":                      "package client\n\nimport _ \"example.test/m/linestream\"\n",
+		"internal/testdata/x/x.go":              "package x\n\nimport _ \"example.test/m/client\"\n",
+		"internal/core/_asm/gen.go":             "package main\n\nimport _ \"example.test/m/client\"\n",
+		"tools/nested/go.mod":                   "module example.test/nested\n",
+		"tools/nested/internal/n.go":            "package n\n\nimport _ \"example.test/m/client\"\n",
+		"conformance/internal/check/check.go":   "package check\n\nimport _ \"example.test/m/conformance/transcript\"\n",
+		"conformance/internal/judge/judge.go":   "package judge\n\nimport (\n\t_ \"example.test/m/conformance/internal/check\"\n\t_ \"example.test/m/conformance/internal/catalogue\"\n)\n",
+		"conformance/internal/catalogue/c.go":   "package catalogue\n\nimport (\n\t_ \"example.test/m/conformance/internal/check\"\n\t_ \"example.test/m/conformance/internal/judge\"\n)\n",
+		"conformance/internal/exchange/live.go": "package exchange\n\nimport (\n\t_ \"example.test/m/conformance/internal/reading\"\n\t_ \"example.test/m/conformance/internal/judge\"\n)\n",
+		"conformance/internal/reading/r.go":     "package reading\n\nimport _ \"example.test/m/conformance/internal/check\"\n",
+		"conformance/runner.go":                 "package conformance\n\nimport (\n\t_ \"example.test/m/conformance/internal/catalogue\"\n\t_ \"example.test/m/conformance/internal/exchange\"\n)\n",
 	}
 	for name, text := range files {
 		path := filepath.Join(dir, filepath.FromSlash(name))
@@ -69,6 +91,9 @@ func TestWrongWayFindsEach(t *testing.T) {
 	bad, err := wrongWay(dir)
 	require.NoError(t, err)
 	assert.Equal(t, []string{
+		"conformance/internal/exchange (live.go) imports conformance/internal/judge: the checker's imports run check ← judge ← catalogue ← conformance → exchange → reading",
+		"conformance/internal/judge (judge.go) imports conformance/internal/catalogue: the checker's imports run check ← judge ← catalogue ← conformance → exchange → reading",
+		"conformance/internal/reading (r.go) imports conformance/internal/check: the checker's imports run check ← judge ← catalogue ← conformance → exchange → reading",
 		"internal/tag (tag_purego.go) imports client: internal code imports no public package",
 		"internal/up (up.go) imports linestream: internal code imports no public package",
 		"uistream (ui.go) imports linestream: a decoder imports only internal packages and its own",
@@ -137,6 +162,11 @@ func broken(from, to string) string {
 		return "internal code imports no public package"
 	case under(from, "internal") && !fromTool && toTool:
 		return "internal core imports no tool"
+	}
+	if allowed, ok := checker[from]; ok {
+		if _, inChecker := checker[to]; inChecker && !slices.Contains(allowed, to) {
+			return "the checker's imports run check ← judge ← catalogue ← conformance → exchange → reading"
+		}
 	}
 	for _, d := range decoders {
 		if under(from, d) && !internal && !under(to, d) {
