@@ -422,3 +422,29 @@ func TestPlanStreams(t *testing.T) {
 	require.NoError(t, err)
 	assert.Zero(t, PlanOf(checks).Streams, "the auth checks read no stream")
 }
+
+// TestCheckWithoutJudge: a Check built outside the catalogue has no judge
+// (the catalogue alone binds one); Run reports it as chatwire's error and
+// does not panic, whether or not its probe was answered.
+func TestCheckWithoutJudge(t *testing.T) {
+	answered := func(ctx context.Context, p *Probe) (*transcript.Exchange, error) {
+		return &transcript.Exchange{Response: &transcript.Response{Status: 200}}, nil
+	}
+	none := func(ctx context.Context, p *Probe) (*transcript.Exchange, error) { return nil, ErrNoExchange }
+	for _, c := range []struct {
+		name string
+		ex   exchangerFunc
+	}{{"answered", answered}, {"no exchange", none}} {
+		t.Run(c.name, func(t *testing.T) {
+			var rep *Report
+			require.NotPanics(t, func() {
+				var err error
+				rep, err = Run(context.Background(), Config{Checks: []Check{{ID: "mine/bare", Probes: []string{"json"}}}}, c.ex)
+				require.NoError(t, err)
+			})
+			require.Len(t, rep.Results, 1)
+			assert.Equal(t, Error, rep.Results[0].Outcome)
+			assert.Contains(t, rep.Results[0].Reason, "the check has no judge")
+		})
+	}
+}

@@ -26,6 +26,8 @@ func (r *runner) judge(c *Check, runs map[string]*probeRun, all []check.Observed
 	var offender *check.Observed
 	j := check.JudgeOf(c)
 	switch {
+	case j.One == nil && j.All == nil && j.Each == nil && j.Across == nil:
+		v = check.Verdict{Outcome: Error, Reason: "chatwire: the check has no judge (checks come from Catalogue and Select)"}
 	case len(judged) == 0 && j.Each == nil && j.Across == nil:
 		v = check.Verdict{Outcome: Error, Reason: "chatwire: the check names no probe of the catalogue"}
 	case j.One != nil:
@@ -79,18 +81,13 @@ func (r *runner) judge(c *Check, runs map[string]*probeRun, all []check.Observed
 			v = check.Verdict{Outcome: Skip, Reason: "interrupted: the run stopped before every exchange was judged; so far " + v.Reason, Actual: v.Actual}
 			offender = nil
 		}
-		if offender != nil {
-			res.Failure = offender.Exchange.End.Kind
-			res.Curl = Curl(r.cfg.BaseURL, offender.Probe)
-			res.Transcripts = r.transcripts(offender.Probe.ID)
-		}
 	default:
 		v, offender = r.judgeEach(c, all, judged)
-		if offender != nil {
-			res.Failure = offender.Exchange.End.Kind
-			res.Curl = Curl(r.cfg.BaseURL, offender.Probe)
-			res.Transcripts = r.transcripts(offender.Probe.ID)
-		}
+	}
+	if offender != nil {
+		res.Failure = offender.Exchange.End.Kind
+		res.Curl = Curl(r.cfg.BaseURL, offender.Probe)
+		res.Transcripts = r.transcripts(offender.Probe.ID)
 	}
 	res.Outcome, res.Reason, res.Actual = v.Outcome, v.Reason, v.Actual
 	if res.Outcome == Pass {
