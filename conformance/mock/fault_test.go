@@ -44,7 +44,7 @@ func catalogue() map[string]bool {
 		ids["chat/9.2/model-earlier["+m+"]"] = true
 	}
 	// The checks of the null-optional fields, the attachment fields and the
-// follow-up operations.
+	// follow-up operations.
 	for _, id := range append(append(nullOptionalChecks(), attachmentFieldChecks()...), followUpChecks()...) {
 		ids[id] = true
 	}
