@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/chatwire/chatwire/internal/chatapi"
+	"github.com/chatwire/chatwire/uistream/sdk"
 )
 
 // EnvAPIKey is the environment variable [New] reads the API key from when
@@ -48,6 +49,10 @@ type settings struct {
 	retries      int
 	maxRetryWait time.Duration
 	strict       bool
+	protocol     Protocol    // forced, or ProtocolAuto
+	release      sdk.Release // the client of a UI message stream
+	idle         time.Duration
+	resume       resumeSettings
 	err          error // the first bad option
 }
 
@@ -153,7 +158,7 @@ func New(baseURL string, opts ...Option) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Client{base: base, cfg: settings{maxRetryWait: DefaultMaxRetryWait}}
+	c := &Client{base: base, cfg: settings{maxRetryWait: DefaultMaxRetryWait, release: sdk.Newest(), resume: defaultResume}}
 	for _, o := range opts {
 		o(&c.cfg)
 	}
@@ -235,54 +240,72 @@ type call struct {
 // a response with a 2xx status; any other status is an [*APIError]. The
 // caller closes the response body.
 func (c *Client) send(ctx context.Context, s *settings, op call) (*http.Response, error) {
-	hc := s.httpClient
-	if hc == nil {
-		hc = http.DefaultClient
-	}
-	target := c.base.String() + op.path // op.path is escaped already
+	return retrying(ctx, s, func() (*http.Response, error) { return c.do(ctx, s, op) })
+}
+
+// retrying makes a request with try, again after a 429 as the settings
+// allow ([WithRetry]), waiting what Retry-After asks for (else the
+// backoff), unless that is longer than the maximum wait.
+func retrying(ctx context.Context, s *settings, try func() (*http.Response, error)) (*http.Response, error) {
 	for attempt := 0; ; attempt++ {
-		var body io.Reader
-		if op.body != nil {
-			body = bytes.NewReader(op.body)
-		}
-		req, err := http.NewRequestWithContext(ctx, op.method, target, body)
-		if err != nil {
-			return nil, fmt.Errorf("chatwire: %w", err)
-		}
-		for k, v := range s.header {
-			req.Header[k] = v
-		}
-		req.Header.Set("Authorization", "Bearer "+s.apiKey)
-		req.Header.Set("User-Agent", userAgent(s.app))
-		if op.body != nil {
-			req.Header.Set("Content-Type", "application/json")
-		}
-		if op.accept != "" {
-			req.Header.Set("Accept", op.accept)
-		}
-		resp, err := hc.Do(req)
-		if err != nil {
-			return nil, fmt.Errorf("chatwire: %w", err)
-		}
-		if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
+		resp, err := try()
+		if err == nil {
 			return resp, nil
 		}
-		apiErr := newAPIError(resp, time.Now())
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusTooManyRequests || attempt >= s.retries {
-			return nil, apiErr
+		var apiErr *APIError
+		if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusTooManyRequests || attempt >= s.retries {
+			return nil, err
 		}
 		wait := apiErr.RetryAfter
 		if !apiErr.hasRetryAfter {
 			wait = backoff(attempt, s.maxRetryWait)
 		}
 		if wait > s.maxRetryWait {
-			return nil, apiErr
+			return nil, err
 		}
-		if err := sleep(ctx, wait); err != nil {
-			return nil, fmt.Errorf("%w; gave up waiting %v to retry: %w", apiErr, wait, err)
+		if serr := sleep(ctx, wait); serr != nil {
+			return nil, fmt.Errorf("%w; gave up waiting %v to retry: %w", err, wait, serr)
 		}
 	}
+}
+
+// do makes the request once and returns a response with a 2xx status;
+// any other status is an [*APIError], its body read and closed. The caller
+// closes the response body.
+func (c *Client) do(ctx context.Context, s *settings, op call) (*http.Response, error) {
+	hc := s.httpClient
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	var body io.Reader
+	if op.body != nil {
+		body = bytes.NewReader(op.body)
+	}
+	req, err := http.NewRequestWithContext(ctx, op.method, c.base.String()+op.path, body) // op.path is escaped already
+	if err != nil {
+		return nil, fmt.Errorf("chatwire: %w", err)
+	}
+	for k, v := range s.header {
+		req.Header[k] = v
+	}
+	req.Header.Set("Authorization", "Bearer "+s.apiKey)
+	req.Header.Set("User-Agent", userAgent(s.app))
+	if op.body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if op.accept != "" {
+		req.Header.Set("Accept", op.accept)
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("chatwire: %w", err)
+	}
+	if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
+		return resp, nil
+	}
+	apiErr := newAPIError(resp, time.Now())
+	resp.Body.Close()
+	return nil, apiErr
 }
 
 // backoff returns the wait before retry attempt+1 when the server names

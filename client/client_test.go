@@ -12,12 +12,14 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatwire/chatwire/client"
 	"github.com/chatwire/chatwire/conformance/mock"
+	"github.com/chatwire/chatwire/uistream/sdk"
 )
 
 // newMock starts the mock with opts (Seed 1 unless set) in httptest.
@@ -108,6 +110,13 @@ func TestNew(t *testing.T) {
 		{"negative retry", "https://example.com", key, []client.Option{client.WithRetry(-1)}, "WithRetry(-1): the number of retries must not be negative"},
 		{"zero wait", "https://example.com", key, []client.Option{client.WithMaxRetryWait(0)}, "WithMaxRetryWait(0s): the wait must be positive"},
 		{"authorization header", "https://example.com", key, []client.Option{client.WithHeader("authorization", "Bearer x")}, "header Authorization is set by the client"},
+		{"unknown contract", "https://example.com", key, []client.Option{client.WithResume("useChat")}, `unknown resume contract "useChat": want ai-sdk, workflow, ai-sdk-4, subscribe`},
+		{"no resume attempt", "https://example.com", key, []client.Option{client.WithResumeAttempts(0)}, "WithResumeAttempts(0): want at least 1"},
+		{"bad backoff", "https://example.com", key, []client.Option{client.WithResumeBackoff(time.Second, time.Millisecond)}, "WithResumeBackoff(1s, 1ms): want 0 < base <= max"},
+		{"negative idle timeout", "https://example.com", key, []client.Option{client.WithIdleTimeout(-time.Second)}, "WithIdleTimeout(-1s): the timeout must not be negative"},
+		{"not a protocol", "https://example.com", key, []client.Option{client.WithProtocol(7)}, "WithProtocol(7): not a protocol"},
+		{"unknown release", "https://example.com", key, []client.Option{client.WithSDK(sdk.Release{Major: 5, Minor: 0, Patch: 231})}, "WithSDK(5.0.231): "},
+		{"no release", "https://example.com", key, []client.Option{client.WithSDK(sdk.Release{})}, "WithSDK("},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -226,25 +235,31 @@ func TestModelsMatchMock(t *testing.T) {
 }
 
 // TestImports keeps the client layer's dependencies to what .ci/run allows:
-// client, client/message and internal/jsvalue import nothing of the module
-// but each other, linestream, internal/cpu (the CPU check) and
-// internal/chatapi (the spec's facts) and internal/jsonstring (JSON strings
-// as JavaScript reads and writes them), and of other modules only fastjson:
+// client, client/message, client/uimessage and internal/jsvalue import
+// nothing of the module but each other, the decoders (linestream,
+// uistream) and the SDK releases' tables (uistream/sdk), internal/cpu (the
+// CPU check), internal/chatapi (the spec's facts), internal/protocol (the
+// two protocols told apart) and internal/jsonstring (JSON strings as
+// JavaScript reads and writes them), and of other modules only fastjson:
 // the mock is for tests only.
 func TestImports(t *testing.T) {
 	const module = "github.com/chatwire/chatwire/"
 	allowed := map[string]bool{
 		module + "client":              true,
 		module + "client/message":      true,
+		module + "client/uimessage":    true,
 		module + "internal/jsvalue":    true,
 		module + "linestream":          true,
+		module + "uistream":            true,
+		module + "uistream/sdk":        true,
+		module + "internal/protocol":   true,
 		module + "internal/cpu":        true,
 		module + "internal/chatapi":    true,
 		module + "internal/jsonstring": true,
 		"github.com/valyala/fastjson":  true,
 		"golang.org/x/sys/cpu":         true,
 	}
-	for _, dir := range []string{".", "message", "../internal/jsvalue"} {
+	for _, dir := range []string{".", "message", "uimessage", "../internal/jsvalue"} {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		require.NoError(t, err)
 		checked := 0
@@ -260,7 +275,7 @@ func TestImports(t *testing.T) {
 				first, _, _ := strings.Cut(path, "/")
 				std := !strings.Contains(first, ".")
 				assert.True(t, std || allowed[path],
-					"%s imports %s: the client layer may import only the standard library, each other, linestream, internal/cpu, internal/chatapi, internal/jsonstring and fastjson", f, path)
+					"%s imports %s: the client layer may import only the standard library, each other, linestream, uistream, uistream/sdk, internal/cpu, internal/chatapi, internal/protocol, internal/jsonstring and fastjson", f, path)
 			}
 			checked++
 		}

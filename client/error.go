@@ -37,6 +37,32 @@ var (
 	ErrServerError = errors.New("chatwire: server error")
 )
 
+// Sentinel errors of a stream that lost its connection, for callers that
+// branch on why it could not go on ([errors.Is]); a [*ResumeError] wraps
+// the one that ended a resume.
+var (
+	// ErrResumeExhausted: the attempts to resume ([WithResumeAttempts])
+	// ran out without a new part; the error wraps the last attempt's cause
+	// too.
+	ErrResumeExhausted = errors.New("resume attempts exhausted")
+	// ErrReplayMismatch: a stream replayed from its start (ai-sdk, ai-sdk-4)
+	// holds another part where it holds one already delivered, or ends
+	// before them: the replay is not the stream that was read, and is not
+	// merged into it.
+	ErrReplayMismatch = errors.New("the replay is not the stream delivered")
+	// ErrStreamEvicted matches a 410 Gone: the service dropped the stream
+	// (its age or size passed the store's bounds) and says so. An
+	// [*APIError] of status 410 matches it.
+	ErrStreamEvicted = errors.New("chatwire: stream evicted")
+	// ErrNoStream: a resume was answered 204 No Content. To the ai-sdk
+	// contract it means the service has no stream of the chat to resume;
+	// to the others, whose clients take a 204 for an error, it is one.
+	ErrNoStream = errors.New("no stream to resume")
+	// ErrIdleTimeout: nothing arrived within the time [WithIdleTimeout]
+	// gives (to the first part, or between reads after it).
+	ErrIdleTimeout = errors.New("idle timeout")
+)
+
 // ErrUnexpectedResponse is wrapped by the errors of a 2xx response that
 // does not have the shape the spec gives it: a JSON object without a chat
 // id, a stream whose first line is not the 2:[{"chatId":…}] part.
@@ -112,8 +138,8 @@ func (e *APIError) Error() string {
 
 // Is reports whether target is the sentinel of e's status: [ErrInvalidRequest]
 // for 400 and 422, [ErrUnauthorized] for 401, [ErrInsufficientCredits] for
-// 402, [ErrForbidden] for 403, [ErrRateLimited] for 429 and
-// [ErrServerError] for every 5xx.
+// 402, [ErrForbidden] for 403, [ErrStreamEvicted] for 410, [ErrRateLimited]
+// for 429 and [ErrServerError] for every 5xx.
 func (e *APIError) Is(target error) bool {
 	switch target {
 	case ErrInvalidRequest:
@@ -128,6 +154,8 @@ func (e *APIError) Is(target error) bool {
 		return e.StatusCode == http.StatusTooManyRequests
 	case ErrServerError:
 		return e.StatusCode >= 500 && e.StatusCode <= 599
+	case ErrStreamEvicted:
+		return e.StatusCode == http.StatusGone
 	}
 	return false
 }

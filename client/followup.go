@@ -65,8 +65,8 @@ func (c *Client) Status(ctx context.Context, chatID string, opts ...Option) (*Ch
 }
 
 // Subscribe opens the stream of a chat's latest message again:
-// GET /api/chat/{chatId}/subscribe. The mock answers with the same line
-// stream as a create, from its 2:[{"chatId":…}] line (the spec shows
+// GET /api/chat/{chatId}/subscribe. The mock answers with the same stream
+// as a create, in the chat's protocol, from its start (the spec shows
 // neither the request nor the events, section 6.3), so the stream is read
 // like that of [Client.CreateChat].
 func (c *Client) Subscribe(ctx context.Context, chatID string, opts ...Option) (*ChatStream, error) {
@@ -75,7 +75,29 @@ func (c *Client) Subscribe(ctx context.Context, chatID string, opts ...Option) (
 	if err != nil {
 		return nil, fmt.Errorf("chatwire: %s: %w", op, err)
 	}
-	return c.openStream(ctx, &s, op+" to "+chatID, call{method: http.MethodGet, path: path})
+	return c.openStream(ctx, &s, op+" to "+chatID, call{method: http.MethodGet, path: path}, chatID, "")
+}
+
+// Follow opens the stream of a chat created with "stream": false
+// ([Client.CreateChatJSON]): for a workflow backend, whose answer names
+// the stream (Chat.StreamID), GET /api/chat/{chatId}/subscribe?streamId=S,
+// chatwire's shape of the spec's subscribe, which serves that stream from
+// its start; for another, the chat's latest stream, as [Client.Subscribe].
+// With [WithResume]([ResumeSubscribe]) a drop resumes the same stream from
+// the next index.
+func (c *Client) Follow(ctx context.Context, chat *Chat, opts ...Option) (*ChatStream, error) {
+	const op = "follow"
+	if chat == nil {
+		return nil, fmt.Errorf("chatwire: %s: no chat", op)
+	}
+	s, path, err := c.followUp(chat.ChatID, "subscribe", opts)
+	if err != nil {
+		return nil, fmt.Errorf("chatwire: %s: %w", op, err)
+	}
+	if chat.StreamID != "" {
+		path += "?" + url.Values{"streamId": {chat.StreamID}}.Encode()
+	}
+	return c.openStream(ctx, &s, op+" "+chat.ChatID, call{method: http.MethodGet, path: path}, chat.ChatID, chat.StreamID)
 }
 
 // Publish sends a follow-up message to a chat and returns its stream:

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestModuleVersion(t *testing.T) {
@@ -44,4 +45,20 @@ func TestBackoff(t *testing.T) {
 		assert.Equal(t, w, backoff(attempt, max), "attempt %d", attempt)
 	}
 	assert.Equal(t, max, backoff(1000, max), "no overflow")
+}
+
+// TestResumeWait: the k-th attempt waits from 0 to min(max, base·2^(k-1)),
+// spread over that range (full jitter).
+func TestResumeWait(t *testing.T) {
+	const base, most = 100 * time.Millisecond, time.Second
+	for k, bound := range map[int]time.Duration{1: base, 2: 2 * base, 4: 8 * base, 5: most, 60: most} {
+		var lo, hi time.Duration = bound, 0
+		for range 2000 {
+			w := resumeWait(k, base, most)
+			require.True(t, w >= 0 && w <= bound, "attempt %d waits %v, want 0 to %v", k, w, bound)
+			lo, hi = min(lo, w), max(hi, w)
+		}
+		assert.Less(t, lo, bound/10, "attempt %d: some waits are short", k)
+		assert.Greater(t, hi, bound*9/10, "attempt %d: some waits are long", k)
+	}
 }

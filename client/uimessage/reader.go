@@ -34,6 +34,19 @@ func NewReader(r io.Reader, a *Assembler) *Reader {
 	return &Reader{d: uistream.NewDecoder(r), a: a}
 }
 
+// Reset makes the Reader read r as the rest of the same message: the
+// decoder starts a new stream on r (keeping its buffers and settings, see
+// [uistream.Decoder.Reset]) and the Assembler goes on from where it is, as
+// a client resuming a stream on a new connection reads it. An error the
+// client threw is kept: the reading ended there.
+func (r *Reader) Reset(rd io.Reader) {
+	r.d.Reset(rd)
+	r.done = false
+	if r.a.Err() == nil {
+		r.err = nil
+	}
+}
+
 // Decoder returns the decoder the Reader reads with: set its limits
 // ([uistream.Decoder.SetMaxEventLength]) before the first call to Next;
 // its Warnings tell what the SDK's parser ignored.
