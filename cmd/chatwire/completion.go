@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/chatwire/chatwire/client"
 	"github.com/chatwire/chatwire/conformance/mock"
 	"github.com/chatwire/chatwire/internal/corpus"
 	"github.com/chatwire/chatwire/internal/protocol"
@@ -21,9 +22,9 @@ const completionUsage = `usage: chatwire completion bash|zsh|fish
 Print the shell completion script of chatwire for bash, zsh or fish: the
 commands, each command's flags, the values of the flags that take one of a
 fixed set (-protocol, -to, serve's -fault and -variant, replay's -corpus,
-bench's -format), file names where a flag or argument takes a file. The
-script is generated from the commands' own flags, so it is as current as
-the binary that printed it.
+bench's -format, chat's -resume), file names where a flag or argument takes
+a file. The script is generated from the commands' own flags, so it is as
+current as the binary that printed it.
 
 Install it once (a new shell then completes chatwire):
 
@@ -151,6 +152,12 @@ func flagValues(cmd, name string) []string {
 		return append(vs, "list")
 	case cmd == "bench" && name == "format":
 		return benchFormats
+	case cmd == "chat" && name == "resume":
+		var vs []string
+		for _, c := range client.ResumeContracts() {
+			vs = append(vs, string(c))
+		}
+		return vs
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/chatwire/chatwire/client"
 	"github.com/chatwire/chatwire/conformance/mock"
 	"github.com/chatwire/chatwire/internal/corpus"
 	"github.com/chatwire/chatwire/internal/protocol"
@@ -209,6 +210,9 @@ func TestCompletionValues(t *testing.T) {
 					assert.Contains(t, scenarios, v)
 				case f.name == "format":
 					assert.True(t, slices.Contains(benchFormats, v))
+				case f.name == "resume":
+					_, err := client.ParseResumeContract(v)
+					assert.NoError(t, err, "chatwire chat -resume %s", v)
 				default:
 					t.Errorf("chatwire %s -%s: no test of its value %s", c.name, f.name, v)
 				}

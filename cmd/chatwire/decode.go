@@ -16,6 +16,7 @@ import (
 	"github.com/chatwire/chatwire/internal/jsvalue"
 	"github.com/chatwire/chatwire/internal/protocol"
 	"github.com/chatwire/chatwire/linestream"
+	"github.com/chatwire/chatwire/uistream"
 	"github.com/chatwire/chatwire/uistream/sdk"
 )
 
@@ -344,9 +345,7 @@ func decodeV4Parts(in *decodeInput, cfg decodeConfig, out *bufio.Writer, stderr 
 	var rec record
 	parts := 0
 	for d.Next() {
-		p := d.Part()
-		rec.start().int("line", p.Line).str("code", p.Code).raw("value", p.Value)
-		out.Write(rec.end())
+		out.Write(rec.v4Part(d.Part()))
 		parts++
 	}
 	if err := d.Err(); err != nil {
@@ -489,6 +488,20 @@ func (r *record) raw(k string, v []byte) *record {
 	r.key(k)
 	r.buf = append(r.buf, v...)
 	return r
+}
+
+// v4Part returns the line of a part of the v4 data stream,
+// {"line":N,"code":"0","value":<the raw JSON value>}, borrowed until the
+// next start.
+func (r *record) v4Part(p linestream.Part) []byte {
+	return r.start().int("line", p.Line).str("code", p.Code).raw("value", p.Value).end()
+}
+
+// uiChunk returns the line of a chunk of the UI message stream,
+// {"event":N,"line":L,"type":"…","chunk":<the raw JSON chunk>}, borrowed
+// until the next start.
+func (r *record) uiChunk(c uistream.Chunk) []byte {
+	return r.start().int("event", c.Event).int("line", c.Line).str("type", c.Type).raw("chunk", c.Data).end()
 }
 
 // end closes the line and returns it, borrowed until the next start.

@@ -131,8 +131,7 @@ func decodeUIParts(in *decodeInput, cfg decodeConfig, out *bufio.Writer, stderr 
 			printAt(stderr, in.name, c.Line, 1, c.Offset, at.Where(), err.Error())
 			return exitFail
 		}
-		rec.start().int("event", c.Event).int("line", c.Line).str("type", c.Type).raw("chunk", c.Data)
-		out.Write(rec.end())
+		out.Write(rec.uiChunk(c))
 	}
 	out.Flush()
 	printWarnings(stderr, in.name, d.Warnings())

@@ -1,7 +1,7 @@
-// Command chatwire checks, records, replays, mocks, bridges, decodes and
-// benchmarks the stream of POST /api/chat in both protocols: the v4 data
-// stream of AI SDK 4 (`<code>:<JSON>` lines) and the UI message stream of
-// AI SDK 5, 6 and 7 (Server-Sent Events).
+// Command chatwire checks, records, replays, mocks, bridges, reads live
+// (chat), decodes and benchmarks the stream of POST /api/chat in both
+// protocols: the v4 data stream of AI SDK 4 (`<code>:<JSON>` lines) and the
+// UI message stream of AI SDK 5, 6 and 7 (Server-Sent Events).
 //
 // Usage:
 //
@@ -20,7 +20,10 @@
 //	replay.go         chatwire replay: transcripts judged again, and HAR files
 //	serve.go          chatwire serve: the mock on a port
 //	bridge.go         chatwire bridge: the proxy between the two stream protocols
-//	decode.go         chatwire decode: flags, the protocol and client told apart, the v4 data stream
+//	chat.go           chatwire chat: a chat created and its stream printed as it arrives (or its
+//	                  message), resumed across drops, with the Go client
+//	decode.go         chatwire decode: flags, the protocol and client told apart, the v4 data stream,
+//	                  the record of a part or chunk
 //	decodeui.go       chatwire decode of the UI message stream: chunks, -message, -continue, -skew
 //	bench.go          chatwire bench: the live stream meter
 //	version.go        chatwire version: how the binary was built (-json)

@@ -30,6 +30,7 @@ func commands() []command {
 		{"record", "run the checks and keep one redacted transcript per probe", runRecord, argNone},
 		{"serve", "run the mock of POST /api/chat (test keys, scenarios, -fault)", runServe, argNone},
 		{"bridge", "proxy between the v4 data stream and the UI message stream (AI SDK 5-7 useChat <-> v4 service)", runBridge, argNone},
+		{"chat", "create a chat and print its stream as it arrives, or (-message) the message; -resume across drops", runChat, argNone},
 		{"decode", "print the parts of a stream file as JSON lines, or (-message) the assembled assistant message", runDecode, argFile},
 		{"bench", "measure how fast POST /api/chat streams (latency percentiles, lines/s, benchstat output)", runBench, argNone},
 		{"version", "print the build: module version, commit, Go version (-json)", runVersion, argNone},
@@ -103,10 +104,11 @@ func runHelp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 }
 
 func usage(w io.Writer) {
-	fmt.Fprint(w, "chatwire checks, records, replays, mocks, bridges, decodes and benchmarks the\n"+
-		"stream of POST /api/chat, in both protocols of the Vercel AI SDK: the v4 data\n"+
-		"stream of AI SDK 4 and the spec (<code>:<JSON> lines) and the UI message\n"+
-		"stream of AI SDK 5, 6 and 7 (Server-Sent Events, one JSON chunk an event).\n"+
+	fmt.Fprint(w, "chatwire checks, records, replays, mocks, bridges, reads live, decodes and\n"+
+		"benchmarks the stream of POST /api/chat, in both protocols of the Vercel AI\n"+
+		"SDK: the v4 data stream of AI SDK 4 and the spec (<code>:<JSON> lines) and\n"+
+		"the UI message stream of AI SDK 5, 6 and 7 (Server-Sent Events, one JSON\n"+
+		"chunk an event).\n"+
 		"Commands that read a stream tell the protocol from each response (its\n"+
 		"headers, else its first bytes); -protocol v4 or -protocol ui sets it.\n\n"+
 		"Usage:\n\n\tchatwire <command> [flags] [args]\n\nCommands:\n\n")
