@@ -311,14 +311,7 @@ func TestUIFaults(t *testing.T) {
 			assert.Equal(t, first.ChatID(), second.ChatID())
 		},
 	}
-	for _, f := range mock.UIFaults() {
-		t.Run(f.Name, func(t *testing.T) {
-			run, ok := cases[f.Name]
-			require.True(t, ok, "fault %s (%s) has no case: say what a client meets", f.Name, f.Description)
-			run(t, uiMock(t, mock.Options{Fault: f.Name}))
-		})
-	}
-	assert.Len(t, cases, len(mock.UIFaults()), "a case for a fault the mock no longer has")
+	runFaults(t, mock.UIFaults(), cases, uiMock)
 }
 
 // TestUIFollowUps: subscribe and publish of a UI chat are UI streams too.

@@ -168,6 +168,20 @@ func mockFrames(t *testing.T, p mock.Protocol, opts mock.Options) *fake {
 	return f
 }
 
+// serveFake serves a fake of the mock's stream in protocol p (see
+// mockFrames), set up first by setup, until the test ends; it returns the
+// fake and its base URL.
+func serveFake(t *testing.T, p mock.Protocol, opts mock.Options, setup func(*fake)) (*fake, string) {
+	t.Helper()
+	f := mockFrames(t, p, opts)
+	if setup != nil {
+		setup(f)
+	}
+	ts := httptest.NewServer(f)
+	t.Cleanup(ts.Close)
+	return f, ts.URL
+}
+
 // reading is what a client read of a stream: each part's bytes (a v4
 // line, a UI chunk's data) and the message as JSON.
 type reading struct {
@@ -234,10 +248,8 @@ var contractCases = []struct {
 func TestResumeCutAnywhere(t *testing.T) {
 	for _, tc := range contractCases {
 		t.Run(tc.proto.String()+"/"+string(tc.contract), func(t *testing.T) {
-			f := mockFrames(t, tc.proto, mock.Options{Lines: 3})
-			ts := httptest.NewServer(f)
-			defer ts.Close()
-			whole := read(t, ts.URL)
+			f, url := serveFake(t, tc.proto, mock.Options{Lines: 3}, nil)
+			whole := read(t, url)
 			require.NoError(t, whole.err)
 			require.Len(t, whole.parts, len(f.frames))
 			for cut := 1; cut < len(f.frames); cut++ {
@@ -246,7 +258,7 @@ func TestResumeCutAnywhere(t *testing.T) {
 					f.cuts, f.clean, f.conns, f.reqs = []int{cut}, clean, 0, nil
 					f.mu.Unlock()
 					var attempts []client.ResumeAttempt
-					got := read(t, ts.URL, client.WithResume(tc.contract), fast,
+					got := read(t, url, client.WithResume(tc.contract), fast,
 						client.WithOnResume(func(a client.ResumeAttempt) { attempts = append(attempts, a) }))
 					what := fmt.Sprintf("cut in frame %d (clean %v) %q", cut, clean, f.frames[cut])
 					require.NoError(t, got.err, what)
@@ -269,10 +281,8 @@ func TestResumeCutAnywhere(t *testing.T) {
 func TestResumeCutAgain(t *testing.T) {
 	for _, tc := range contractCases {
 		t.Run(tc.proto.String()+"/"+string(tc.contract), func(t *testing.T) {
-			f := mockFrames(t, tc.proto, mock.Options{Lines: 3})
-			ts := httptest.NewServer(f)
-			defer ts.Close()
-			whole := read(t, ts.URL)
+			f, url := serveFake(t, tc.proto, mock.Options{Lines: 3}, nil)
+			whole := read(t, url)
 			require.NoError(t, whole.err)
 
 			f.mu.Lock()
@@ -280,7 +290,7 @@ func TestResumeCutAgain(t *testing.T) {
 			f.cuts, f.conns, f.reqs = []int{2, 5, 5, 5, 9, last}, 0, nil
 			f.mu.Unlock()
 			var delivered []int
-			got := read(t, ts.URL, client.WithResume(tc.contract), fast, client.WithResumeAttempts(3),
+			got := read(t, url, client.WithResume(tc.contract), fast, client.WithResumeAttempts(3),
 				client.WithOnResume(func(a client.ResumeAttempt) { delivered = append(delivered, a.Delivered*10+a.Attempt) }))
 			require.NoError(t, got.err)
 			assert.Equal(t, whole.parts, got.parts)
@@ -290,7 +300,7 @@ func TestResumeCutAgain(t *testing.T) {
 			f.mu.Lock()
 			f.cuts, f.conns, f.reqs = []int{2, 5, 5, 5, 5}, 0, nil
 			f.mu.Unlock()
-			got = read(t, ts.URL, client.WithResume(tc.contract), fast, client.WithResumeAttempts(3))
+			got = read(t, url, client.WithResume(tc.contract), fast, client.WithResumeAttempts(3))
 			require.ErrorIs(t, got.err, client.ErrResumeExhausted)
 			assert.ErrorIs(t, got.err, io.ErrUnexpectedEOF, "the last attempt's cause")
 			var re *client.ResumeError
@@ -306,23 +316,22 @@ func TestResumeCutAgain(t *testing.T) {
 // TestResumeReplayMismatch: a replay that differs from what was delivered
 // is an error, never merged.
 func TestResumeReplayMismatch(t *testing.T) {
-	for _, tc := range contractCases[:3] {
-		if !strings.HasPrefix(string(tc.contract), "ai-sdk") {
-			continue
+	for _, tc := range contractCases {
+		if tc.contract != client.ResumeAISDK && tc.contract != client.ResumeAISDK4 {
+			continue // the contracts that replay
 		}
 		t.Run(string(tc.contract), func(t *testing.T) {
-			f := mockFrames(t, tc.proto, mock.Options{Lines: 3})
-			f.cuts = []int{6}
-			f.alter = func(n, j int, frame string) string {
-				if n == 1 && j == 4 {
-					i := strings.LastIndex(frame, `"`) // another part where the fifth was
-					return frame[:i] + "X" + frame[i:]
+			_, url := serveFake(t, tc.proto, mock.Options{Lines: 3}, func(f *fake) {
+				f.cuts = []int{6}
+				f.alter = func(n, j int, frame string) string {
+					if n == 1 && j == 4 {
+						i := strings.LastIndex(frame, `"`) // another part where the fifth was
+						return frame[:i] + "X" + frame[i:]
+					}
+					return frame
 				}
-				return frame
-			}
-			ts := httptest.NewServer(f)
-			defer ts.Close()
-			got := read(t, ts.URL, client.WithResume(tc.contract), fast)
+			})
+			got := read(t, url, client.WithResume(tc.contract), fast)
 			require.ErrorIs(t, got.err, client.ErrReplayMismatch)
 			assert.Contains(t, got.err.Error(), "the replay's part at index 4 (from 0) is not the part delivered there")
 			assert.Len(t, got.parts, 6, "the parts delivered before the cut, and none of the replay")
@@ -382,14 +391,13 @@ func TestResumeAnswers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := mockFrames(t, mock.ProtocolUI, mock.Options{Lines: 3})
-			f.cuts, f.answer = []int{5}, tt.answer
-			ts := httptest.NewServer(f)
-			defer ts.Close()
+			f, url := serveFake(t, mock.ProtocolUI, mock.Options{Lines: 3}, func(f *fake) {
+				f.cuts, f.answer = []int{5}, tt.answer
+			})
 			var waits []time.Duration
 			opts := append([]client.Option{client.WithResume(tt.contract), fast,
 				client.WithOnResume(func(a client.ResumeAttempt) { waits = append(waits, a.Wait) })}, tt.opts...)
-			got := read(t, ts.URL, opts...)
+			got := read(t, url, opts...)
 			assert.Len(t, f.requests(), tt.requests, "%v", f.requests())
 			if tt.msg == "" {
 				require.NoError(t, got.err)
@@ -414,63 +422,58 @@ func TestResumeAnswers(t *testing.T) {
 // TestResumeEnds: what a clean end, and a drop after the end, mean.
 func TestResumeEnds(t *testing.T) {
 	t.Run("ui: no finish is a drop", func(t *testing.T) {
-		f := mockFrames(t, mock.ProtocolUI, mock.Options{Lines: 3})
-		f.cuts, f.clean = []int{len(f.frames) - 1}, true // the body ends before finish
-		ts := httptest.NewServer(f)
-		defer ts.Close()
-		got := read(t, ts.URL, client.WithResume(client.ResumeSubscribe), fast)
+		f, url := serveFake(t, mock.ProtocolUI, mock.Options{Lines: 3}, func(f *fake) {
+			f.cuts, f.clean = []int{len(f.frames) - 1}, true // the body ends before finish
+		})
+		got := read(t, url, client.WithResume(client.ResumeSubscribe), fast)
 		require.NoError(t, got.err)
 		assert.Len(t, got.parts, len(f.frames))
 		assert.Len(t, f.requests(), 2)
 		f.reset()
-		got = read(t, ts.URL)
+		got = read(t, url)
 		require.NoError(t, got.err, "without resuming, the client ends where the body does, as the SDK's clients do")
 		assert.Len(t, got.parts, len(f.frames)-1)
 	})
 	t.Run("ui: a replay without finish is tried again", func(t *testing.T) {
-		f := mockFrames(t, mock.ProtocolUI, mock.Options{Lines: 3})
-		f.frames = f.frames[:len(f.frames)-1] // a service that never sends finish
-		ts := httptest.NewServer(f)
-		defer ts.Close()
-		got := read(t, ts.URL, client.WithResume(client.ResumeAISDK), fast, client.WithResumeAttempts(2))
+		f, url := serveFake(t, mock.ProtocolUI, mock.Options{Lines: 3}, func(f *fake) {
+			f.frames = f.frames[:len(f.frames)-1] // a service that never sends finish
+		})
+		got := read(t, url, client.WithResume(client.ResumeAISDK), fast, client.WithResumeAttempts(2))
 		require.ErrorIs(t, got.err, client.ErrResumeExhausted)
 		assert.Contains(t, got.err.Error(), "the stream ended without its finish chunk")
 		assert.Len(t, got.parts, len(f.frames), "each part once")
 	})
 	t.Run("a drop after the end loses nothing", func(t *testing.T) {
 		for _, p := range []mock.Protocol{mock.ProtocolUI, mock.ProtocolV4} {
-			f := mockFrames(t, p, mock.Options{Lines: 3})
-			f.done = "data: [DONE]\n\n" // v4 too: a cut after d:
-			f.cuts = []int{len(f.frames)}
-			ts := httptest.NewServer(f)
-			got := read(t, ts.URL, client.WithResume(client.ResumeSubscribe), fast)
+			f, url := serveFake(t, p, mock.Options{Lines: 3}, func(f *fake) {
+				f.done = "data: [DONE]\n\n" // v4 too: a cut after d:
+				f.cuts = []int{len(f.frames)}
+			})
+			got := read(t, url, client.WithResume(client.ResumeSubscribe), fast)
 			require.NoError(t, got.err, p)
 			assert.Len(t, got.parts, len(f.frames), p)
 			assert.Len(t, f.requests(), 1, "%v: no resume after the end", p)
 			f.reset()
-			got = read(t, ts.URL)
+			got = read(t, url)
 			require.ErrorIs(t, got.err, io.ErrUnexpectedEOF, "%v: without resuming, the drop is an error, as ever", p)
-			ts.Close()
 		}
 	})
 	t.Run("v4: no step parts, a clean end is the end", func(t *testing.T) {
-		f := mockFrames(t, mock.ProtocolV4, mock.Options{Lines: 3, SpecPartsOnly: true})
-		f.cuts, f.clean = []int{2}, true
-		f.frames[2] = strings.TrimSuffix(f.frames[2], "\n") + "\n" // cut after its line end: a whole line
-		f.frames[2] += f.frames[2]
-		ts := httptest.NewServer(f)
-		defer ts.Close()
-		got := read(t, ts.URL, client.WithResume(client.ResumeSubscribe), fast)
+		f, url := serveFake(t, mock.ProtocolV4, mock.Options{Lines: 3, SpecPartsOnly: true}, func(f *fake) {
+			f.cuts, f.clean = []int{2}, true
+			f.frames[2] = strings.TrimSuffix(f.frames[2], "\n") + "\n" // cut after its line end: a whole line
+			f.frames[2] += f.frames[2]
+		})
+		got := read(t, url, client.WithResume(client.ResumeSubscribe), fast)
 		require.NoError(t, got.err)
 		assert.Len(t, got.parts, 3, "the stream has no d: to wait for")
 		assert.Len(t, f.requests(), 1)
 	})
 	t.Run("v4: a clean end mid-line is a drop", func(t *testing.T) {
-		f := mockFrames(t, mock.ProtocolV4, mock.Options{Lines: 3, SpecPartsOnly: true})
-		f.cuts, f.clean = []int{2}, true
-		ts := httptest.NewServer(f)
-		defer ts.Close()
-		got := read(t, ts.URL, client.WithResume(client.ResumeSubscribe), fast)
+		f, url := serveFake(t, mock.ProtocolV4, mock.Options{Lines: 3, SpecPartsOnly: true}, func(f *fake) {
+			f.cuts, f.clean = []int{2}, true
+		})
+		got := read(t, url, client.WithResume(client.ResumeSubscribe), fast)
 		require.NoError(t, got.err)
 		assert.Len(t, got.parts, len(f.frames))
 		assert.Len(t, f.requests(), 2)
@@ -480,11 +483,10 @@ func TestResumeEnds(t *testing.T) {
 // TestResumeCannot: a stream that cannot be resumed fails with why.
 func TestResumeCannot(t *testing.T) {
 	t.Run("the contract does not fit the protocol", func(t *testing.T) {
-		f := mockFrames(t, mock.ProtocolV4, mock.Options{Lines: 3})
-		f.cuts = []int{4}
-		ts := httptest.NewServer(f)
-		defer ts.Close()
-		got := read(t, ts.URL, client.WithResume(client.ResumeAISDK), fast)
+		f, url := serveFake(t, mock.ProtocolV4, mock.Options{Lines: 3}, func(f *fake) {
+			f.cuts = []int{4}
+		})
+		got := read(t, url, client.WithResume(client.ResumeAISDK), fast)
 		var re *client.ResumeError
 		require.ErrorAs(t, got.err, &re)
 		assert.ErrorIs(t, got.err, io.ErrUnexpectedEOF, "the drop")
@@ -492,41 +494,37 @@ func TestResumeCannot(t *testing.T) {
 		assert.Len(t, f.requests(), 1)
 	})
 	t.Run("no chat id", func(t *testing.T) {
-		f := mockFrames(t, mock.ProtocolUI, mock.Options{Lines: 3})
-		f.frames[0] = `data: {"type":"start","messageId":"m1"}` + "\n\n"
-		f.cuts = []int{4}
-		ts := httptest.NewServer(f)
-		defer ts.Close()
-		got := read(t, ts.URL, client.WithResume(client.ResumeAISDK), fast)
+		_, url := serveFake(t, mock.ProtocolUI, mock.Options{Lines: 3}, func(f *fake) {
+			f.frames[0] = `data: {"type":"start","messageId":"m1"}` + "\n\n"
+			f.cuts = []int{4}
+		})
+		got := read(t, url, client.WithResume(client.ResumeAISDK), fast)
 		require.Error(t, got.err)
 		assert.Contains(t, got.err.Error(), "cannot resume: the stream named no chat id (no X-Chat-Id header, no messageMetadata.chatId, no data part with a chatId)")
 	})
 	t.Run("the workflow run id", func(t *testing.T) {
-		f := mockFrames(t, mock.ProtocolUI, mock.Options{Lines: 3})
-		f.frames[0] = `data: {"type":"start","messageId":"m1"}` + "\n\n"
-		f.runID, f.cuts = "run_7", []int{4}
-		ts := httptest.NewServer(f)
-		defer ts.Close()
-		got := read(t, ts.URL, client.WithResume(client.ResumeWorkflow), fast)
+		f, url := serveFake(t, mock.ProtocolUI, mock.Options{Lines: 3}, func(f *fake) {
+			f.frames[0] = `data: {"type":"start","messageId":"m1"}` + "\n\n"
+			f.runID, f.cuts = "run_7", []int{4}
+		})
+		got := read(t, url, client.WithResume(client.ResumeWorkflow), fast)
 		require.NoError(t, got.err)
 		assert.Equal(t, []string{"POST /api/chat", "GET /api/chat/run_7/stream?startIndex=4"}, f.requests(), "the run id, without a chat id")
 	})
 	t.Run("a drop before the first part resumes where an id is known", func(t *testing.T) {
-		f := mockFrames(t, mock.ProtocolUI, mock.Options{Lines: 3})
-		f.runID, f.cuts = "run_7", []int{0}
-		ts := httptest.NewServer(f)
-		defer ts.Close()
-		got := read(t, ts.URL, client.WithResume(client.ResumeWorkflow), fast)
+		f, url := serveFake(t, mock.ProtocolUI, mock.Options{Lines: 3}, func(f *fake) {
+			f.runID, f.cuts = "run_7", []int{0}
+		})
+		got := read(t, url, client.WithResume(client.ResumeWorkflow), fast)
 		require.NoError(t, got.err)
 		assert.Len(t, got.parts, len(f.frames))
 		assert.Equal(t, []string{"POST /api/chat", "GET /api/chat/run_7/stream?startIndex=0"}, f.requests())
 	})
 	t.Run("a drop before the first line, no id", func(t *testing.T) {
-		f := mockFrames(t, mock.ProtocolV4, mock.Options{Lines: 3})
-		f.cuts = []int{0}
-		ts := httptest.NewServer(f)
-		defer ts.Close()
-		got := read(t, ts.URL, client.WithResume(client.ResumeSubscribe), fast)
+		_, url := serveFake(t, mock.ProtocolV4, mock.Options{Lines: 3}, func(f *fake) {
+			f.cuts = []int{0}
+		})
+		got := read(t, url, client.WithResume(client.ResumeSubscribe), fast)
 		require.ErrorIs(t, got.err, io.ErrUnexpectedEOF)
 		assert.Contains(t, got.err.Error(), "chatwire: create chat: read first line: resume (subscribe) after 0 parts, attempt 0: unexpected EOF; cannot resume: the stream named no chat id")
 	})
@@ -559,14 +557,13 @@ func TestResumeFollow(t *testing.T) {
 
 // TestResumeContext: the context and Close stop a resume's wait.
 func TestResumeContext(t *testing.T) {
-	f := mockFrames(t, mock.ProtocolUI, mock.Options{Lines: 3})
-	f.cuts = []int{4}
-	ts := httptest.NewServer(f)
-	defer ts.Close()
+	f, url := serveFake(t, mock.ProtocolUI, mock.Options{Lines: 3}, func(f *fake) {
+		f.cuts = []int{4}
+	})
 	slow := client.WithResumeBackoff(time.Hour, time.Hour)
 
 	ctx, cancel := context.WithCancel(t.Context())
-	c := newClient(t, ts.URL, mock.KeyValid, client.WithResume(client.ResumeAISDK), slow,
+	c := newClient(t, url, mock.KeyValid, client.WithResume(client.ResumeAISDK), slow,
 		client.WithOnResume(func(client.ResumeAttempt) { cancel() }))
 	s, err := c.CreateChat(ctx, client.Request{Content: "x"})
 	require.NoError(t, err)
@@ -576,7 +573,7 @@ func TestResumeContext(t *testing.T) {
 
 	f.reset()
 	var s2 *client.ChatStream
-	c = newClient(t, ts.URL, mock.KeyValid, client.WithResume(client.ResumeAISDK), slow,
+	c = newClient(t, url, mock.KeyValid, client.WithResume(client.ResumeAISDK), slow,
 		client.WithOnResume(func(client.ResumeAttempt) { go s2.Close() }))
 	s2, err = c.CreateChat(t.Context(), client.Request{Content: "x"})
 	require.NoError(t, err)
@@ -589,18 +586,17 @@ func TestResumeContext(t *testing.T) {
 // timeout, resumed; without resuming it is the stream's error, and before
 // the first part the create's.
 func TestIdleTimeout(t *testing.T) {
-	f := mockFrames(t, mock.ProtocolV4, mock.Options{Lines: 3})
-	f.hangAt = map[int]int{0: 5}
-	ts := httptest.NewServer(f)
-	defer ts.Close()
+	f, url := serveFake(t, mock.ProtocolV4, mock.Options{Lines: 3}, func(f *fake) {
+		f.hangAt = map[int]int{0: 5}
+	})
 	idle := client.WithIdleTimeout(50 * time.Millisecond)
-	got := read(t, ts.URL, idle, client.WithResume(client.ResumeSubscribe), fast)
+	got := read(t, url, idle, client.WithResume(client.ResumeSubscribe), fast)
 	require.NoError(t, got.err)
 	assert.Len(t, got.parts, len(f.frames))
 	assert.Equal(t, "GET /api/chat/"+f.chatID+"/subscribe?startIndex=5", f.requests()[1])
 
 	f.reset()
-	got = read(t, ts.URL, idle)
+	got = read(t, url, idle)
 	require.ErrorIs(t, got.err, client.ErrIdleTimeout)
 	assert.Contains(t, got.err.Error(), "stream of chat "+f.chatID+": after line 5: idle timeout: nothing arrived for 50ms")
 	assert.Len(t, got.parts, 5)
@@ -608,7 +604,7 @@ func TestIdleTimeout(t *testing.T) {
 	f.mu.Lock()
 	f.conns, f.hangAt = 0, map[int]int{0: 0}
 	f.mu.Unlock()
-	got = read(t, ts.URL, idle)
+	got = read(t, url, idle)
 	require.ErrorIs(t, got.err, client.ErrIdleTimeout)
 	assert.Contains(t, got.err.Error(), "chatwire: create chat: read first line: idle timeout: nothing arrived for 50ms")
 

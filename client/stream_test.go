@@ -346,14 +346,21 @@ func TestFaults(t *testing.T) {
 			assert.True(t, strings.HasPrefix(string(apiErr.Body), "2:[{"), "body %q", apiErr.Body)
 		},
 	}
-	for _, f := range mock.Faults() {
+	runFaults(t, mock.Faults(), cases, newMock)
+}
+
+// runFaults runs the case of each fault against a mock of that fault
+// (start starts it): every fault must have a case, and every case a fault.
+func runFaults(t *testing.T, faults []mock.Fault, cases map[string]func(*testing.T, *httptest.Server),
+	start func(testing.TB, mock.Options) *httptest.Server) {
+	for _, f := range faults {
 		t.Run(f.Name, func(t *testing.T) {
 			run, ok := cases[f.Name]
 			require.True(t, ok, "fault %s (%s) has no case: say what a client meets", f.Name, f.Description)
-			run(t, newMock(t, mock.Options{Fault: f.Name}))
+			run(t, start(t, mock.Options{Fault: f.Name}))
 		})
 	}
-	assert.Len(t, cases, len(mock.Faults()), "a case for a fault the mock no longer has")
+	assert.Len(t, cases, len(faults), "a case for a fault the mock no longer has")
 }
 
 // rawServer serves each connection with handle, outside net/http, for
