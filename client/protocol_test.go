@@ -2,6 +2,7 @@ package client_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -40,12 +41,12 @@ func readChunks(s *client.ChatStream) ([]string, error) {
 
 // postBody posts a create with stream true to a mock and returns its body,
 // read whole: what an uncut read of the same chat gets.
-func postBody(t *testing.T, baseURL string, r client.Request) []byte {
+func postBody(t testing.TB, baseURL string, r client.Request) []byte {
 	t.Helper()
 	body, err := json.Marshal(r)
 	require.NoError(t, err)
 	body = append(body[:len(body)-1], `,"stream":true}`...)
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, baseURL+"/api/chat", bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodPost, baseURL+"/api/chat", bytes.NewReader(body))
 	require.NoError(t, err)
 	req.Header.Set("Authorization", "Bearer "+mock.KeyValid)
 	req.Header.Set("Content-Type", "application/json")

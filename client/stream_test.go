@@ -2,6 +2,7 @@ package client_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -503,17 +504,7 @@ func TestStreamMessage(t *testing.T) {
 	res, err := s.Wait()
 	require.NoError(t, err, "Wait after the end")
 
-	twin := newMock(t, opts)
-	body, _ := json.Marshal(req)
-	body = append(body[:len(body)-1], `,"stream":true}`...)
-	hreq, err := http.NewRequestWithContext(t.Context(), "POST", twin.URL+"/api/chat", strings.NewReader(string(body)))
-	require.NoError(t, err)
-	hreq.Header.Set("Authorization", "Bearer "+mock.KeyValid)
-	hreq.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(hreq)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	want, err := message.Assemble(resp.Body)
+	want, err := message.Assemble(bytes.NewReader(postBody(t, newMock(t, opts).URL, req)))
 	require.NoError(t, err)
 
 	assert.Equal(t, string(must(json.Marshal(want))), string(must(json.Marshal(res))))
