@@ -114,7 +114,13 @@ var defaultResume = resumeSettings{attempts: DefaultResumeAttempts, base: Defaul
 // v4 data stream's d: part where the stream has step parts (f:, e:); a v4
 // stream without them has no end to wait for, and ends where its body
 // does. A v4 body that ends in the middle of its last line, cleanly, is a
-// drop too. What the SDK's client throws at (a bad line or event, an error
+// drop too. A clean end counts because a cut does not always look like
+// one: a proxy or a server that dies may close a body without a length
+// as if it were whole, and the SDK's clients then end the turn as if it
+// were done (useChat on a UI stream without finish); the workflow
+// transport resumes there too. Every contract serves a stream after its
+// end for a while, so a resume then replays the end instead of losing it.
+// What the SDK's client throws at (a bad line or event, an error
 // part or chunk) ends the stream as without this option, and so does a
 // drop after the protocol's end: nothing promised is missing.
 //
