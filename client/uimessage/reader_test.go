@@ -3,9 +3,11 @@ package uimessage_test
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -137,6 +139,41 @@ func TestReaderNotTheClient(t *testing.T) {
 	assert.ErrorIs(t, r.Err(), uistream.ErrEventTooLong)
 	var re *uimessage.ReadError
 	assert.False(t, errors.As(r.Err(), &re), "a limit of the decoder, not the client's throw")
+}
+
+// TestReaderReset: a stream read on two connections, the second Reset
+// onto the rest, assembles into the message of one read.
+func TestReaderReset(t *testing.T) {
+	const rest = "data: {\"type\":\"text-delta\",\"id\":\"t1\",\"delta\":\" there\"}\n\ndata: {\"type\":\"text-end\",\"id\":\"t1\"}\n\n"
+	whole := uimessage.NewAssembler(sdk.Newest())
+	r := uimessage.NewReader(strings.NewReader(readerHead+rest), whole)
+	for r.Next() {
+	}
+	require.NoError(t, r.Err())
+
+	a := uimessage.NewAssembler(sdk.Newest())
+	r = uimessage.NewReader(io.MultiReader(strings.NewReader(readerHead), iotest.ErrReader(io.ErrUnexpectedEOF)), a)
+	n := 0
+	for r.Next() {
+		n++
+	}
+	require.ErrorIs(t, r.Err(), io.ErrUnexpectedEOF, "the first connection breaks")
+	assert.Equal(t, 3, n)
+	r.Reset(strings.NewReader(rest))
+	for r.Next() {
+		n++
+	}
+	require.NoError(t, r.Err())
+	assert.Equal(t, 5, n)
+	assert.Equal(t, string(whole.AppendJSON(nil)), string(a.AppendJSON(nil)))
+
+	r.Reset(strings.NewReader("data: {\"type\":\"text-delta\",\"id\":\"t9\",\"delta\":\"x\"}\n\n"))
+	assert.False(t, r.Next())
+	var re *uimessage.ReadError
+	require.ErrorAs(t, r.Err(), &re, "the assembly throws at a delta of no part")
+	r.Reset(strings.NewReader(rest))
+	assert.False(t, r.Next(), "after a throw, a Reset reads nothing: the reading ended there")
+	assert.Same(t, re, r.Err().(*uimessage.ReadError))
 }
 
 // TestReaderAllocs: a text delta read, checked and assembled allocates
