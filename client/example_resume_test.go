@@ -173,5 +173,5 @@ func ExampleParseProtocol() {
 	}
 	// Output:
 	// ui <nil>
-	// auto chatwire: unknown protocol "v5": AI SDK 5, 6 and 7 speak the UI message stream: ui
+	// auto chatwire: unknown protocol "v5": AI SDK 5, 6 and 7 speak the UI message stream; use ui
 }

@@ -387,7 +387,7 @@ func TestParseProtocol(t *testing.T) {
 		}
 	}
 	_, err := client.ParseProtocol("v5")
-	assert.EqualError(t, err, `chatwire: unknown protocol "v5": AI SDK 5, 6 and 7 speak the UI message stream: ui`)
+	assert.EqualError(t, err, `chatwire: unknown protocol "v5": AI SDK 5, 6 and 7 speak the UI message stream; use ui`)
 }
 
 // TestV4Message: AppendMessageJSON of a v4 stream is its Result's JSON.

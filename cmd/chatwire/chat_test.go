@@ -89,7 +89,7 @@ func TestChatUsage(t *testing.T) {
 		{"two arguments", []string{"chat", "a", "landing page"}, `chatwire chat: give the prompt as one argument (quote it), after the flags: got 2 arguments, ["a" "landing page"]`},
 		{"a flag after the prompt", []string{"chat", "hi", "-message"}, `got 2 arguments, ["hi" "-message"]`},
 		{"a bad flag", []string{"chat", "-nope", "hi"}, "flag provided but not defined: -nope"},
-		{"an unknown protocol", []string{"chat", "-protocol", "v5", "hi"}, `chatwire chat: -protocol: unknown protocol "v5": AI SDK 5, 6 and 7 speak the UI message stream: ui`},
+		{"an unknown protocol", []string{"chat", "-protocol", "v5", "hi"}, `chatwire chat: -protocol: unknown protocol "v5": AI SDK 5, 6 and 7 speak the UI message stream; use ui`},
 		{"an unknown contract", []string{"chat", "-resume", "useChat", "hi"}, `chatwire chat: -resume: unknown resume contract "useChat": want ai-sdk, workflow, ai-sdk-4, subscribe`},
 		{"an unknown release", []string{"chat", "-sdk", "5.0.231", "hi"}, "chatwire chat: -sdk: "},
 		{"a contract of the other protocol", []string{"chat", "-protocol", "v4", "-resume", "workflow", "hi"},

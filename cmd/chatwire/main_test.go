@@ -128,7 +128,7 @@ func TestProtocolNames(t *testing.T) {
 				args := append([]string{c.name, "-" + name, bad}, extra[c.name]...)
 				code, _, stderr := runCLI(t, "", args...)
 				assert.Equal(t, exitUsage, code, "chatwire %v; stderr: %s", args, stderr)
-				assert.Contains(t, stderr, "-"+name+`: unknown protocol "`+bad+`": AI SDK 5, 6 and 7 speak the UI message stream: ui`, "chatwire %v", args)
+				assert.Contains(t, stderr, "-"+name+`: unknown protocol "`+bad+`": AI SDK 5, 6 and 7 speak the UI message stream; use ui`, "chatwire %v", args)
 			}
 		}
 	}

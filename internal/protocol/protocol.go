@@ -47,9 +47,9 @@ func Parse(s string) (Protocol, error) {
 	case "ui":
 		return UI, nil
 	case "v5", "v6", "v7", "5", "6", "7", "sse", "ui-message-stream":
-		return Unknown, fmt.Errorf("unknown protocol %q: AI SDK 5, 6 and 7 speak the UI message stream: ui", s)
+		return Unknown, fmt.Errorf("unknown protocol %q: AI SDK 5, 6 and 7 speak the UI message stream; use ui", s)
 	case "4", "data", "data-stream":
-		return Unknown, fmt.Errorf("unknown protocol %q: AI SDK 4 speaks the data stream: v4", s)
+		return Unknown, fmt.Errorf("unknown protocol %q: AI SDK 4 speaks the data stream; use v4", s)
 	}
 	return Unknown, fmt.Errorf("unknown protocol %q: want v4 (the data stream of AI SDK 4), ui (the UI message stream of AI SDK 5, 6 and 7) or auto", s)
 }

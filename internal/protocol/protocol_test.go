@@ -131,14 +131,14 @@ func TestParse(t *testing.T) {
 		in   string
 		want string
 	}{
-		{"a UI release's major", "v5", `unknown protocol "v5": AI SDK 5, 6 and 7 speak the UI message stream: ui`},
-		{"another major", "v6", `unknown protocol "v6": AI SDK 5, 6 and 7 speak the UI message stream: ui`},
-		{"the newest major", "v7", `unknown protocol "v7": AI SDK 5, 6 and 7 speak the UI message stream: ui`},
-		{"a bare major", "7", `unknown protocol "7": AI SDK 5, 6 and 7 speak the UI message stream: ui`},
-		{"the transport", "sse", `unknown protocol "sse": AI SDK 5, 6 and 7 speak the UI message stream: ui`},
-		{"the stream's name", "ui-message-stream", `unknown protocol "ui-message-stream": AI SDK 5, 6 and 7 speak the UI message stream: ui`},
-		{"the v4 stream's name", "data-stream", `unknown protocol "data-stream": AI SDK 4 speaks the data stream: v4`},
-		{"v4's other name", "data", `unknown protocol "data": AI SDK 4 speaks the data stream: v4`},
+		{"a UI release's major", "v5", `unknown protocol "v5": AI SDK 5, 6 and 7 speak the UI message stream; use ui`},
+		{"another major", "v6", `unknown protocol "v6": AI SDK 5, 6 and 7 speak the UI message stream; use ui`},
+		{"the newest major", "v7", `unknown protocol "v7": AI SDK 5, 6 and 7 speak the UI message stream; use ui`},
+		{"a bare major", "7", `unknown protocol "7": AI SDK 5, 6 and 7 speak the UI message stream; use ui`},
+		{"the transport", "sse", `unknown protocol "sse": AI SDK 5, 6 and 7 speak the UI message stream; use ui`},
+		{"the stream's name", "ui-message-stream", `unknown protocol "ui-message-stream": AI SDK 5, 6 and 7 speak the UI message stream; use ui`},
+		{"the v4 stream's name", "data-stream", `unknown protocol "data-stream": AI SDK 4 speaks the data stream; use v4`},
+		{"v4's other name", "data", `unknown protocol "data": AI SDK 4 speaks the data stream; use v4`},
 		{"an older major", "v3", `unknown protocol "v3": want v4 (the data stream of AI SDK 4), ui (the UI message stream of AI SDK 5, 6 and 7) or auto`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
