@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/chatwire/chatwire/linestream"
+	"github.com/chatwire/chatwire/resumable"
 )
 
 // maxChats is how many chats a Server keeps; creating one more forgets the
@@ -27,14 +29,26 @@ type chat struct {
 }
 
 // message is one user message of a chat and the assistant's stream for it.
+// Its flags are guarded by Server.mu.
 type message struct {
 	id       string // assistantMessageId
 	streamID string
+	runID    string // the workflow run, for a workflow backend's message
 	content  string
 	started  time.Time
 	script   *script
-	finished bool // a stream of it was written to the end
+	finished bool // its first response was written to the end
+	// cut reports that its first response was cut before the end, and
+	// liveSent how many frames that response carried.
+	cut      bool
+	liveSent int
 }
+
+// The prefixes of the run and stream ids the mock hands out.
+const (
+	runPrefix    = "run_"
+	streamPrefix = "strm_"
+)
 
 // created is the JSON body of a chat created with stream:false.
 type created struct {
@@ -69,12 +83,30 @@ func (s *Server) create(w *response, r *http.Request, _ string) {
 			return
 		}
 	}
+	if req.ChatID != "" {
+		if c, ok := s.clientChat(w, r, &req); ok && c != nil {
+			// A later POST with the chat's id: a new message of the chat,
+			// as useChat sends every message of a chat.
+			m := s.newMessage(c.id, &req, c.workflow)
+			s.mu.Lock()
+			c.messages = append(c.messages, m)
+			s.streams[m.streamID] = m
+			s.mu.Unlock()
+			s.respond(w, r, c, m, &req, true, c.id)
+			return
+		} else if !ok {
+			return
+		}
+	}
 	c := &chat{
-		id:       s.newID(s.chatIDs, "chat_"),
+		id:       req.ChatID,
 		team:     w.role.team(),
 		model:    req.Model,
 		backend:  req.Backend,
 		workflow: req.workflow(),
+	}
+	if c.id == "" {
+		c.id = s.newID(s.chatIDs, "chat_")
 	}
 	s.mu.Lock()
 	if s.firstChat == "" {
@@ -85,14 +117,18 @@ func (s *Server) create(w *response, r *http.Request, _ string) {
 		announced = s.firstChat
 	}
 	s.mu.Unlock()
-	m := s.newMessage(announced, &req)
+	m := s.newMessage(announced, &req, c.workflow)
 	s.mu.Lock()
 	s.seq++
 	c.seq = s.seq
 	c.messages = []*message{m}
 	s.chats[c.id] = c
+	s.streams[m.streamID] = m
 	s.order = append(s.order, c.id)
 	if len(s.order) > s.keep {
+		for _, old := range s.chats[s.order[0]].messages {
+			delete(s.streams, old.streamID)
+		}
 		delete(s.chats, s.order[0])
 		s.order = slices.Delete(s.order, 0, 1)
 	}
@@ -100,14 +136,49 @@ func (s *Server) create(w *response, r *http.Request, _ string) {
 	s.respond(w, r, c, m, &req, true, announced)
 }
 
+// clientChat returns the chat of the id a client chose, nil when there is
+// none yet; a chat of another team is answered 403 (ok false). A chat
+// another instance created, known to the store only, is taken in.
+func (s *Server) clientChat(w *response, r *http.Request, req *chatRequest) (c *chat, ok bool) {
+	s.mu.Lock()
+	c = s.chats[req.ChatID]
+	s.mu.Unlock()
+	owner := ""
+	if c != nil {
+		owner = c.team
+	} else if rec, err := s.store.Chat(r.Context(), req.ChatID); err == nil {
+		owner = rec.Owner
+		c = &chat{id: req.ChatID, team: rec.Owner, model: req.Model, backend: req.Backend, workflow: req.workflow()}
+		s.mu.Lock()
+		if known := s.chats[req.ChatID]; known != nil {
+			c = known
+		} else {
+			s.seq++
+			c.seq = s.seq
+			s.chats[c.id] = c
+			s.order = append(s.order, c.id)
+		}
+		s.mu.Unlock()
+	}
+	if c != nil && owner != w.role.team() {
+		s.forbidden(w, "this API key has no permission for the chat's team")
+		return nil, false
+	}
+	return c, true
+}
+
 // newMessage starts the assistant's work on a user message: it hands out
-// the message's ids and writes its stream.
-func (s *Server) newMessage(chatID string, req *chatRequest) *message {
+// the message's ids (a run id too for a workflow backend) and writes its
+// stream.
+func (s *Server) newMessage(chatID string, req *chatRequest, workflow bool) *message {
 	m := &message{
 		id:       s.newID(s.chatIDs, "msg_"),
-		streamID: s.newID(s.chatIDs, "strm_"),
+		streamID: s.newID(s.chatIDs, streamPrefix),
 		content:  req.Content,
 		started:  s.opts.Now(),
+	}
+	if workflow {
+		m.runID = runPrefix + strings.TrimPrefix(m.streamID, streamPrefix)
 	}
 	m.script = buildScript(scriptInput{
 		chatID:        chatID,
@@ -131,20 +202,14 @@ func (s *Server) respond(w *response, r *http.Request, c *chat, m *message, req 
 		w.Header().Set(HeaderChoice, choiceNotInSpec)
 	}
 	if req.Stream || isCreate && s.fault == faultStreamFalseIgnored {
-		lines := m.script.lines
-		switch {
-		case m.script.ui:
-			if isCreate {
-				lines = s.uiFaultFrames(m, lines)
-			}
-			s.streamUI(w, r, m, lines, isCreate)
-		default:
-			if isCreate {
-				lines = s.faultLines(c, lines)
-			}
-			s.stream(w, r, m, lines)
-		}
+		s.streamLive(w, r, c, m, isCreate)
 		return
+	}
+	// Nobody reads the stream live: the agent writes it into the store,
+	// where subscribe and the resume routes serve it.
+	s.produce(resumable.NewWriter(s.ctx, s.store, nil, s.meta(c, m)), s.frames(m), false)
+	if m.runID != "" {
+		w.Header().Set(resumable.HeaderRunID, m.runID)
 	}
 	body := created{ChatID: announced, URL: chatURL(r, announced)}
 	if c.workflow {
@@ -180,48 +245,6 @@ func chatURL(r *http.Request, id string) string {
 		scheme = "https"
 	}
 	return scheme + "://" + r.Host + "/chat/" + id
-}
-
-// stream writes lines as a 200 line stream, one part per write, flushed,
-// pausing Pace before every line after the first. It stops when the
-// client goes away or the server shuts down (the request's context), and
-// marks the response cut: ServeHTTP then aborts it, so that the client
-// sees a broken body, not the end of a finished stream.
-func (s *Server) stream(w *response, r *http.Request, m *message, lines [][]byte) {
-	linestream.SetHeaders(w.Header())
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(http.StatusOK)
-	ctx := r.Context()
-	w.cut = true // until the last line is written
-	// Only WriteLine is used: the Writer keeps the last line as its
-	// scratch buffer, and the script's lines must not be written over.
-	lw := linestream.NewWriter(w)
-	if s.variant[variantSlowFirstLine] {
-		w.Flush()
-		if s.opts.Sleep(ctx, SlowFirstLine) != nil {
-			return
-		}
-	}
-	for i, line := range lines {
-		if i > 0 && s.opts.Pace > 0 {
-			if s.opts.Sleep(ctx, s.opts.Pace) != nil {
-				return
-			}
-		}
-		if s.variant[variantCRLF] {
-			line = append(line[:len(line)-1:len(line)-1], "\r\n"...)
-		}
-		if i == 0 && s.variant[variantExtraFields] {
-			line = append(bytes.TrimSuffix(line, []byte("}]\n")), `,"createdAt":"2026-01-01T00:00:00Z"}]`+"\n"...)
-		}
-		if ctx.Err() != nil || lw.WriteLine(line) != nil {
-			return
-		}
-	}
-	w.cut = false
-	s.mu.Lock()
-	m.finished = true
-	s.mu.Unlock()
 }
 
 // faultLines returns the lines of a create stream with the stream fault

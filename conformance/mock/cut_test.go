@@ -37,6 +37,7 @@ func TestStreamCutWhenServerStops(t *testing.T) {
 			tt.opts.Log = func(e Entry) { logged <- e }
 			s, err := New(tt.opts)
 			require.NoError(t, err)
+			defer s.Close()
 			base, stop := context.WithCancel(context.Background())
 			defer stop()
 			ts := httptest.NewUnstartedServer(s)

@@ -187,8 +187,8 @@
 // (testdata/sdkclient). [Options.SpecPartsOnly] leaves the start chunk,
 // one text block, finish and [DONE].
 //
-// The request body stays the spec's ({"content": …}); an AI SDK frontend's
-// useChat posts {id, messages, trigger}, which the bridge translates.
+// Beside the spec's body ({"content": …}) the mock takes the bodies the
+// real transports post (see Resume).
 //
 // The UI stream has faults of its own ([UIFaults]; a server takes only
 // its protocol's faults and variants) and variants ([UIVariants]): crlf,
@@ -207,7 +207,9 @@
 //   - status: {"chatId":"…","status":"running"|"done"}; "done" once the
 //     latest message's stream has been written to the end, or the time it
 //     takes at Pace has passed.
-//   - subscribe: the latest message's stream again, from its 2: line, paced.
+//   - subscribe: the stream of the chat's latest message (or of
+//     ?streamId=S) from ?startIndex=N, in the chat's protocol, live to its
+//     end (see Resume).
 //   - publish: a follow-up message with the body of a create (content
 //     required); it spends credits (402 with cw_test_no_credits) and
 //     answers like a create, stream or JSON.
@@ -295,6 +297,90 @@
 //	ui-chat-id-changes        message-metadata names another chat before finish
 //	ui-chat-id-reused         every chat announced with the first's id
 //
+// # Resume
+//
+// Every stream a create or publish starts is written by the mock's agent
+// through a [resumable.Writer] into a [resumable.Store] ([Options.Store];
+// a [resumable.Memory] with its default bounds when nil), each v4 line or
+// UI chunk kept with its index while it goes to the live response. The
+// agent goes on writing into the store when the response is cut or its
+// client goes away, so every resume route serves the whole stream. The
+// resume routes are [resumable.Handlers] behind the mock's gate (keys,
+// X-Team, scenarios, rate limit: 401 without a key or with an unknown one,
+// 403 for another team's key or chat, before the chat is looked up), each
+// marked "X-Chatwire-Mock-Choice: shape not in spec". How they stay apart:
+//
+//	GET  /api/chat/{id}/stream?startIndex=N  workflow (@ai-sdk/workflow's WorkflowChatTransport):
+//	                                         the UI chunks from index N (negative: from the tail,
+//	                                         with x-workflow-stream-tail-index); {id} a run id
+//	                                         (x-workflow-run-id of the create), a stream id or a
+//	                                         chat id; unknown: 404, never 204
+//	GET  /api/chat/{id}/stream               ai-sdk (AI SDK 5–7 useChat({resume: true})): the UI
+//	                                         stream replayed from its start (the start chunk's
+//	                                         messageId the first time's); unknown chat: 204
+//	GET  /api/chat?chatId=ID                 ai-sdk-4 (ai 4.3 experimental_resume): the v4 stream
+//	                                         replayed from its 2: line; unknown: 404, never 204
+//	GET  /api/chat/{id}/subscribe            subscribe (the spec's, chatwire's convention):
+//	                                         ?startIndex=N&streamId=S, both optional, the chat's
+//	                                         latest stream (or S) from index N in its protocol
+//	POST /api/chat/{id}/stop                 the chat's active stream ends for every reader
+//
+// A startIndex query is what tells the workflow contract from the ai-sdk
+// one on their shared route; a GET of /api/chat is ai 4's only with
+// chatId (without it, 405 as before). A route of the other protocol than
+// the stream's answers 409 wrong_protocol. Indexes count v4 lines (the 2:
+// line is 0) or UI chunks (every data event but [DONE], from 0), over the
+// whole stream of one message. Every route answers live: a stream still
+// written is served to its end.
+//
+// Bodies: beside {"content": …}, POST /api/chat takes useChat's {id,
+// messages, trigger, messageId} and the workflow transport's {messages}:
+// the content is the text of the last user message (its text parts
+// joined; ai 4's content string when it has no parts); the chat id is the
+// client's id when it sends one (1 to 128 of the characters a URL path
+// keeps as they are, not starting with run_, strm_, msg_, req_ or call_,
+// else 422 with param "id"), and a later POST with the same id is the next
+// message of that chat (403 for a chat of another team), as useChat sends
+// every message of a chat with its id. Without an id the chat id is one
+// of the mock's ("chat_…").
+//
+// A workflow backend (backend other than DEFAULT): the create answers
+// x-workflow-run-id ("run_…"), on the stream and on the stream:false JSON,
+// whose streamId ("strm_…") and assistantMessageId ("msg_…") subscribe
+// (?streamId=) and the workflow route (the run id or the stream id)
+// serve; the agent writes that stream with nobody reading it live.
+//
+// [Options.CutAfter] (`chatwire serve -cut-after N`) cuts the first
+// response of each stream a create or publish starts after its N-th line
+// (v4) or chunk (UI): the handler is aborted with [http.ErrAbortHandler],
+// no clean end, as at shutdown, and [Entry.Cut] logs it; the agent goes
+// on into the store, and the resumes are never cut. [DefaultCutAfter], 4,
+// cuts inside the first text part: after the v4 lines 2:, f:, 0:, 0: (or
+// 2:, f:, g:, 0: with reasoningEffort, inside the text's first delta) and
+// the UI chunks start, start-step, text-start, text-delta (or the
+// reasoning part's start and first delta).
+//
+// After its end a stream stays readable by every contract for the store's
+// bounds; a stream the bounds dropped is 410 stream_evicted, with the
+// bound in the error's "why" (age, bytes, chunks, streams) and its value
+// in the message, never 204 or a short stream that looks complete (the
+// one exception, ai-sdk's 204 for a finished stream past its time to
+// live, is resumable's: nothing to resume). A stream cut by the mock's
+// shutdown ([Server.Close]) is 500 stream_cut. The default bounds
+// ([resumable.Bounds]):
+//
+//	TTL            1h        a stream is kept this long after its last write
+//	MaxChunks      100,000   lines or chunks per stream (the oldest dropped past it)
+//	MaxBytes       8 MiB     bytes per stream
+//	MaxStreams     10,000    streams (the first ended, else the least recently written, evicted)
+//	MaxTotalBytes  256 MiB   bytes of all streams
+//
+// The resume faults ([ResumeFaults], apart from [Faults] and [UIFaults]
+// because each fails a check of `chatwire check -resume` only) and the
+// resume variants (resume-no-done, resume-204-after-end,
+// resume-empty-after-end; keepalive frames resumed streams too) are in
+// `chatwire serve -fault list` and `-variant list`.
+//
 // # Rate limit
 //
 // [Options.RateLimit] (`chatwire serve -rate-limit N`) allows each
@@ -324,7 +410,10 @@
 //	chat.go           POST /api/chat: a chat created, streamed or as JSON
 //	script.go         the stream a chat sends: its lines and their pacing
 //	uiscript.go       the same stream as UI message stream events
-//	uichat.go         a UI message stream written: headers, framing variants, pacing
+//	stream.go         a stream written through resumable.Writer: headers, framing
+//	                  variants, pacing, -cut-after, the agent that goes on into the store
+//	resume.go         the resume routes: each contract's handler behind the mock's gate
+//	resumefault.go    the resume routes' faults, each with the resume check it must fail
 //	uifault.go        the UI message stream's faults, each with the checks it must fail
 //	followup.go       the follow-up operations and the chat page
 //	key.go            the test keys and the role each selects

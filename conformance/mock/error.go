@@ -30,18 +30,25 @@ const (
 )
 
 // errorBody is the JSON error body: {"error":{"code":…,"message":…}}, with
-// "param" naming the field of a validation error.
+// "param" naming the field of a validation error, and "why" the bound that
+// evicted a stream (stream_evicted).
 type errorBody struct {
 	Error struct {
 		Code    string `json:"code"`
 		Message string `json:"message"`
 		Param   string `json:"param,omitempty"`
+		Why     string `json:"why,omitempty"`
 	} `json:"error"`
 }
 
 // writeError writes a JSON error response. With the error-with-stream fault
 // a 401 is written as a line stream instead.
 func (s *Server) writeError(w *response, status int, code, param, msg string) {
+	s.writeErrorWhy(w, status, code, param, msg, "")
+}
+
+// writeErrorWhy is writeError with the why of an eviction.
+func (s *Server) writeErrorWhy(w *response, status int, code, param, msg, why string) {
 	if status == http.StatusUnauthorized && s.fault == faultErrorWithStream {
 		linestream.SetHeaders(w.Header())
 		w.WriteHeader(status)
@@ -63,12 +70,15 @@ func (s *Server) writeError(w *response, status int, code, param, msg string) {
 		fmt.Fprintf(w, "%d %s: %s\n", status, http.StatusText(status), msg)
 		return
 	case s.variant[variantExtraFields]:
-		writeJSON(w, status, map[string]any{"error": map[string]string{"code": code, "message": msg, "param": param},
-			"requestId": w.requestID, "docs": "https://example.com/errors/" + code})
+		e := map[string]string{"code": code, "message": msg, "param": param}
+		if why != "" {
+			e["why"] = why
+		}
+		writeJSON(w, status, map[string]any{"error": e, "requestId": w.requestID, "docs": "https://example.com/errors/" + code})
 		return
 	}
 	var b errorBody
-	b.Error.Code, b.Error.Message, b.Error.Param = code, msg, param
+	b.Error.Code, b.Error.Message, b.Error.Param, b.Error.Why = code, msg, param, why
 	writeJSON(w, status, &b)
 }
 

@@ -286,31 +286,33 @@ func FaultsFor(p Protocol) []Fault {
 }
 
 // LookupFault returns the fault with the given name, of either protocol,
-// or an error that lists the valid names.
+// a resume fault ([ResumeFaults]) too, or an error that lists the valid
+// names.
 func LookupFault(name string) (Fault, error) {
-	for _, f := range append(Faults(), UIFaults()...) {
+	for _, f := range append(append(Faults(), UIFaults()...), ResumeFaults()...) {
 		if f.Name == name {
 			return f, nil
 		}
 	}
 	return Fault{}, fmt.Errorf("unknown fault %q; valid faults: %s; of the ui protocol: %s", name,
-		faultNames(Faults()), faultNames(UIFaults()))
+		faultNames(append(Faults(), ResumeFaultsFor(protocol.V4)...)), faultNames(append(UIFaults(), ResumeFaultsFor(protocol.UI)...)))
 }
 
 // LookupFaultFor returns the fault with the given name if it is one of
-// protocol p's (see [FaultsFor]); otherwise an error that says which
+// protocol p's (see [FaultsFor] and [ResumeFaultsFor]); otherwise an error that says which
 // protocol the fault is for, or that it is unknown, and lists p's faults.
 func LookupFaultFor(p Protocol, name string) (Fault, error) {
 	if p == protocol.Unknown {
 		p = protocol.V4
 	}
 	f, err := LookupFault(name)
+	all := append(FaultsFor(p), ResumeFaultsFor(p)...)
 	switch {
 	case err != nil:
-		return Fault{}, fmt.Errorf("unknown fault %q; valid faults: %s", name, faultNames(FaultsFor(p)))
+		return Fault{}, fmt.Errorf("unknown fault %q; valid faults: %s", name, faultNames(all))
 	case f.Protocol != p:
 		return Fault{}, fmt.Errorf("fault %q is a fault of the %s protocol, not of %s (-protocol %s); the %s faults: %s",
-			name, f.Protocol, p, f.Protocol, p, faultNames(FaultsFor(p)))
+			name, f.Protocol, p, f.Protocol, p, faultNames(all))
 	}
 	return f, nil
 }

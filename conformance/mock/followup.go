@@ -36,13 +36,6 @@ func (s *Server) lookup(w *response, r *http.Request, id string, spends bool) *c
 	return c
 }
 
-// latest returns the chat's latest message.
-func (s *Server) latest(c *chat) *message {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return c.messages[len(c.messages)-1]
-}
-
 // chatStatus is the JSON body of GET /api/chat/{id}/status.
 type chatStatus struct {
 	ChatID string `json:"chatId"`
@@ -67,21 +60,6 @@ func (s *Server) status(w *response, r *http.Request, id string) {
 	writeJSON(w, http.StatusOK, &st)
 }
 
-// subscribe handles GET /api/chat/{id}/subscribe: the stream of the
-// chat's latest message again, from its 2: line, paced like a new one.
-func (s *Server) subscribe(w *response, r *http.Request, id string) {
-	c := s.lookup(w, r, id, false)
-	if c == nil {
-		return
-	}
-	m := s.latest(c)
-	if m.script.ui {
-		s.streamUI(w, r, m, m.script.lines, false)
-		return
-	}
-	s.stream(w, r, m, m.script.lines)
-}
-
 // publish handles POST /api/chat/{id}/publish: a follow-up message with the
 // body of a create (content required, the other fields optional); it
 // spends credits and answers like a create, without faults.
@@ -95,9 +73,10 @@ func (s *Server) publish(w *response, r *http.Request, id string) {
 		s.writeError(w, e.status, e.code, e.param, e.msg)
 		return
 	}
-	m := s.newMessage(c.id, &req)
+	m := s.newMessage(c.id, &req, c.workflow)
 	s.mu.Lock()
 	c.messages = append(c.messages, m)
+	s.streams[m.streamID] = m
 	s.mu.Unlock()
 	s.respond(w, r, c, m, &req, false, c.id)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/chatwire/chatwire/internal/chatapi"
 	"github.com/chatwire/chatwire/internal/protocol"
+	"github.com/chatwire/chatwire/resumable"
 )
 
 // Version is the version of the mock's behaviour, sent in every response
@@ -101,6 +102,17 @@ type Options struct {
 	// Log, when set, is called once per request when its response is
 	// complete. It may be called from several goroutines at once.
 	Log func(Entry)
+	// CutAfter, when positive, cuts the first response of each stream a
+	// create or publish starts after its CutAfter-th line (v4) or chunk
+	// (UI), as a dropped connection: the client's read fails, and it must
+	// resume. The agent goes on writing the stream into the store; the
+	// responses of the resume routes are never cut. [DefaultCutAfter]
+	// cuts inside the first text part.
+	CutAfter int
+	// Store keeps the streams the resume routes serve; nil means a
+	// resumable.Memory with its default bounds (the package doc's
+	// Streams section).
+	Store resumable.Store
 }
 
 // An Entry describes one request the mock handled, for a request log.
@@ -126,6 +138,16 @@ type Server struct {
 	fault string
 	ui    bool // Options.Protocol is protocol.UI
 
+	store resumable.Store
+	// resume answers the resume routes; each request uses a copy with its
+	// own hooks.
+	resume resumable.Handlers
+	// ctx is the agent's: the streams are produced under it, after their
+	// responses too, until Close ends it.
+	ctx       context.Context
+	stop      context.CancelFunc
+	producers sync.WaitGroup
+
 	mu      sync.Mutex
 	reqIDs  *rand.Rand // request ids, apart so failed requests do not shift chat ids
 	chatIDs *rand.Rand // chat, message, stream and tool call ids
@@ -138,6 +160,7 @@ type Server struct {
 	keep      int                // how many chats to keep: maxChats
 	windows   map[string]*window // rate-limit windows by key
 	variant   map[string]bool
+	streams   map[string]*message // the messages of the chats kept, by stream id
 }
 
 // New returns a mock server with the given options. It fails when the
@@ -178,23 +201,52 @@ func New(opts Options) (*Server, error) {
 	if opts.Pace < 0 {
 		return nil, fmt.Errorf("pace must not be negative, got %v", opts.Pace)
 	}
+	if opts.CutAfter < 0 {
+		return nil, fmt.Errorf("cut-after must not be negative, got %d", opts.CutAfter)
+	}
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
 	if opts.Sleep == nil {
 		opts.Sleep = sleep
 	}
-	return &Server{
+	store := opts.Store
+	if store == nil {
+		store = resumable.NewMemory(resumable.MemoryOptions{Now: opts.Now})
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	s := &Server{
 		opts:    opts,
 		fault:   opts.Fault,
 		ui:      opts.Protocol == protocol.UI,
+		store:   store,
+		ctx:     ctx,
+		stop:    stop,
 		reqIDs:  rand.New(rand.NewPCG(opts.Seed, 0x7265717565737473)),
 		chatIDs: rand.New(rand.NewPCG(opts.Seed, 0x6368617473636874)),
 		chats:   make(map[string]*chat),
 		keep:    maxChats,
 		windows: map[string]*window{},
 		variant: variant,
-	}, nil
+		streams: map[string]*message{},
+	}
+	s.resume = resumable.Handlers{Store: store, NoDone: variant[variantResumeNoDone]}
+	switch {
+	case variant[variantResume204AfterEnd]:
+		s.resume.AfterEnd = resumable.AfterEndNoContent
+	case variant[variantResumeEmptyAfterEnd]:
+		s.resume.AfterEnd = resumable.AfterEndEmpty
+	}
+	return s, nil
+}
+
+// Close stops the streams the agent is still producing, each ended as cut
+// in the store (its resumes get an error, never a stream that looks
+// finished), and waits for them. A Server leaves no goroutine once its
+// streams end; Close ends them early.
+func (s *Server) Close() {
+	s.stop()
+	s.producers.Wait()
 }
 
 // sleep is the default Options.Sleep.
@@ -266,6 +318,8 @@ func (s *Server) route(w *response, r *http.Request) {
 	switch {
 	case p == "/":
 		method, handle = http.MethodGet, s.index
+	case p == chatapi.ChatPath && r.URL.Query().Has("chatId") && (r.Method == http.MethodGet || r.Method == http.MethodHead):
+		method, handle = http.MethodGet, s.resumeV4
 	case p == chatapi.ChatPath:
 		method, handle = http.MethodPost, s.create
 	case strings.HasPrefix(p, chatapi.ChatPath+"/"):
@@ -280,6 +334,10 @@ func (s *Server) route(w *response, r *http.Request) {
 				method, handle = http.MethodGet, s.subscribe
 			case "publish":
 				method, handle = http.MethodPost, s.publish
+			case "stream":
+				method, handle = http.MethodGet, s.resumeStream
+			case "stop":
+				method, handle = http.MethodPost, s.stopChat
 			}
 		}
 	case strings.HasPrefix(p, "/chat/"):

@@ -33,6 +33,7 @@ func newMock(t *testing.T, opts Options) (*Server, *httptest.Server) {
 	t.Helper()
 	s, err := New(opts)
 	require.NoError(t, err, "New(%+v)", opts)
+	t.Cleanup(s.Close) // after ts.Close: the streams still produced are stopped
 	ts := httptest.NewServer(s)
 	t.Cleanup(ts.Close)
 	return s, ts
@@ -333,6 +334,16 @@ func TestVariants(t *testing.T) {
 			assert.Equal(t, 422, code, "a body that is not an object: %s", body)
 			code, _ = statusOf(t, ts, KeyValid, `{not json`)
 			assert.Equal(t, 400, code, "a body that is not JSON stays 400")
+		},
+		variantResumeEmptyAfterEnd: func(t *testing.T, ts *httptest.Server) {
+			_, body := streamOf(t, ts)
+			id, ok := linestream.ChatIDPrefix([]byte(firstLine(body)))
+			require.True(t, ok, body)
+			resp, rest := get(t, ts, "/api/chat?chatId="+string(id))
+			assert.Equal(t, 200, resp.StatusCode, "ai-sdk-4 after the end: %s", rest)
+			assert.Empty(t, rest, "an empty stream, not the stream again")
+			_, sub := get(t, ts, "/api/chat/"+string(id)+"/subscribe")
+			assert.Equal(t, body, sub, "subscribe still serves the stream")
 		},
 	}
 	for _, v := range Variants() {

@@ -20,7 +20,10 @@ const maxBodyBytes = 4 << 20
 
 // chatRequest is a validated body of POST /api/chat (or of publish).
 type chatRequest struct {
-	Content         string
+	Content string
+	// ChatID is the chat id the client chose (useChat's id), "" when it
+	// sent none.
+	ChatID          string
 	Stream          bool // true unless the body says false
 	Backend         string
 	ExecutionMode   string
@@ -101,11 +104,28 @@ func (s *Server) validate(obj map[string]any) (chatRequest, *requestError) {
 		return req, &requestError{status: http.StatusInternalServerError, code: codeServerError, msg: "internal server error"}
 	}
 	content, ok := obj["content"]
-	if !ok {
-		return req, invalidField("content", "is required")
+	switch {
+	case ok:
+		if req.Content, ok = content.(string); !ok && !(content == nil && s.fault == faultRequiredNull) {
+			return req, invalidField("content", "must be a string, got %s", jsonType(content))
+		}
+	case obj["messages"] != nil:
+		var e *requestError
+		if req.Content, e = messagesContent(obj["messages"]); e != nil {
+			return req, e
+		}
+	default:
+		return req, invalidField("content", "is required (or messages, as useChat and the workflow transport send)")
 	}
-	if req.Content, ok = content.(string); !ok && !(content == nil && s.fault == faultRequiredNull) {
-		return req, invalidField("content", "must be a string, got %s", jsonType(content))
+	if v, ok := obj["id"]; ok {
+		id, ok := v.(string)
+		if !ok {
+			return req, invalidField("id", "must be a string, got %s", jsonType(v))
+		}
+		if e := checkChatID(id); e != nil {
+			return req, e
+		}
+		req.ChatID = id
 	}
 	if v, ok := obj["stream"]; ok {
 		if req.Stream, ok = v.(bool); !ok && s.fault == faultStreamCoerced {
@@ -141,6 +161,97 @@ func (s *Server) validate(obj map[string]any) (chatRequest, *requestError) {
 		}
 	}
 	return req, nil
+}
+
+// messagesContent returns the content of a body that carries messages
+// instead of content (useChat's {id, messages, trigger, messageId}, the
+// workflow transport's {messages}): the text of the last user message,
+// its text parts joined (or, for ai 4's messages without parts, its
+// content string).
+func messagesContent(v any) (string, *requestError) {
+	arr, ok := v.([]any)
+	if !ok {
+		return "", invalidField("messages", "must be an array, got %s", jsonType(v))
+	}
+	last := -1
+	for i, el := range arr {
+		m, ok := el.(map[string]any)
+		if !ok {
+			return "", invalidField(fmt.Sprintf("messages[%d]", i), "must be an object, got %s", jsonType(el))
+		}
+		role, ok := m["role"].(string)
+		if !ok {
+			return "", invalidField(fmt.Sprintf("messages[%d].role", i), "must be a string, got %s", jsonType(m["role"]))
+		}
+		if role == "user" {
+			last = i
+		}
+	}
+	if last < 0 {
+		return "", invalidField("messages", "has no user message to answer")
+	}
+	m := arr[last].(map[string]any)
+	param := fmt.Sprintf("messages[%d]", last)
+	parts, ok := m["parts"].([]any)
+	if !ok {
+		if m["parts"] != nil {
+			return "", invalidField(param+".parts", "must be an array, got %s", jsonType(m["parts"]))
+		}
+		content, _ := m["content"].(string)
+		return content, nil
+	}
+	var text strings.Builder
+	for j, p := range parts {
+		part, ok := p.(map[string]any)
+		if !ok {
+			return "", invalidField(fmt.Sprintf("%s.parts[%d]", param, j), "must be an object, got %s", jsonType(p))
+		}
+		if part["type"] != "text" {
+			continue
+		}
+		t, ok := part["text"].(string)
+		if !ok {
+			return "", invalidField(fmt.Sprintf("%s.parts[%d].text", param, j), "must be a string, got %s", jsonType(part["text"]))
+		}
+		text.WriteString(t)
+	}
+	return text.String(), nil
+}
+
+// maxChatIDLength is the longest chat id a client may choose.
+const maxChatIDLength = 128
+
+// reservedPrefixes are the prefixes of the ids the mock hands out besides
+// chat ids: chat, run and stream ids share one namespace, so a client's
+// chat id must not look like the others.
+var reservedPrefixes = []string{runPrefix, streamPrefix, "msg_", "req_", "call_"}
+
+// checkChatID validates a chat id a client chose: 1 to 128 of the URL's
+// unreserved characters (letters, digits, "-", ".", "_", "~"), so that it
+// is the same in a path whether the client encodes it or not (ai 5.0.0 to
+// 5.0.269 do not), not "." or "..", and not one of the mock's other id
+// prefixes.
+func checkChatID(id string) *requestError {
+	switch {
+	case id == "":
+		return invalidField("id", "must not be empty")
+	case len(id) > maxChatIDLength:
+		return invalidField("id", "must be at most %d characters, got %d", maxChatIDLength, len(id))
+	case id == "." || id == "..":
+		return invalidField("id", "must not be %q", id)
+	}
+	for i := range len(id) {
+		c := id[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~') {
+			return invalidField("id", "must hold only letters, digits, '-', '.', '_' and '~' (the characters a URL path keeps as they are); %q has %q at byte %d", id, c, i)
+		}
+	}
+	for _, p := range reservedPrefixes {
+		if strings.HasPrefix(id, p) {
+			return invalidField("id", "must not start with %q, the prefix of the mock's own %s ids", p, strings.TrimSuffix(p, "_"))
+		}
+	}
+	return nil
 }
 
 // enum reads an optional string field whose value must be one of allowed.

@@ -367,6 +367,9 @@ func TestUIPacingAndStatus(t *testing.T) {
 	c := &clock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	ts := uiMock(t, Options{Pace: time.Second, Now: c.Now, Variants: []string{variantKeepAlive},
 		Sleep: func(ctx context.Context, d time.Duration) error {
+			if ctx.Value(http.ServerContextKey) == nil {
+				return ctx.Err() // the agent producing a stream nobody reads live
+			}
 			mu.Lock()
 			defer mu.Unlock()
 			slept = append(slept, d)

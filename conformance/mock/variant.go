@@ -38,6 +38,10 @@ const (
 	variantAll422        = "all-422"
 	variantKeepAlive     = "keepalive"
 	variantDataNoSpace   = "data-no-space"
+	// The variants of the resume routes.
+	variantResumeNoDone        = "resume-no-done"
+	variantResume204AfterEnd   = "resume-204-after-end"
+	variantResumeEmptyAfterEnd = "resume-empty-after-end"
 )
 
 // KeepAlive is the SSE comment of the keepalive variant, ": keep-alive",
@@ -65,6 +69,7 @@ func Variants() []Variant {
 		{variantErrorShape, "error bodies are plain text (\"422 Unprocessable Entity: …\"), not JSON"},
 		{variantAll400, "every invalid body gets 400, validation errors included"},
 		{variantAll422, "every invalid body that is JSON gets 422, a body that is not an object included"},
+		{variantResumeEmptyAfterEnd, "GET /api/chat?chatId= (ai-sdk-4) answers 200 with an empty stream once the chat's stream has ended, as ai 4's docs' server does (ai 4 then changes nothing), not the stream again"},
 	})
 }
 
@@ -75,7 +80,7 @@ func UIVariants() []Variant {
 	return variantsOf(protocol.UI, [][2]string{
 		{variantGzip, "bodies are gzip-compressed (Content-Encoding: gzip) when the request accepts gzip; streams flush per event"},
 		{variantCRLF, "stream lines end in \\r\\n instead of \\n (the blank line too)"},
-		{variantKeepAlive, "an SSE comment \": " + KeepAlive + "\" and its blank line before every event after the first, as ai 7's keepAliveMs sends"},
+		{variantKeepAlive, "an SSE comment \": " + KeepAlive + "\" and its blank line before every event after the first, as ai 7's keepAliveMs sends, in every stream: created, resumed and subscribed"},
 		{variantDataNoSpace, "data lines have no space after the colon: data:{…}"},
 		{variantSlowFirstLine, fmt.Sprintf("a stream's first event comes %v after the response head", SlowFirstLine)},
 		{variantLongStream, fmt.Sprintf("streams carry %d text-deltas (-lines unless given)", LongStreamLines)},
@@ -83,6 +88,8 @@ func UIVariants() []Variant {
 		{variantErrorShape, "error bodies are plain text (\"422 Unprocessable Entity: …\"), not JSON"},
 		{variantAll400, "every invalid body gets 400, validation errors included"},
 		{variantAll422, "every invalid body that is JSON gets 422, a body that is not an object included"},
+		{variantResumeNoDone, "the resumed streams (ai-sdk, workflow, subscribe) end after finish without data: [DONE] (no client needs it); the create's keeps it"},
+		{variantResume204AfterEnd, "GET /api/chat/{id}/stream (ai-sdk) answers 204 once the chat's stream has ended, as the AI SDK docs' server does (useChat keeps what it has), not the stream again; the workflow route still serves it"},
 	})
 }
 
