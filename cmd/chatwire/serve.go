@@ -21,6 +21,7 @@ import (
 
 	"github.com/chatwire/chatwire/conformance/mock"
 	"github.com/chatwire/chatwire/internal/protocol"
+	"github.com/chatwire/chatwire/resumable"
 )
 
 // defaultShutdownGrace is how long serve and bridge give open requests to
@@ -42,8 +43,14 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	var variants patternList
 	fs.Var(&variants, "variant", "answer in an allowed `NAME`d variation (gzip, crlf, …; comma-separated, repeatable); -variant list lists them")
 	rateLimit := fs.Int("rate-limit", 0, "allow each key `N` chat requests a minute, then answer 429 with Retry-After (0: no limit)")
+	cutAfter := fs.Int("cut-after", 0, fmt.Sprintf("cut the first response of each created stream after its `N`-th line (v4) or chunk (ui), so that\nthe client must resume; resumes are not cut (0: no cut; %d cuts inside the first text part)", mock.DefaultCutAfter))
+	var bounds resumable.Bounds
+	fs.DurationVar(&bounds.TTL, "resume-ttl", resumable.DefaultTTL, "keep each stream for the resume routes this long after its last write (its end, for a finished one)")
+	fs.IntVar(&bounds.MaxChunks, "resume-max-chunks", resumable.DefaultMaxChunks, "keep at most `N` lines or chunks of each stream; past it the oldest are dropped (a resume from them: 410)")
+	fs.Int64Var(&bounds.MaxBytes, "resume-max-bytes", resumable.DefaultMaxBytes, "keep at most `N` bytes of each stream (its items plus 32 each); past it the oldest are dropped")
+	fs.IntVar(&bounds.MaxStreams, "resume-max-streams", resumable.DefaultMaxStreams, "keep at most `N` streams; past it the first ended (else the least recently written) is evicted")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), `usage: chatwire serve [-host 127.0.0.1] [-port 0] [-fault NAME] [-variant NAME] [-rate-limit N] [-pace DURATION] [flags]
+		fmt.Fprintf(fs.Output(), `usage: chatwire serve [-host 127.0.0.1] [-port 0] [-fault NAME] [-variant NAME] [-rate-limit N] [-pace DURATION] [-cut-after N] [flags]
 
 Run the mock of POST /api/chat, for client test suites and for checking the
 checker. The first line on standard output is
@@ -68,6 +75,17 @@ Keys (Authorization: Bearer KEY):
 The header X-Mock-Scenario: 400|401|402|403|422|429|500 forces a status.
 With -protocol ui, streams are the UI message stream of AI SDK 5, 6 and 7,
 the chat id in the start chunk's messageMetadata.chatId.
+
+Every stream can be resumed, as each real client resumes (the streams are
+kept for -resume-ttl after their last write, within the -resume-max-*
+bounds; an evicted stream is answered 410 stream_evicted, with why):
+
+	GET /api/chat/{id}/stream               AI SDK 5-7 useChat({resume: true}): the UI stream again
+	GET /api/chat/{id}/stream?startIndex=N  @ai-sdk/workflow: the UI chunks from index N ({id} may
+	                                        be the create's x-workflow-run-id)
+	GET /api/chat?chatId=ID                 ai 4 experimental_resume: the v4 stream again
+	GET /api/chat/{id}/subscribe            ?startIndex=N&streamId=S: the chat's stream from index N
+	POST /api/chat/{id}/stop                the chat's stream ends for every reader
 The package documentation of conformance/mock describes every behaviour:
 go doc github.com/chatwire/chatwire/conformance/mock
 
@@ -106,6 +124,16 @@ Flags:
 		return usageError("-lines must be at least 1, got %d", *lines)
 	case *pace < 0:
 		return usageError("-pace must not be negative, got %v", *pace)
+	case *cutAfter < 0:
+		return usageError("-cut-after must not be negative, got %d", *cutAfter)
+	case bounds.TTL <= 0:
+		return usageError("-resume-ttl must be positive, got %v", bounds.TTL)
+	case bounds.MaxChunks < 1:
+		return usageError("-resume-max-chunks must be at least 1, got %d", bounds.MaxChunks)
+	case bounds.MaxBytes < 1:
+		return usageError("-resume-max-bytes must be at least 1, got %d", bounds.MaxBytes)
+	case bounds.MaxStreams < 1:
+		return usageError("-resume-max-streams must be at least 1, got %d", bounds.MaxStreams)
 	}
 
 	linesOpt := *lines
@@ -135,6 +163,8 @@ Flags:
 		Seed:                *seed,
 		RateLimit:           *rateLimit,
 		Variants:            splitList(variants),
+		CutAfter:            *cutAfter,
+		Store:               resumable.NewMemory(resumable.MemoryOptions{Bounds: bounds}),
 		Log: func(e mock.Entry) {
 			role := string(e.Role)
 			if role == "" {
@@ -166,8 +196,14 @@ Flags:
 		v, _ := mock.LookupVariantFor(p, name)
 		logf("chatwire serve: variant %s: %s\n", v.Name, v.Description)
 	}
+	if *cutAfter > 0 {
+		logf("chatwire serve: cut-after %d: the first response of each created stream is cut after %d %s; resume it\n",
+			*cutAfter, *cutAfter, map[bool]string{true: "chunks", false: "lines"}[p == protocol.UI])
+	}
 	fmt.Fprintf(stdout, "chatwire mock listening on http://%s\n", ln.Addr())
-	return serveUntilDone(ctx, srv, ln, "serve", at.grace, stderr, logf)
+	code := serveUntilDone(ctx, srv, ln, "serve", at.grace, stderr, logf)
+	srv.Close() // the streams the agent still writes into the store end, cut
+	return code
 }
 
 // serverFlags are the flags of a command that serves HTTP (serve, bridge):
@@ -300,13 +336,21 @@ func openRequests(n int64, one, many string) string {
 func printFaults(w io.Writer, p protocol.Protocol) {
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "FAULT\tCHECKS IT MUST TRIP")
-	for _, f := range mock.FaultsFor(p) {
+	row := func(f mock.Fault) {
 		checks := append([]string(nil), f.Fails...)
 		for _, id := range f.Warns {
 			checks = append(checks, id+" (warn; fail with -strict)")
 		}
 		fmt.Fprintf(tw, "%s\t%s\n", f.Name, strings.Join(checks, ", "))
 		fmt.Fprintf(tw, "\t  %s\n", f.Description)
+	}
+	for _, f := range mock.FaultsFor(p) {
+		row(f)
+	}
+	fmt.Fprintln(tw, "\t")
+	fmt.Fprintln(tw, "RESUME FAULT\tCHECKS IT MUST TRIP (chatwire check -resume CONTRACTS)")
+	for _, f := range mock.ResumeFaultsFor(p) {
+		row(f)
 	}
 	tw.Flush()
 }

@@ -307,6 +307,13 @@ func TestServeUsage(t *testing.T) {
 			`fault "ui-no-done" is a fault of the ui protocol, not of v4 (-protocol ui)`},
 		{"ui variant with v4", []string{"-variant", "keepalive"}, exitUsage,
 			`variant "keepalive" is a variant of the ui protocol, not of v4`},
+		{"cut after", []string{"-cut-after", "-1"}, exitUsage, "-cut-after must not be negative, got -1"},
+		{"resume ttl", []string{"-resume-ttl", "0s"}, exitUsage, "-resume-ttl must be positive, got 0s"},
+		{"resume max chunks", []string{"-resume-max-chunks", "0"}, exitUsage, "-resume-max-chunks must be at least 1, got 0"},
+		{"resume max bytes", []string{"-resume-max-bytes", "-5"}, exitUsage, "-resume-max-bytes must be at least 1, got -5"},
+		{"resume max streams", []string{"-resume-max-streams", "0"}, exitUsage, "-resume-max-streams must be at least 1, got 0"},
+		{"ui resume fault with v4", []string{"-fault", "ui-workflow-off-by-one"}, exitUsage,
+			`fault "ui-workflow-off-by-one" is a fault of the ui protocol, not of v4 (-protocol ui)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -372,4 +379,68 @@ func TestServeSecondInterrupt(t *testing.T) {
 	rest, err := io.ReadAll(br)
 	require.Error(t, err, "the stream is cut, not finished; it read %q", rest)
 	assert.NotErrorIs(t, err, io.EOF)
+}
+
+// TestServeCutAfterAndResume: with -cut-after N the create's response is
+// cut after N chunks (or lines), logged as cut, and each contract's resume
+// gives the rest; with -resume-max-streams 1 the older chat's stream is
+// evicted by the next chat's, and its resume names why (410
+// stream_evicted, streams).
+func TestServeCutAfterAndResume(t *testing.T) {
+	tests := []struct {
+		proto, body, resume string
+		replay              bool // the contract replays from the start
+	}{
+		{"ui", `{"id":"chat-cut","messages":[{"role":"user","parts":[{"type":"text","text":"x"}]}]}`, "/api/chat/chat-cut/stream", true},
+		{"ui", `{"id":"chat-cut","messages":[{"role":"user","parts":[{"type":"text","text":"x"}]}]}`, "/api/chat/chat-cut/stream?startIndex=4", false},
+		{"v4", `{"id":"chat-cut","content":"x"}`, "/api/chat?chatId=chat-cut", true},
+		{"v4", `{"id":"chat-cut","content":"x"}`, "/api/chat/chat-cut/subscribe?startIndex=4", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.proto+" "+tt.resume, func(t *testing.T) {
+			s := startServe(t, "-protocol", tt.proto, "-pace", "0s", "-lines", "3", "-cut-after", "4", "-resume-max-streams", "1")
+			assert.Contains(t, s.stderr.String(), "chatwire serve: cut-after 4: the first response of each created stream is cut after 4 ")
+			do := func(method, path, body string) (int, string, error) {
+				req, err := http.NewRequest(method, s.url+path, strings.NewReader(body))
+				require.NoError(t, err)
+				req.Header.Set("Authorization", "Bearer "+mock.KeyValid)
+				req.Header.Set("Content-Type", "application/json")
+				resp, err := http.DefaultClient.Do(req)
+				require.NoError(t, err, "%s %s", method, path)
+				defer resp.Body.Close()
+				b, err := io.ReadAll(resp.Body)
+				return resp.StatusCode, string(b), err
+			}
+			code, got, err := do("POST", "/api/chat", tt.body)
+			require.Equal(t, 200, code, got)
+			require.Error(t, err, "the create's response is cut: %q", got)
+			assert.NotErrorIs(t, err, io.EOF, "a cut, not a finished stream")
+			items := strings.Count(got, "\n")
+			if tt.proto == "ui" {
+				items = strings.Count(got, "\n\n")
+			}
+			assert.Equal(t, 4, items, "cut after 4: %q", got)
+			assert.Regexp(t, `POST /api/chat 200 \S+ key=valid req_\w+ cut\n`, s.stderr.String(), "the log marks the create cut")
+
+			code, rest, err := do("GET", tt.resume, "")
+			require.NoError(t, err, "GET %s: a resume is never cut", tt.resume)
+			require.Equal(t, 200, code, rest)
+			whole := rest
+			if !tt.replay {
+				whole = got + rest
+			}
+			assert.True(t, strings.HasPrefix(whole, got), "the resume gives what the cut response had first: %q", whole)
+			end := map[string]string{"ui": `data: {"type":"finish"}` + "\n\ndata: [DONE]\n\n", "v4": "\nd:{"}[tt.proto]
+			assert.Contains(t, whole, end, "the whole stream, to its end")
+
+			code, body, _ := do("POST", "/api/chat", strings.Replace(tt.body, "chat-cut", "chat-next", 1))
+			require.Equal(t, 200, code, body)
+			code, body, err = do("GET", tt.resume, "")
+			require.NoError(t, err)
+			assert.Equal(t, 410, code, "the first chat's stream, evicted by -resume-max-streams 1: %s", body)
+			assert.Contains(t, body, `"code":"stream_evicted"`)
+			assert.Contains(t, body, `"why":"streams"`)
+			assert.Equal(t, exitOK, s.stop(t))
+		})
+	}
 }
