@@ -60,6 +60,8 @@ func (s *Server) resumeWith(w *response, r *http.Request, id string, c contract)
 	role, _ := authenticate(r.Header)
 	anyone := false // a resume fault lets the request read any chat
 	switch {
+	case s.fault == faultFollowUpAuth && c == contractSubscribe && !role.authenticated():
+		w.role = role // the follow-up fault: subscribe skips the key, as status and publish do
 	case (s.fault == faultResumeUnauthenticated || s.fault == faultUIResumeUnauthenticated) && !role.authenticated() && c != contractStop:
 		w.role, anyone = role, true
 	case (s.fault == faultResumeOtherTeam || s.fault == faultUIResumeOtherTeam) && role == RoleOtherTeam && c != contractStop:
