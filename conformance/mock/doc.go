@@ -375,11 +375,43 @@
 //	MaxStreams     10,000    streams (the first ended, else the least recently written, evicted)
 //	MaxTotalBytes  256 MiB   bytes of all streams
 //
-// The resume faults ([ResumeFaults], apart from [Faults] and [UIFaults]
-// because each fails a check of `chatwire check -resume` only) and the
-// resume variants (resume-no-done, resume-204-after-end,
-// resume-empty-after-end; keepalive frames resumed streams too) are in
-// `chatwire serve -fault list` and `-variant list`.
+// The resume faults ([ResumeFaults]) stand apart from [Faults] and
+// [UIFaults] because each fails checks of `chatwire check -resume` only
+// (chat/4.7/resume-<contract>-<aspect>); `chatwire serve -fault list`
+// lists them under their own heading, each with its checks and how each
+// real client is harmed. v4's, then the UI stream's:
+//
+//	resume-rest-only              ?chatId= answers only the lines after the cut (ai-sdk-4-cut)
+//	resume-after-end-204          ?chatId= answers 204 after the end (ai-sdk-4-after-end)
+//	resume-unknown-204            ?chatId= answers 204 for an unknown chat (ai-sdk-4-unknown)
+//	resume-other-chat             ?chatId= of an unknown chat: the team's latest chat's stream (ai-sdk-4-unknown)
+//	subscribe-off-by-one          subscribe serves startIndex N from N+1 (subscribe-cut)
+//	subscribe-gone-after-end      subscribe answers 404 after the end (subscribe-after-end)
+//	subscribe-unknown-empty       subscribe answers an unknown chat 200, empty (subscribe-unknown)
+//	resume-unauthenticated        ?chatId= and subscribe without a key (ai-sdk-4-auth, subscribe-auth)
+//	resume-other-team             ?chatId= and subscribe to another team (ai-sdk-4-auth, subscribe-auth)
+//	ui-resume-message-id-changes  the replay's start has a new messageId (ai-sdk-cut, ai-sdk-skew)
+//	ui-resume-rest-only           the replay starts after the cut, mid-part (ai-sdk-cut, ai-sdk-skew)
+//	ui-resume-no-finish           resumed streams: [DONE] without finish (ai-sdk-, workflow-, subscribe-cut)
+//	ui-resume-204-while-running   ai-sdk: 204 while the cut stream runs (ai-sdk-cut, ai-sdk-skew)
+//	ui-resume-done-422            ai-sdk: 422 "Stream is already done" after the end (ai-sdk-after-end)
+//	ui-resume-unknown-404         ai-sdk: 404 for an unknown chat (ai-sdk-unknown)
+//	ui-resume-other-chat          ai-sdk, unknown chat: the team's latest chat's stream (ai-sdk-unknown)
+//	ui-workflow-204-after-end     workflow: 204 after the end (workflow-after-end)
+//	ui-workflow-unknown-204       workflow: 204 for an unknown run or chat (workflow-unknown)
+//	ui-workflow-off-by-one        workflow serves startIndex N from N+1 (workflow-cut)
+//	ui-subscribe-off-by-one       subscribe serves startIndex N from N+1 (subscribe-cut)
+//	ui-subscribe-gone-after-end   subscribe answers 404 after the end (subscribe-after-end)
+//	ui-subscribe-unknown-empty    subscribe answers an unknown chat 200, [DONE] alone (subscribe-unknown)
+//	ui-resume-unauthenticated     ai-sdk, workflow, subscribe without a key (their -auth checks)
+//	ui-resume-other-team          ai-sdk, workflow, subscribe to another team (their -auth checks)
+//
+// The resume variants, which a conformant service may show and the
+// checker must pass: resume-no-done (UI: resumed streams end after finish
+// without [DONE]), resume-204-after-end (UI: ai-sdk answers 204 once the
+// stream ended, [resumable.AfterEndNoContent]), resume-empty-after-end
+// (v4: ?chatId= answers an empty 200 once the stream ended); keepalive
+// frames the resumed streams too.
 //
 // # Rate limit
 //

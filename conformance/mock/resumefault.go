@@ -34,6 +34,8 @@ const (
 	faultUISubscribeUnknownEmpty = "ui-subscribe-unknown-empty"
 	faultUIResumeUnauthenticated = "ui-resume-unauthenticated"
 	faultUIResumeOtherTeam       = "ui-resume-other-team"
+	faultResumeOtherChat         = "resume-other-chat"
+	faultUIResumeOtherChat       = "ui-resume-other-chat"
 )
 
 // resumeCheck returns the ID of the resume check of a contract and an
@@ -73,6 +75,8 @@ func ResumeFaults() []Fault {
 			append([]string{resumeCheck(contractAISDK4, "auth"), resumeCheck(contractSubscribe, "auth")}, subscribeAuth...), nil},
 		{faultResumeOtherTeam, "the resume routes (?chatId= and subscribe) serve the chat of another team, to " + KeyOtherTeam + " and to a key of another team: a key reads the chats of teams it has no permission for",
 			[]string{resumeCheck(contractAISDK4, "auth"), resumeCheck(contractSubscribe, "auth")}, nil},
+		{faultResumeOtherChat, "GET /api/chat?chatId= answers a chat it does not know with the stream of the team's latest chat (a server that keeps one resumable stream per user, not per chat): ai 4's experimental_resume shows another chat's answer in this chat, as its own assistant message",
+			[]string{resumeCheck(contractAISDK4, "unknown")}, nil},
 	})
 	ui := faultsOf(protocol.UI, []faultRow{
 		{faultUIResumeMessageID, "the replay of GET /api/chat/{id}/stream (ai-sdk) starts with a start chunk whose messageId is new at each answer (a server that makes the id per response), not the message's: in the tab that lost the connection every client ends with two assistant messages, the part it had and the whole answer (ai 7.0.61+, 6.0.250+ and 5.0.233+ append the replay as a second message, vercel/ai#18457 and #18107; earlier releases copy what they had into it); after a reload, with nothing kept, the answer shows once",
@@ -103,6 +107,8 @@ func ResumeFaults() []Fault {
 			append([]string{resumeCheck(contractAISDK, "auth"), resumeCheck(contractWorkflow, "auth"), resumeCheck(contractSubscribe, "auth")}, subscribeAuth...), nil},
 		{faultUIResumeOtherTeam, "the resume routes (ai-sdk, workflow, subscribe) serve the chat of another team, to " + KeyOtherTeam + " and to a key of another team: a key reads the chats of teams it has no permission for",
 			[]string{resumeCheck(contractAISDK, "auth"), resumeCheck(contractWorkflow, "auth"), resumeCheck(contractSubscribe, "auth")}, nil},
+		{faultUIResumeOtherChat, "GET /api/chat/{id}/stream (ai-sdk) answers a chat it does not know with the stream of the team's latest chat, not 204 (a server that keeps one active stream per user, not per chat): useChat({resume: true}) on mount of every new chat shows another chat's answer as this chat's assistant message",
+			[]string{resumeCheck(contractAISDK, "unknown")}, nil},
 	})
 	return append(v4, ui...)
 }
@@ -165,6 +171,16 @@ func (s *Server) resumeFault(w *response, r *http.Request, c contract) bool {
 			s.writeError(w, http.StatusNotFound, codeNotFound, "", "the chat has no stream running")
 			return true
 		}
+	case faultResumeOtherChat, faultUIResumeOtherChat:
+		if latest := s.latestChat(w.role.team()); !t.known && latest != "" {
+			if c == contractAISDK4 {
+				q := r.URL.Query()
+				q.Set("chatId", latest)
+				r.URL.RawQuery = q.Encode()
+			} else {
+				r.SetPathValue("id", latest)
+			}
+		}
 	case faultSubscribeUnknownEmpty, faultUISubscribeUnknownEmpty:
 		if !t.known {
 			h := w.Header()
@@ -187,16 +203,29 @@ func (s *Server) resumeFault(w *response, r *http.Request, c contract) bool {
 // of contract c before its handler does.
 func (s *Server) answersBefore(c contract) bool {
 	switch s.fault {
-	case faultUIResume204Running, faultUIResumeDone422, faultUIResumeUnknown404:
+	case faultUIResume204Running, faultUIResumeDone422, faultUIResumeUnknown404, faultUIResumeOtherChat:
 		return c == contractAISDK
 	case faultUIWorkflow204AfterEnd, faultUIWorkflowUnknown204:
 		return c == contractWorkflow
-	case faultResumeAfterEnd204, faultResumeUnknown204:
+	case faultResumeAfterEnd204, faultResumeUnknown204, faultResumeOtherChat:
 		return c == contractAISDK4
 	case faultSubscribeGoneAfterEnd, faultUISubscribeGoneAfterEnd, faultSubscribeUnknownEmpty, faultUISubscribeUnknownEmpty:
 		return c == contractSubscribe
 	}
 	return false
+}
+
+// latestChat returns the id of team's chat created last, "" when it has
+// none.
+func (s *Server) latestChat(team string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := len(s.order) - 1; i >= 0; i-- {
+		if c := s.chats[s.order[i]]; c != nil && c.team == team {
+			return c.id
+		}
+	}
+	return ""
 }
 
 // wasCut reports whether a message's first response was cut.
