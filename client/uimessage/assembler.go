@@ -44,6 +44,11 @@ type Assembler struct {
 	pp      jsvalue.PartialParser
 	scratch []byte
 	idBuf   []byte
+
+	// chat is set where a Chat drives the Assembler as the chat's
+	// streaming state (chat.go): it hears each write and each reset, and
+	// says how a start chunk resets the message.
+	chat *chatHooks
 }
 
 // A part is one part of the message, with what the assembly looks parts up
@@ -147,6 +152,9 @@ func (a *Assembler) newMessage(id value) {
 // write is the client's write(): it yields the message as it is now.
 func (a *Assembler) write() {
 	a.shown, a.wrote = len(a.parts), true
+	if a.chat != nil {
+		a.chat.write(a, false)
+	}
 }
 
 // Err returns the *[AssemblyError] the client threw, the error of a

@@ -109,6 +109,9 @@ func (a *Assembler) dispatch(t []byte, c []byte) *jsError {
 		}
 	case "start":
 		id, meta := jsvalue.Lookup2(c, "messageId", "messageMetadata")
+		if a.chat != nil {
+			return a.chatStart(id, meta)
+		}
 		reset := false
 		if a.b.resetOnNewID && notNull(id) {
 			cur := a.msg.get("id")

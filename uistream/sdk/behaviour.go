@@ -18,8 +18,16 @@ import (
 // maps) at every change of those files after it, found by bisection. A
 // "git ai@V" source is packages/ai/src/FILE at tag ai@V; "npm V" is the
 // package's src/FILE; "(gone)" marks the release that dropped the
-// behaviour. useChat's own state (ui/chat.ts: which message a resumed or
-// regenerated response continues) is not in the table.
+// behaviour.
+//
+// The Chat… and Transport… features are the chat's own (ui/chat.ts, the
+// AbstractChat that useChat drives, and its DefaultChatTransport): how a
+// resumed stream meets the messages the chat holds. Their ranges were read
+// the same way from the npm packages (the src/ of ai 6 and 7, the source
+// maps of ai 5), at every release corpus/resume's generator installs and
+// at the releases npm has around each change (6.0.249, 6.0.254 and 7.0.121
+// are not on npm: the first release after each is named); the generator
+// runs every one of them.
 type Feature uint8
 
 // The features, in the table's order.
@@ -70,6 +78,21 @@ const (
 	FeatureMergeSkipsPrototypeKeys
 	FeatureToolPartRawInput
 	FeatureOutputErrorProviderExecuted
+	FeatureChatResumeGetFirst
+	FeatureChatResumeNoStreamReady
+	FeatureChatDisconnectKeepsState
+	FeatureChatResumeIfDisconnected
+	FeatureChatResumeFreshMessage
+	FeatureChatResumeKeepsStreamingTool
+	FeatureChatResumeKeepsApprovalResponded
+	FeatureChatResumeKeepsProviderExecuted
+	FeatureChatWriteNearestSameID
+	FeatureChatResumeResetOnMessageIDChange
+	FeatureChatResumeResetOnFirstStart
+	FeatureTransportResumeStreamIsReplay
+	FeatureChatStartKeepsStatus
+	FeatureChatErrorUpdatesError
+	FeatureTransportAPICallError
 )
 
 type featureRow struct {
@@ -127,6 +150,21 @@ var featureRows = []featureRow{
 	{FeatureMergeSkipsPrototypeKeys, "MergeSkipsPrototypeKeys", "5.0.181-5, 6.0.171-6, 7.0.0-", "git ai@5.0.181, git ai@6.0.171, git ai@7.0.0: util/merge-objects.ts", `mergeObjects (message metadata) skips the keys __proto__, constructor and prototype`},
 	{FeatureToolPartRawInput, "ToolPartRawInput", "5.0.7-5, 6.0.0-6, 7.0.0-", "git ai@5.0.7, git ai@6.0.0, git ai@7.0.0: ui/process-ui-message-stream.ts", `tool parts carry rawInput (tool-input-error's input of a static tool), and a dynamic tool part keeps its rawInput when an update brings none`},
 	{FeatureOutputErrorProviderExecuted, "OutputErrorProviderExecuted", "5.0.86-5, 6.0.0-6, 7.0.0-", "git ai@5.0.86, git ai@6.0.0, git ai@7.0.0: ui/process-ui-message-stream.ts", `tool-output-error passes the chunk's providerExecuted on to the tool part`},
+	{FeatureChatResumeGetFirst, "ChatResumeGetFirst", "6.0.90-6, 7.0.0-", "npm 6.0.90, git ai@7.0.0: ui/chat.ts", `resumeStream() sends the GET before it sets the status to submitted or makes the streaming state: a 204 or an error answer leaves the state and the messages as they were (before: submitted first, the state made, and an error answer is caught with the stream's errors)`},
+	{FeatureChatResumeNoStreamReady, "ChatResumeNoStreamReady", "5.0.2-5, 6.0.0-6.0.89, 6.0.250-6, 7.0.56-", "npm 5.0.2, git ai@6.0.0, npm 6.0.90 (gone), npm 6.0.250, npm 7.0.56: ui/chat.ts", `a resume answered 204 (reconnectToStream returns null) sets the status to ready; without it 5.0.0 and 5.0.1 stay submitted, and 6.0.90 to 6.0.248 and 7.0.0 to 7.0.55 keep the status they had (error after a disconnect)`},
+	{FeatureChatDisconnectKeepsState, "ChatDisconnectKeepsState", "5.0.268-5, 6.0.295-6, 7.0.120-", "npm 5.0.268, npm 6.0.295, npm 7.0.120: ui/chat.ts", `a response that fails with a TypeError whose message holds "fetch" or "network" (a disconnect) keeps its streaming state (resumableStreamState: open text and reasoning parts, partial tool input), and the next resumeStream() on the same Chat continues it instead of making a new one`},
+	{FeatureChatResumeIfDisconnected, "ChatResumeIfDisconnected", "5.0.274-5, 6.0.304-6, 7.0.138-", "npm 5.0.274, npm 6.0.304, npm 7.0.138: ui/chat.ts", `the chat has ~resumeStreamIfDisconnected, which useChat({resume: true}) calls when the page becomes visible: it resumes only when the last response ended in a disconnect`},
+	{FeatureChatResumeFreshMessage, "ChatResumeFreshMessage", "5.0.233-5, 6.0.250-6, 7.0.61-", "npm 5.0.233, npm 6.0.250, npm 7.0.61: ui/chat.ts", `a resumed stream is written into a fresh assistant message (id from generateId, renamed by start's messageId), not into a snapshot of the last assistant message (before: the replay is appended to what the last assistant message holds)`},
+	{FeatureChatResumeKeepsStreamingTool, "ChatResumeKeepsStreamingTool", "5.0.270-5, 6.0.297-6, 7.0.122-", "npm 5.0.270, npm 6.0.297, npm 7.0.122: ui/chat.ts", `the exception to the fresh message: a last assistant message with a tool part in state input-streaming is still continued (a snapshot of it), so the rest of the input and the output find their call`},
+	{FeatureChatResumeKeepsApprovalResponded, "ChatResumeKeepsApprovalResponded", "7.0.128-", "npm 7.0.128: ui/chat.ts", `the exception also holds for a tool part in state approval-responded`},
+	{FeatureChatResumeKeepsProviderExecuted, "ChatResumeKeepsProviderExecuted", "7.0.134-", "npm 7.0.134: ui/chat.ts", `the exception also holds for a tool part in state input-available with providerExecuted`},
+	{FeatureChatWriteNearestSameID, "ChatWriteNearestSameID", "5.0.274-5, 6.0.304-6, 7.0.138-", "npm 5.0.274, npm 6.0.304, npm 7.0.138: ui/chat.ts", `each write replaces the message nearest the end of the list whose id is the streamed message's, else pushes it (before: it replaces the last message when the ids are equal, else pushes: a replay of an earlier message is appended)`},
+	{FeatureChatResumeResetOnMessageIDChange, "ChatResumeResetOnMessageIDChange", "6.0.304-6, 7.0.128-", "npm 6.0.304, npm 7.0.128: ui/chat.ts", `a resumed stream's start chunk whose messageId differs from the streamed message's id starts an empty message of that id (resetStateOnMessageIdChange)`},
+	{FeatureChatResumeResetOnFirstStart, "ChatResumeResetOnFirstStart", "6.0.304-6, 7.0.137-", "npm 6.0.304, npm 7.0.137: ui/chat.ts", `when the transport says a resume replays from the start (resumeStreamIsReplay), the first start chunk of a resumed stream starts an empty message (id: start's messageId, else the current one): a replay rebuilds the message instead of adding to it`},
+	{FeatureTransportResumeStreamIsReplay, "TransportResumeStreamIsReplay", "6.0.304-6, 7.0.138-", "npm 6.0.304, npm 7.0.138: ui/default-chat-transport.ts", `DefaultChatTransport has resumeStreamIsReplay, true unless the app sets it false; useChat's own transport forwards it from @ai-sdk/react 4.0.141 (ai 7.0.138) on, not in @ai-sdk/react 3 (ai 6), so an ai 6 chat under useChat sees no replay`},
+	{FeatureChatStartKeepsStatus, "ChatStartKeepsStatus", "5.0.236-5, 6.0.255-6, 7.0.66-", "npm 5.0.236, npm 6.0.255, npm 7.0.66: ui/process-ui-message-stream.ts", `the write of a start chunk does not set the status to streaming (write({updateStatus: false})): a stream that sends only its start leaves the chat submitted`},
+	{FeatureChatErrorUpdatesError, "ChatErrorUpdatesError", "6.0.302-6, 7.0.129-", "npm 6.0.302, npm 7.0.129: ui/chat.ts", `setStatus with the status the chat has already replaces its error: a resume that fails after a failed response shows the new error (before: the first error stays)`},
+	{FeatureTransportAPICallError, "TransportAPICallError", "7.0.100-", "npm 7.0.100: ui/http-chat-transport.ts", `a non-2xx answer throws AI_APICallError, message the body or "Failed to fetch the chat response." (before: Error, message the body)`},
 }
 
 // featureRanges holds each feature's releases, indexed by Feature; built

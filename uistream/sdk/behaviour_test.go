@@ -46,6 +46,21 @@ func TestFeatureExamples(t *testing.T) {
 		{FeatureReasoningPartID, []string{"5.0.234", "6.0.253", "7.0.63"}, []string{"5.0.233", "6.0.252", "7.0.62"}},
 		{FeatureReadResetsOnMessageIDChange, []string{"5.0.274", "6.0.303", "7.0.137"}, []string{"5.0.273", "6.0.302", "7.0.136"}},
 		{FeatureSteeringMessage, []string{"7.0.163"}, []string{"7.0.162", "6.0.326"}},
+		{FeatureChatResumeGetFirst, []string{"6.0.90", "6.0.326", "7.0.0"}, []string{"5.0.277", "6.0.89"}},
+		{FeatureChatResumeNoStreamReady, []string{"5.0.2", "6.0.89", "6.0.250", "7.0.56"}, []string{"5.0.1", "6.0.90", "6.0.248", "7.0.55"}},
+		{FeatureChatDisconnectKeepsState, []string{"5.0.268", "6.0.295", "7.0.120"}, []string{"5.0.267", "6.0.294", "7.0.119"}},
+		{FeatureChatResumeIfDisconnected, []string{"5.0.274", "6.0.304", "7.0.138"}, []string{"5.0.273", "6.0.303", "7.0.137"}},
+		{FeatureChatResumeFreshMessage, []string{"5.0.233", "6.0.250", "7.0.61"}, []string{"5.0.232", "6.0.248", "7.0.60"}},
+		{FeatureChatResumeKeepsStreamingTool, []string{"5.0.270", "6.0.297", "7.0.122"}, []string{"5.0.269", "6.0.296", "7.0.120"}},
+		{FeatureChatResumeKeepsApprovalResponded, []string{"7.0.128"}, []string{"7.0.127", "6.0.326"}},
+		{FeatureChatResumeKeepsProviderExecuted, []string{"7.0.134"}, []string{"7.0.133", "6.0.326"}},
+		{FeatureChatWriteNearestSameID, []string{"5.0.274", "6.0.304", "7.0.138"}, []string{"5.0.273", "6.0.303", "7.0.137"}},
+		{FeatureChatResumeResetOnMessageIDChange, []string{"6.0.304", "7.0.128"}, []string{"5.0.277", "6.0.303", "7.0.127"}},
+		{FeatureChatResumeResetOnFirstStart, []string{"6.0.304", "7.0.137"}, []string{"5.0.277", "6.0.303", "7.0.136"}},
+		{FeatureTransportResumeStreamIsReplay, []string{"6.0.304", "7.0.138"}, []string{"5.0.277", "6.0.303", "7.0.137"}},
+		{FeatureChatStartKeepsStatus, []string{"5.0.236", "6.0.255", "7.0.66"}, []string{"5.0.235", "6.0.253", "7.0.65"}},
+		{FeatureChatErrorUpdatesError, []string{"6.0.302", "7.0.129"}, []string{"5.0.277", "6.0.301", "7.0.128"}},
+		{FeatureTransportAPICallError, []string{"7.0.100", "7.0.173"}, []string{"6.0.326", "7.0.99"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.f.String(), func(t *testing.T) {
