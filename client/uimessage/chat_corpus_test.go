@@ -108,9 +108,9 @@ func (s *resumeScenario) responses(t *testing.T) []uimessage.Response {
 
 // runChat plays the scenario's steps on a Chat of release rel, each
 // request taking the next response, as the mock fetch serves them.
-func runChat(t *testing.T, s resumeScenario, rel sdk.Release) *uimessage.Chat {
+func runChat(t *testing.T, s resumeScenario, rel sdk.Release, opts ...uimessage.ChatOption) *uimessage.Chat {
 	t.Helper()
-	c, err := uimessage.NewChat(rel, s.Messages)
+	c, err := uimessage.NewChat(rel, s.Messages, opts...)
 	require.NoError(t, err)
 	rs := s.responses(t)
 	next := 0
@@ -153,7 +153,14 @@ func TestChatCorpus(t *testing.T) {
 		t.Run(s.Name, func(t *testing.T) {
 			for _, o := range readResumeExpected(t, s.Name) {
 				for _, v := range o.Releases {
-					c := runChat(t, s, sdk.MustParse(v))
+					// RELEASE+chat: the app's own Chat, whose transport
+					// shows the chat resumeStreamIsReplay
+					var opts []uimessage.ChatOption
+					rel, direct := strings.CutSuffix(v, "+chat")
+					if direct {
+						opts = append(opts, uimessage.WithResumeStreamIsReplay(true))
+					}
+					c := runChat(t, s, sdk.MustParse(rel), opts...)
 					assert.Equal(t, o.Status, string(c.Status()), "ai@%s: status", v)
 					if o.Error == nil {
 						assert.Nil(t, c.Err(), "ai@%s: error", v)

@@ -22,7 +22,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { runAISDK, runV4, runWorkflow, semver } from './clients.mjs';
 import { scenarios } from './scenarios.mjs';
@@ -50,6 +50,40 @@ function aiReleases() {
 // version reads the installed version of a package (an alias or a name).
 function version(name) {
   return JSON.parse(readFileSync(require.resolve(`${name}/package.json`), 'utf8')).version;
+}
+
+// REACT lists the @ai-sdk/react releases installed (package.json) whose
+// own Chat class the cross-check runs: each pins one ai release.
+const REACT = ['react-2.0.0', 'react-2.0.280', 'react-3.0.0', 'react-3.0.307', 'react-4.0.64', 'react-4.0.141', 'react-4.0.177'];
+
+// DIRECT lists the releases run a second time with the app's own Chat
+// (useChat({chat}): the chat has the transport itself, not useChat's
+// wrapper), recorded as RELEASE+chat: the ai 6 releases whose transport
+// says a resume is a replay, which @ai-sdk/react 3 does not forward.
+const DIRECT = ['6.0.304', '6.0.326'];
+
+// crossCheck runs every ai-sdk scenario with @ai-sdk/react's own Chat
+// class (ReactChatState, the snapshot of its release) over the ai release
+// it pins, and requires the same record as the Chat clients.mjs builds
+// on that release's AbstractChat: the expected files' chat is useChat's.
+async function crossCheck(list, records) {
+  let n = 0;
+  for (const name of REACT) {
+    const { Chat } = await import(name);
+    const req = createRequire(require.resolve(name));
+    const sdk = await import(pathToFileURL(req.resolve('ai')).href);
+    const release = JSON.parse(readFileSync(req.resolve('ai/package.json'), 'utf8')).version;
+    for (const s of list) {
+      const want = records.get(`${s.name} ${release}`);
+      if (want === undefined) throw new Error(`${name}: ai@${release} is not installed as ai-${release}`);
+      const got = await runAISDK(sdk, release, s, 'usechat', Chat);
+      if (JSON.stringify(got) !== JSON.stringify(want)) {
+        throw new Error(`${s.name}: @ai-sdk/react ${name.slice('react-'.length)}'s Chat (ai@${release}) ends otherwise than AbstractChat with useChat's state:\n${JSON.stringify(got)}\n${JSON.stringify(want)}`);
+      }
+      n++;
+    }
+  }
+  return n;
 }
 
 // scenarioFile is the scenario as its file keeps it: each body as text
@@ -97,13 +131,21 @@ async function main() {
   const workflow = await import('@ai-sdk/workflow/client');
   const uiUtils = await import('@ai-sdk/ui-utils');
   const names = new Set();
+  const records = new Map();
+  const aiSDK = [];
   for (const s of scenarios()) {
     if (names.has(s.name)) throw new Error(`two scenarios named ${s.name}`);
     names.add(s.name);
     const runs = [];
     switch (s.contract) {
       case 'ai-sdk':
-        for (const r of releases) runs.push({ release: r, record: await runAISDK(sdks.get(r), r, s, 'usechat') });
+        aiSDK.push(s);
+        for (const r of releases) {
+          const record = await runAISDK(sdks.get(r), r, s, 'usechat');
+          records.set(`${s.name} ${r}`, record);
+          runs.push({ release: r, record });
+        }
+        for (const r of DIRECT) runs.push({ release: `${r}+chat`, record: await runAISDK(sdks.get(r), r, s, 'chat') });
         break;
       case 'workflow':
         runs.push({ release: `workflow@${version('@ai-sdk/workflow')}+ai@7.0.173`, record: await runWorkflow(workflow, sdks.get('7.0.173'), s) });
@@ -117,7 +159,8 @@ async function main() {
     write(join(ROOT, 'scenarios', `${s.name}.json`), scenarioFile(s));
     write(join(ROOT, 'expected', `${s.name}.json`), { scenario: s.name, outcomes: group(runs) });
   }
-  process.stdout.write(`corpus/resume: ${names.size} scenarios, ${releases.length} ai releases\n`);
+  const checked = await crossCheck(aiSDK, records);
+  process.stdout.write(`corpus/resume: ${names.size} scenarios, ${releases.length} ai releases; @ai-sdk/react's own Chat agreed in ${checked} runs\n`);
 }
 
 await main();
