@@ -341,8 +341,8 @@ func hasBody(status int) bool {
 	return status != 101 && status != 204 && status != 205 && status != 304
 }
 
-// respond is makeRequest: one request of the chat (a resume or a send)
-// and its answer.
+// respond is makeRequest over DefaultChatTransport: one request of the
+// chat (a resume or a send) and its answer.
 func (c *Chat) respond(resume bool, r Response) {
 	if !resume {
 		c.kept = nil
@@ -367,54 +367,78 @@ func (c *Chat) respond(resume bool, r Response) {
 			return
 		}
 	}
+	c.run(resume, func(a *Assembler) streamEnd {
+		if !getFirst {
+			switch {
+			case r.End == EndRefused:
+				return streamEnd{err: errFetchFailed, disconnect: true}
+			case resume && r.Status == 204:
+				return streamEnd{noStream: true}
+			case !ok(r.Status):
+				return streamEnd{err: c.httpError(r)}
+			case !hasBody(r.Status):
+				return streamEnd{err: c.emptyBody()}
+			}
+		}
+		rd := NewReader(bytes.NewReader(r.Body), a)
+		for rd.Next() {
+		}
+		if err := rd.Err(); err != nil {
+			return streamEnd{err: thrown(err)}
+		}
+		switch r.End {
+		case EndCut:
+			return streamEnd{err: errNetwork, disconnect: true}
+		case EndOpen:
+			return streamEnd{open: true}
+		}
+		return streamEnd{}
+	})
+}
+
+// A streamEnd is how the stream of one request ended for the chat: an
+// error it threw (a disconnect where the error is the network's), a
+// stream that stays open, or no stream to resume (a 204 the chat reads
+// after making its state).
+type streamEnd struct {
+	err        *ChatError
+	disconnect bool
+	open       bool
+	noStream   bool
+}
+
+// run is the part of makeRequest after the transport gave a stream:
+// status submitted, the streaming state (the one a disconnect kept, or a
+// new one), the stream read into it by read, and the end.
+func (c *Chat) run(resume bool, read func(a *Assembler) streamEnd) {
+	if !resume {
+		c.kept = nil
+	}
 	c.setStatus(StatusSubmitted, nil)
 	a := c.kept
 	if !resume || a == nil {
 		a = c.newState(resume)
 	}
-	fail := func(e *ChatError, disconnect bool) {
-		if disconnect && c.rel.Has(sdk.FeatureChatDisconnectKeepsState) {
-			c.kept = a
-		} else if c.kept == a {
-			c.kept = nil
-		}
-		c.setStatus(StatusError, e)
-	}
-	if !getFirst {
-		switch {
-		case r.End == EndRefused:
-			fail(errFetchFailed, true)
-			return
-		case resume && r.Status == 204:
-			if c.rel.Has(sdk.FeatureChatResumeNoStreamReady) {
-				c.setStatus(StatusReady, nil)
-				c.kept = nil
-			}
-			return
-		case !ok(r.Status):
-			fail(c.httpError(r), false)
-			return
-		case !hasBody(r.Status):
-			fail(c.emptyBody(), false)
-			return
-		}
-	}
 	c.hooks.resetOnID = resume && c.rel.Has(sdk.FeatureChatResumeResetOnMessageIDChange)
 	c.hooks.resetFirst = resume && c.replay && c.rel.Has(sdk.FeatureChatResumeResetOnFirstStart)
 	c.hooks.seenStart = false
 	a.chat = &c.hooks
-	defer func() { a.chat = nil }()
-	rd := NewReader(bytes.NewReader(r.Body), a)
-	for rd.Next() {
-	}
-	if err := rd.Err(); err != nil {
-		fail(thrown(err), false)
-		return
-	}
-	switch r.End {
-	case EndCut:
-		fail(errNetwork, true)
-	case EndOpen:
+	end := read(a)
+	a.chat = nil
+	switch {
+	case end.noStream:
+		if c.rel.Has(sdk.FeatureChatResumeNoStreamReady) {
+			c.setStatus(StatusReady, nil)
+			c.kept = nil
+		}
+	case end.err != nil:
+		if end.disconnect && c.rel.Has(sdk.FeatureChatDisconnectKeepsState) {
+			c.kept = a
+		} else if c.kept == a {
+			c.kept = nil
+		}
+		c.setStatus(StatusError, end.err)
+	case end.open:
 		c.waiting = true
 	default:
 		c.setStatus(StatusReady, nil)

@@ -162,11 +162,7 @@ func TestChatCorpus(t *testing.T) {
 					}
 					c := runChat(t, s, sdk.MustParse(rel), opts...)
 					assert.Equal(t, o.Status, string(c.Status()), "ai@%s: status", v)
-					if o.Error == nil {
-						assert.Nil(t, c.Err(), "ai@%s: error", v)
-					} else if assert.NotNil(t, c.Err(), "ai@%s: error", v) {
-						assert.Equal(t, o.Error.Name+": "+o.Error.Message, c.Err().Error(), "ai@%s: error", v)
-					}
+					assertChatError(t, o, c.Err())
 					assert.Equal(t, string(o.Waiting) != "null" && len(o.Waiting) > 0, c.Waiting(), "ai@%s: waiting", v)
 					assert.Equal(t, jsonList(o.Messages), jsonList(c.Messages()), "ai@%s: messages", v)
 				}
@@ -189,4 +185,80 @@ func jsonList(ms []json.RawMessage) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+func TestWorkflowChatCorpus(t *testing.T) {
+	scenarios := readResumeScenarios(t, "workflow")
+	require.NotEmpty(t, scenarios)
+	for _, s := range scenarios {
+		t.Run(s.Name, func(t *testing.T) {
+			outcomes := readResumeExpected(t, s.Name)
+			require.Len(t, outcomes, 1)
+			o := outcomes[0]
+			require.Equal(t, []string{"workflow@2.0.43+ai@7.0.173"}, o.Releases)
+			var opts []uimessage.WorkflowOption
+			if s.StartIndex != nil {
+				opts = append(opts, uimessage.WithInitialStartIndex(*s.StartIndex))
+			}
+			w, err := uimessage.NewWorkflowChat(s.ChatID, s.Messages, opts...)
+			require.NoError(t, err)
+			// each step takes the responses left; its requests say how
+			// many it used
+			rs := s.responses(t)
+			for _, st := range s.Steps {
+				before := len(w.Requests())
+				switch {
+				case st.Send != nil:
+					require.NoError(t, w.Send(st.Send, rs...))
+				case st.Resume == "call":
+					require.NoError(t, w.Resume(rs...))
+				case st.Resume == "visible":
+					_, err := w.ResumeIfDisconnected(rs...)
+					require.NoError(t, err)
+				default:
+					t.Fatalf("unknown step")
+				}
+				rs = rs[min(len(rs), len(w.Requests())-before):]
+				if w.Waiting() {
+					break
+				}
+			}
+			var want, got []string
+			for _, r := range o.Requests {
+				want = append(want, r.Method+" "+r.URL)
+			}
+			for _, r := range w.Requests() {
+				got = append(got, r.Method+" "+r.URL)
+			}
+			assert.Equal(t, want, got, "requests")
+			assert.Equal(t, o.Status, string(w.Status()), "status")
+			assertChatError(t, o, w.Err())
+			assert.Equal(t, string(o.Waiting) != "null" && len(o.Waiting) > 0, w.Waiting(), "waiting")
+			assert.Equal(t, jsonList(o.Messages), jsonList(w.Messages()), "messages")
+		})
+	}
+}
+
+// assertChatError compares the chat's error with the real client's. A
+// JSON parse error's message is V8's JSON.parse message, which the model
+// does not reproduce (it says where the decoder stopped): only what
+// precedes "AI_JSONParseError: " is compared, and the name.
+func assertChatError(t *testing.T, o resumeOutcome, got *uimessage.ChatError) {
+	t.Helper()
+	if o.Error == nil {
+		assert.Nil(t, got, "error")
+		return
+	}
+	if !assert.NotNil(t, got, "error") {
+		return
+	}
+	want := o.Error.Name + ": " + o.Error.Message
+	if i := strings.Index(want, "AI_JSONParseError: "); i >= 0 {
+		j := strings.Index(got.Error(), "AI_JSONParseError: ")
+		if assert.GreaterOrEqual(t, j, 0, "error %q names AI_JSONParseError", got) {
+			assert.Equal(t, want[:i], got.Error()[:j], "error")
+		}
+		return
+	}
+	assert.Equal(t, want, got.Error(), "error")
 }

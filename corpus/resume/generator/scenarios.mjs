@@ -107,8 +107,8 @@ function workflow() {
   const text = withMessageId(TEXT, undefined);
   const tool = withMessageId(TOOL, undefined);
   const run = { ...SSE_HEADERS, 'x-workflow-run-id': RUN };
-  const same = (name, description, responses) => ({
-    name, description, contract: 'workflow', chatId: CHAT, messages: [], steps: [{ send: USER }], responses,
+  const same = (name, description, responses, steps = []) => ({
+    name, description, contract: 'workflow', chatId: CHAT, messages: [], steps: [{ send: USER }, ...steps], responses,
   });
   const reload = (name, description, responses, startIndex, messages = [USER]) => ({
     name, description, contract: 'workflow', chatId: CHAT, messages, steps: [{ resume: 'call' }], responses, startIndex,
@@ -126,11 +126,14 @@ function workflow() {
     same('wf-text-cut-three-times', 'the POST breaks; three GETs in a row break too', [post, cut(text, 5), cut(text, 5), cut(text, 5)]),
     same('wf-text-cut-bad-event', 'the POST breaks; three GETs in a row send an event that is not JSON', [post, ok(sse([bad])), ok(sse([bad])), ok(sse([bad]))]),
     same('wf-text-cut-empty-forever', 'the POST breaks; GETs end cleanly with no chunk, again and again', [post, ok(Buffer.alloc(0)), ok(Buffer.alloc(0))]),
+    same('wf-text-cut-refused-visible', 'the POST breaks inside a text part; the GET gets no response (fetch rejects: a disconnect); the page becomes visible: reconnectToStream with the chat id from startIndex 0 replays the whole stream into the kept state', [post, { status: 0, headers: {}, body: Buffer.alloc(0), end: 'refused' }, ok(sse(text))], [{ resume: 'visible' }]),
+    same('wf-text-cut-bad-then-rest', 'the POST breaks; the first GET sends an event that is not JSON, the second the rest', [post, ok(sse([bad])), ok(sse(text.slice(4)))]),
     same('wf-tool-input-cut-resume', 'the POST breaks inside a streamed tool input; the GET sends the rest', [cut(tool, 4, run), ok(sse(tool.slice(4)))]),
     reload('wf-reload', 'a new page holding the user message; reconnectToStream with the chat id from startIndex 0', [ok(sse(text))], 0),
     reload('wf-reload-partial', 'a new page holding the partial answer the server persisted; the whole stream replayed (its start has no messageId: the transport\'s server sends none)', [ok(sse(text))], 0, [USER, PARTIAL]),
     reload('wf-reload-tail', 'a new page; reconnectToStream from the tail (startIndex -5), the tail index in the header', [{ ...ok(sse(text.slice(4))), headers: { ...SSE_HEADERS, 'x-workflow-stream-tail-index': '8' } }], -5),
     reload('wf-reload-tail-no-header', 'a new page; reconnectToStream from the tail (startIndex -5) without the tail index header; the answer breaks; the retry', [cut(text.slice(4), 2), ok(sse(text))], -5),
+    reload('wf-reload-tail-tool', 'a new page; reconnectToStream from the tail (startIndex -12) lands inside a streamed tool input: the orphan filter drops its deltas', [{ ...ok(sse(tool.slice(4))), headers: { ...SSE_HEADERS, 'x-workflow-stream-tail-index': '15' } }], -12),
     reload('wf-reload-204', 'a new page; the GET is answered 204', [status(204)], 0),
   ];
 }
