@@ -7,6 +7,7 @@ package uimessage_test
 // responses and must end with the same messages, status and error.
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"os"
@@ -171,17 +172,15 @@ func TestChatCorpus(t *testing.T) {
 	}
 }
 
-// jsonList writes messages one a line, each compacted, for a readable diff.
+// jsonList writes messages one a line, compacted (the keys in their
+// order: the model writes them as JSON.stringify does), for a readable
+// diff.
 func jsonList(ms []json.RawMessage) string {
-	var b strings.Builder
+	var b bytes.Buffer
 	for _, m := range ms {
-		var v any
-		if err := json.Unmarshal(m, &v); err != nil {
-			b.WriteString("invalid: " + string(m) + "\n")
-			continue
+		if err := json.Compact(&b, m); err != nil {
+			b.WriteString("invalid: " + string(m))
 		}
-		out, _ := json.Marshal(v)
-		b.Write(out)
 		b.WriteByte('\n')
 	}
 	return b.String()
