@@ -84,6 +84,16 @@
 // add to the message (a tool call, a file, a step's id) allocate what it
 // keeps.
 //
+// # A chat that resumes
+//
+// [ResumeChat] is the chat of ai 4.3.19's experimental_resume (the
+// `ai-sdk-4` resume contract) after a reload: given the messages the page
+// holds and the answer to its GET (bytes, and whether the connection
+// broke), it holds the messages, the status and the error the user is
+// left with. A replay goes into the last assistant message, so it shows
+// the answer twice there; corpus/resume holds what the real client did,
+// and the tests require the same (docs/resume.md).
+//
 // # Files
 //
 //	assembler.go      the Assembler: its state, Add and its dispatch over one method per
@@ -100,4 +110,6 @@
 //	invocation.go     ToolInvocation: its members in the SDK's order, their JSON and Clone
 //	usage.go          Usage: the SDK's usage counts and their JSON
 //	result.go         Result and Assemble: a whole stream at once
+//	resume.go         ResumeChat: experimental_resume's chat, the replay written into the
+//	                  last assistant message
 package message

@@ -55,6 +55,25 @@
 // takes every chunk may still throw at one it cannot assemble. It lives here,
 // not in uistream/sdk, because the assembly imports sdk, not the reverse.
 //
+// # A chat that resumes
+//
+// [Chat] is the chat of one release as useChat({resume: true}) drives it
+// over DefaultChatTransport (the `ai-sdk` resume contract), given the
+// responses its requests got (bytes as they came, and where a connection
+// broke): [Chat.Send], [Chat.Resume] (on mount after a reload, or a call
+// on the same page) and [Chat.ResumeIfDisconnected] (the page visible
+// again). It holds what the user is left with: every message of the list
+// (a duplicated answer is two), the status and the error the chat shows.
+// [WorkflowChat] is the same for @ai-sdk/workflow's WorkflowChatTransport
+// under ai 7.0.173's chat (the `workflow` contract), whose one send may be
+// a POST and several GETs. Both keep the streaming state a disconnect
+// leaves (an Assembler) and the messages, never the bodies. They live here
+// because the chat's streaming state is this package's Assembler, whose
+// start chunk and writes the chat steers. What each release does is
+// uistream/sdk's Chat… and Transport… features; corpus/resume holds what
+// the real packages did in 60 scenarios, and the tests require the same
+// (docs/resume.md).
+//
 // # Releases
 //
 // The releases differ in many small ways: which errors they throw and how,
@@ -92,4 +111,7 @@
 //	reader.go     Reader: a stream read as the client reads it, schema then
 //	              assembly; ReadError
 //	skew.go       Skew: uistream/sdk's skew report with the assembly's throws
+//	chat.go       Chat: useChat's chat over DefaultChatTransport, resuming
+//	workflow.go   WorkflowChat: the workflow transport's chat, its normaliser
+//	              and orphan filter
 package uimessage
