@@ -450,7 +450,7 @@ func (c *Chat) run(resume bool, read func(a *Assembler) streamEnd) {
 
 // emptyBody is what the transport throws for a 2xx answer without a body.
 func (c *Chat) emptyBody() *ChatError {
-	if c.rel.Major >= 7 {
+	if c.rel.Has(sdk.FeatureTransportAPICallError) {
 		return &ChatError{"AI_EmptyResponseBodyError", "The response body is empty."}
 	}
 	return &ChatError{"Error", "The response body is empty."}

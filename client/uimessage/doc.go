@@ -71,7 +71,7 @@
 // because the chat's streaming state is this package's Assembler, whose
 // start chunk and writes the chat steers. What each release does is
 // uistream/sdk's Chat… and Transport… features; corpus/resume holds what
-// the real packages did in 60 scenarios, and the tests require the same
+// the real packages did in its scenarios, and the tests require the same
 // (docs/resume.md).
 //
 // # Releases

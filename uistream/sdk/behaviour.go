@@ -164,7 +164,7 @@ var featureRows = []featureRow{
 	{FeatureTransportResumeStreamIsReplay, "TransportResumeStreamIsReplay", "6.0.304-6, 7.0.138-", "npm 6.0.304, npm 7.0.138: ui/default-chat-transport.ts", `DefaultChatTransport has resumeStreamIsReplay, true unless the app sets it false; useChat's own transport forwards it from @ai-sdk/react 4.0.141 (ai 7.0.138) on, not in @ai-sdk/react 3 (ai 6), so an ai 6 chat under useChat sees no replay`},
 	{FeatureChatStartKeepsStatus, "ChatStartKeepsStatus", "5.0.236-5, 6.0.255-6, 7.0.66-", "npm 5.0.236, npm 6.0.255, npm 7.0.66: ui/process-ui-message-stream.ts", `the write of a start chunk does not set the status to streaming (write({updateStatus: false})): a stream that sends only its start leaves the chat submitted`},
 	{FeatureChatErrorUpdatesError, "ChatErrorUpdatesError", "6.0.302-6, 7.0.129-", "npm 6.0.302, npm 7.0.129: ui/chat.ts", `setStatus with the status the chat has already replaces its error: a resume that fails after a failed response shows the new error (before: the first error stays)`},
-	{FeatureTransportAPICallError, "TransportAPICallError", "7.0.100-", "npm 7.0.100: ui/http-chat-transport.ts", `a non-2xx answer throws AI_APICallError, message the body or "Failed to fetch the chat response." (before: Error, message the body)`},
+	{FeatureTransportAPICallError, "TransportAPICallError", "7.0.100-", "npm 7.0.100: ui/http-chat-transport.ts", `a non-2xx answer throws AI_APICallError, message the body or "Failed to fetch the chat response.", and a 2xx answer without a body AI_EmptyResponseBodyError (before: Error, message the body, or "The response body is empty.")`},
 }
 
 // featureRanges holds each feature's releases, indexed by Feature; built

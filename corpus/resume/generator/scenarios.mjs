@@ -64,6 +64,8 @@ function aiSDK() {
     same('text-cut-404', 'cut inside a text part; the resume is answered 404 with a JSON error', [cutText, status(404, NOT_FOUND)]),
     same('text-cut-410', 'cut inside a text part; the resume is answered 410 Gone: the stream was evicted', [cutText, status(410, EVICTED)]),
     same('text-cut-empty-200', 'cut inside a text part; the resume is answered 200 with an empty body', [cutText, ok(Buffer.alloc(0))]),
+    same('text-cut-205', 'cut inside a text part; the resume is answered 205: an OK answer fetch gives no body', [cutText, status(205)]),
+    same('post-500', 'the POST is answered 500 with a JSON error; the resume is answered 204', [status(500, '{"error":{"code":"internal","message":"the model failed"}}'), status(204)]),
     same('text-cut-refused', 'cut inside a text part; the resume gets no response (fetch rejects)', [cutText, { status: 0, headers: {}, body: Buffer.alloc(0), end: 'refused' }]),
     same('reasoning-cut-replay', 'cut inside a reasoning part; the whole stream replayed', [cut(REASONING, 4), ok(sse(REASONING))]),
     same('tool-input-cut-replay', 'cut inside a streamed tool input; the whole stream replayed', [cut(TOOL, 4), ok(sse(TOOL))]),
@@ -94,6 +96,7 @@ function aiSDK() {
       [ok(sse([{ ...TOOL[7], providerExecuted: true }, TOOL[8], TOOL[14]]))],
     ),
     reload('reload-204', 'a new page; the resume is answered 204 (no active stream)', [USER], [status(204)]),
+    reload('reload-205', 'a new page; the resume is answered 205: an OK answer fetch gives no body', [USER], [status(205)]),
     reload('reload-404', 'a new page; the resume is answered 404 with a JSON error', [USER], [status(404, NOT_FOUND)]),
     reload('reload-410', 'a new page; the resume is answered 410 Gone: the stream was evicted', [USER], [status(410, EVICTED)]),
     reload('reload-empty-200', 'a new page; the resume is answered 200 with an empty body', [USER], [ok(Buffer.alloc(0))]),
@@ -128,6 +131,7 @@ function workflow() {
     same('wf-text-cut-empty-forever', 'the POST breaks; GETs end cleanly with no chunk, again and again', [post, ok(Buffer.alloc(0)), ok(Buffer.alloc(0))]),
     same('wf-text-cut-refused-visible', 'the POST breaks inside a text part; the GET gets no response (fetch rejects: a disconnect); the page becomes visible: reconnectToStream with the chat id from startIndex 0 replays the whole stream into the kept state', [post, { status: 0, headers: {}, body: Buffer.alloc(0), end: 'refused' }, ok(sse(text))], [{ resume: 'visible' }]),
     same('wf-text-cut-bad-then-rest', 'the POST breaks; the first GET sends an event that is not JSON, the second the rest', [post, ok(sse([bad])), ok(sse(text.slice(4)))]),
+    same('wf-no-run-id', 'the POST is answered without the x-workflow-run-id header', [ok(sse(text))]),
     same('wf-tool-input-cut-resume', 'the POST breaks inside a streamed tool input; the GET sends the rest', [cut(tool, 4, run), ok(sse(tool.slice(4)))]),
     reload('wf-reload', 'a new page holding the user message; reconnectToStream with the chat id from startIndex 0', [ok(sse(text))], 0),
     reload('wf-reload-partial', 'a new page holding the partial answer the server persisted; the whole stream replayed (its start has no messageId: the transport\'s server sends none)', [ok(sse(text))], 0, [USER, PARTIAL]),
@@ -157,6 +161,7 @@ function aiSDK4() {
     reload('v4-reload-replay-cut', 'a new page; the replay breaks inside the tool input', [USER_V4], [{ status: 200, headers: V4_HEADERS, body: cutInside(body, 9, 'v4'), end: 'cut' }]),
     reload('v4-reload-204', 'a new page; the resume is answered 204', [USER_V4], [status(204)]),
     reload('v4-reload-404', 'a new page; the resume is answered 404, as the documented server does when it has no stream', [USER_V4], [status(404, 'No streams found', { 'content-type': 'text/plain' })]),
+    reload('v4-reload-refused', 'a new page; the resume gets no response (fetch rejects)', [USER_V4], [{ status: 0, headers: {}, body: Buffer.alloc(0), end: 'refused' }]),
     reload('v4-reload-empty-200', 'a new page; the resume is answered 200 with an empty body', [USER_V4], [ok(Buffer.alloc(0), 'eof', V4_HEADERS)]),
   ];
 }
