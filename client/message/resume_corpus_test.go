@@ -83,3 +83,21 @@ func messageLines(t *testing.T, ms []json.RawMessage) string {
 	}
 	return b.String()
 }
+
+func TestNewResumeChatErrors(t *testing.T) {
+	tests := []struct {
+		name     string
+		messages []json.RawMessage
+		want     string
+	}{
+		{"no JSON", []json.RawMessage{json.RawMessage(`{"id":"u1"`)}, "message: NewResumeChat: message 0 is not a JSON object"},
+		{"no object", []json.RawMessage{json.RawMessage(`{"id":"u1"}`), json.RawMessage(`"hi"`)}, "message: NewResumeChat: message 1 is not a JSON object"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := message.NewResumeChat(tt.messages)
+			require.EqualError(t, err, tt.want)
+			assert.Nil(t, c)
+		})
+	}
+}
