@@ -150,10 +150,14 @@ func (a *Assembler) newMessage(id value) {
 }
 
 // write is the client's write(): it yields the message as it is now.
-func (a *Assembler) write() {
+func (a *Assembler) write() { a.writeStatus(true) }
+
+// writeStatus is write({updateStatus}): a chat sets its status to
+// streaming where updateStatus is true.
+func (a *Assembler) writeStatus(updateStatus bool) {
 	a.shown, a.wrote = len(a.parts), true
 	if a.chat != nil {
-		a.chat.write(a, false)
+		a.chat.write(a, !updateStatus)
 	}
 }
 

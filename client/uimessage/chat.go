@@ -540,34 +540,3 @@ func (a *Assembler) appendHeld(dst []byte) []byte {
 	a.shown, a.wrote = shown, wrote
 	return dst
 }
-
-// chatStart is the start chunk as the chat's processUIMessageStream
-// takes it: a reset on the first start of a replay or on another
-// messageId (by the hooks), the id, the metadata, and a write that keeps
-// the status where the release has ChatStartKeepsStatus.
-func (a *Assembler) chatStart(id, meta []byte) *jsError {
-	h := a.chat
-	reset := (h.resetFirst && !h.seenStart) || (h.resetOnID && notNull(id) && str(id) != a.messageID())
-	h.seenStart = true
-	if reset {
-		h.c.freeze(a)
-		next := a.msg.get("id")
-		if notNull(id) {
-			next = a.val(id)
-		}
-		a.newMessage(next)
-		a.shown = 0
-		a.finishReason = undef
-	}
-	if notNull(id) {
-		a.msg.set("id", a.val(id))
-	}
-	if err := a.mergeMetadata(meta); err != nil {
-		return err
-	}
-	if reset || notNull(id) || notNull(meta) {
-		a.shown, a.wrote = len(a.parts), true
-		h.write(a, h.c.rel.Has(sdk.FeatureChatStartKeepsStatus))
-	}
-	return nil
-}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/chatwire/chatwire/internal/jsvalue"
+	"github.com/chatwire/chatwire/uistream/sdk"
 )
 
 // dispatch is processUIMessageStream's transform of one chunk.
@@ -109,17 +110,17 @@ func (a *Assembler) dispatch(t []byte, c []byte) *jsError {
 		}
 	case "start":
 		id, meta := jsvalue.Lookup2(c, "messageId", "messageMetadata")
-		if a.chat != nil {
-			return a.chatStart(id, meta)
-		}
-		reset := false
-		if a.b.resetOnNewID && notNull(id) {
-			cur := a.msg.get("id")
-			if cur.k != kRaw || str(cur.raw) != str(id) {
-				reset = true
-				a.newMessage(a.val(id))
-				a.finishReason = undef
+		reset := a.startResets(id)
+		if reset {
+			if a.chat != nil {
+				a.chat.c.freeze(a) // the list keeps the message object the state leaves
 			}
+			next := a.msg.get("id")
+			if notNull(id) {
+				next = a.val(id)
+			}
+			a.newMessage(next)
+			a.finishReason = undef
 		}
 		if notNull(id) {
 			a.msg.set("id", a.val(id))
@@ -128,7 +129,7 @@ func (a *Assembler) dispatch(t []byte, c []byte) *jsError {
 			return err
 		}
 		if reset || notNull(id) || notNull(meta) {
-			a.write()
+			a.writeStatus(a.chat == nil || !a.b.release.Has(sdk.FeatureChatStartKeepsStatus))
 		}
 	case "finish":
 		reason, meta := jsvalue.Lookup2(c, "finishReason", "messageMetadata")
@@ -162,6 +163,24 @@ func (a *Assembler) dispatch(t []byte, c []byte) *jsError {
 		}
 	}
 	return nil
+}
+
+// startResets reports whether a start chunk of messageId id starts an
+// empty message: in a chat, on the first start of a replay or another
+// messageId where the chat's processUIMessageStream is told so (chatHooks);
+// else on another messageId where readUIMessageStream resets
+// (resetOnNewID).
+func (a *Assembler) startResets(id []byte) bool {
+	if h := a.chat; h != nil {
+		first := !h.seenStart
+		h.seenStart = true
+		return (h.resetFirst && first) || (h.resetOnID && notNull(id) && str(id) != a.messageID())
+	}
+	if !a.b.resetOnNewID || !notNull(id) {
+		return false
+	}
+	cur := a.msg.get("id")
+	return cur.k != kRaw || str(cur.raw) != str(id)
 }
 
 // partStart is text-start and reasoning-start.

@@ -150,15 +150,24 @@ func (w *WorkflowChat) transport(responses []Response) *workflowTransport {
 	return &workflowTransport{w: w, resps: responses, norm: newNormaliser()}
 }
 
-// fetch sends a request and returns its answer, or false where the call
-// has none (the transport waits).
-func (t *workflowTransport) fetch(method, url string) (Response, bool) {
+// fetch sends a request and returns its answer where the transport reads
+// its body, else how the stream ends: the chat waits where the call has no
+// answer for it; fetch rejecting is a disconnect; an answer that is not OK
+// or has no body throws.
+func (t *workflowTransport) fetch(method, url string) (Response, *streamEnd) {
 	t.w.reqs = append(t.w.reqs, Request{method, url})
 	if t.next >= len(t.resps) {
-		return Response{}, false
+		return Response{}, &streamEnd{open: true}
 	}
 	t.next++
-	return t.resps[t.next-1], true
+	r := t.resps[t.next-1]
+	switch {
+	case r.End == EndRefused:
+		return r, &streamEnd{err: errFetchFailed, disconnect: true}
+	case !ok(r.Status) || !hasBody(r.Status):
+		return r, &streamEnd{err: failedToFetch(r)}
+	}
+	return r, nil
 }
 
 // failedToFetch is what the transport throws at an answer that is not OK
@@ -169,14 +178,9 @@ func failedToFetch(r Response) *ChatError {
 
 // send is sendMessagesIterator: the POST, then reconnects until finish.
 func (t *workflowTransport) send(a *Assembler) streamEnd {
-	r, answered := t.fetch("POST", "/api/chat")
-	switch {
-	case !answered:
-		return streamEnd{open: true}
-	case r.End == EndRefused:
-		return streamEnd{err: errFetchFailed, disconnect: true}
-	case !ok(r.Status) || !hasBody(r.Status):
-		return streamEnd{err: failedToFetch(r)}
+	r, end := t.fetch("POST", "/api/chat")
+	if end != nil {
+		return *end
 	}
 	run := r.Header["x-workflow-run-id"]
 	if run == "" {
@@ -216,14 +220,9 @@ func (t *workflowTransport) reconnect(a *Assembler, id string, count int) stream
 		case replayFromStart:
 			start = 0
 		}
-		r, answered := t.fetch("GET", "/api/chat/"+id+"/stream?startIndex="+strconv.Itoa(start))
-		switch {
-		case !answered:
-			return streamEnd{open: true}
-		case r.End == EndRefused:
-			return streamEnd{err: errFetchFailed, disconnect: true}
-		case !ok(r.Status) || !hasBody(r.Status):
-			return streamEnd{err: failedToFetch(r)}
+		r, end := t.fetch("GET", "/api/chat/"+id+"/stream?startIndex="+strconv.Itoa(start))
+		if end != nil {
+			return *end
 		}
 		if useExplicit && explicit > 0 {
 			count = explicit
