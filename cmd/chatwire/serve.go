@@ -347,7 +347,9 @@ func printFaults(w io.Writer, p protocol.Protocol) {
 	for _, f := range mock.FaultsFor(p) {
 		row(f)
 	}
-	fmt.Fprintln(tw, "\t")
+	tw.Flush()
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "RESUME FAULT\tCHECKS IT MUST TRIP (chatwire check -resume CONTRACTS)")
 	for _, f := range mock.ResumeFaultsFor(p) {
 		row(f)
