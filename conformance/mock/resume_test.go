@@ -722,3 +722,83 @@ func chatStreamOf(s resumable.Store, chatID string) string {
 	}
 	return c.Latest
 }
+
+// TestResumeVariants: the resume variants change the resumed streams as
+// their descriptions say, and leave the create's alone; keepalive frames
+// the resumed streams too.
+func TestResumeVariants(t *testing.T) {
+	tests := []struct {
+		variant string
+		check   func(t *testing.T, created, replay, indexed string, afterEnd int)
+	}{
+		{variantKeepAlive, func(t *testing.T, created, replay, indexed string, afterEnd int) {
+			for name, body := range map[string]string{"the create": created, "the replay": replay, "from an index": indexed} {
+				assert.Contains(t, body, ": "+KeepAlive+"\n\n", "%s has keep-alive comments", name)
+			}
+			assert.Equal(t, 200, afterEnd)
+		}},
+		{variantResumeNoDone, func(t *testing.T, created, replay, indexed string, afterEnd int) {
+			assert.True(t, strings.HasSuffix(created, "data: [DONE]\n\n"), "the create keeps [DONE]")
+			for name, body := range map[string]string{"the replay": replay, "from an index": indexed} {
+				assert.True(t, strings.HasSuffix(body, `data: {"type":"finish"}`+"\n\n"), "%s ends after finish, without [DONE]: %q", name, body)
+			}
+			assert.Equal(t, 200, afterEnd)
+		}},
+		{variantResume204AfterEnd, func(t *testing.T, _, _, indexed string, afterEnd int) {
+			assert.Equal(t, 204, afterEnd, "ai-sdk after the end")
+			assert.True(t, strings.HasSuffix(indexed, "data: [DONE]\n\n"), "the workflow route serves the stream after its end")
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.variant, func(t *testing.T) {
+			// The create is read to its end, then resumed as if it had not
+			// been: the replay, from index 3, and the ai-sdk route's answer
+			// once the chat's stream has ended.
+			s, ts := newMock(t, Options{Protocol: ProtocolUI, Variants: []string{tt.variant}, Lines: 3})
+			resp, created, err := read(t, ts, request{auth: bearer(KeyValid), body: useChatBody("v1", "x")})
+			require.NoError(t, err)
+			require.Equal(t, 200, resp.StatusCode, created)
+			s.producers.Wait()
+			if tt.variant == variantResume204AfterEnd {
+				// A replay while the stream runs: the stream's end marker
+				// is not yet written for a second chat paced by the test.
+				gate := make(chan struct{})
+				agent := func(ctx context.Context, d time.Duration) error {
+					if ctx.Value(http.ServerContextKey) != nil {
+						return nil
+					}
+					select {
+					case <-gate:
+						return nil
+					case <-ctx.Done():
+						return ctx.Err()
+					}
+				}
+				s2, ts2 := newMock(t, Options{Protocol: ProtocolUI, Variants: []string{tt.variant}, Lines: 3, Pace: time.Millisecond, Sleep: agent, CutAfter: 3})
+				_, cut := cutRead(t, ts2, useChatBody("v2", "x"))
+				r, err := http.NewRequestWithContext(t.Context(), http.MethodGet, ts2.URL+"/api/chat/v2/stream", nil)
+				require.NoError(t, err)
+				r.Header.Set("Authorization", bearer(KeyValid))
+				rresp, err := ts2.Client().Do(r)
+				require.NoError(t, err)
+				require.Equal(t, 200, rresp.StatusCode, "a running stream is replayed")
+				close(gate)
+				b, err := io.ReadAll(rresp.Body)
+				rresp.Body.Close()
+				require.NoError(t, err)
+				s2.producers.Wait()
+				assert.True(t, strings.HasPrefix(string(b), cut), "the replay starts with what the cut response had")
+				assert.Contains(t, string(b), `data: {"type":"finish"}`, "the replay of a running stream, live to its end")
+			}
+			var replay string
+			afterEnd, body := get(t, ts, "/api/chat/v1/stream")
+			if afterEnd.StatusCode == 200 {
+				replay = body
+			} else {
+				replay = created
+			}
+			_, indexed := get(t, ts, "/api/chat/v1/stream?startIndex=3")
+			tt.check(t, created, replay, indexed, afterEnd.StatusCode)
+		})
+	}
+}
