@@ -87,12 +87,7 @@ func (s *Server) create(w *response, r *http.Request, _ string) {
 		if c, ok := s.clientChat(w, r, &req); ok && c != nil {
 			// A later POST with the chat's id: a new message of the chat,
 			// as useChat sends every message of a chat.
-			m := s.newMessage(c.id, &req, c.workflow)
-			s.mu.Lock()
-			c.messages = append(c.messages, m)
-			s.streams[m.streamID] = m
-			s.mu.Unlock()
-			s.respond(w, r, c, m, &req, true, c.id)
+			s.respond(w, r, c, s.addMessage(c, &req), &req, true, c.id)
 			return
 		} else if !ok {
 			return
@@ -165,6 +160,17 @@ func (s *Server) clientChat(w *response, r *http.Request, req *chatRequest) (c *
 		return nil, false
 	}
 	return c, true
+}
+
+// addMessage starts the assistant's work on a later user message of chat
+// c and adds it to the chat.
+func (s *Server) addMessage(c *chat, req *chatRequest) *message {
+	m := s.newMessage(c.id, req, c.workflow)
+	s.mu.Lock()
+	c.messages = append(c.messages, m)
+	s.streams[m.streamID] = m
+	s.mu.Unlock()
+	return m
 }
 
 // newMessage starts the assistant's work on a user message: it hands out

@@ -73,12 +73,7 @@ func (s *Server) publish(w *response, r *http.Request, id string) {
 		s.writeError(w, e.status, e.code, e.param, e.msg)
 		return
 	}
-	m := s.newMessage(c.id, &req, c.workflow)
-	s.mu.Lock()
-	c.messages = append(c.messages, m)
-	s.streams[m.streamID] = m
-	s.mu.Unlock()
-	s.respond(w, r, c, m, &req, false, c.id)
+	s.respond(w, r, c, s.addMessage(c, &req), &req, false, c.id)
 }
 
 // pageTemplate renders a chat's page.

@@ -138,25 +138,31 @@ func TestResumeFaults(t *testing.T) {
 			}
 		}
 	}
-	checks := map[string]func(e *resumeEnv, faulty bool){
-		faultResumeRestOnly:    restOnly("/api/chat?chatId=c1"),
-		faultResumeAfterEnd204: statusAfterEnd("/api/chat?chatId={id}", 204, 200),
-		faultResumeUnknown204:  statusUnknown("/api/chat?chatId=c_none", 204, 404),
-		faultResumeOtherChat: func(e *resumeEnv, faulty bool) {
-			e.create("c1")
-			code, body := e.get("/api/chat?chatId=c_none", KeyValid)
-			assert.Equal(e.t, faultyOr(faulty, 200, 404), code, body)
-			assert.Equal(e.t, faulty, strings.Contains(body, `2:[{"chatId":"c1"}]`), "the stream of chat c1: %s", body)
-		},
-		faultSubscribeOffByOne:     offByOne("/api/chat/{id}/subscribe?startIndex=4"),
-		faultSubscribeGoneAfterEnd: statusAfterEnd("/api/chat/{id}/subscribe", 404, 200),
-		faultSubscribeUnknownEmpty: func(e *resumeEnv, faulty bool) {
+	unknownEmpty := func(empty string) func(*resumeEnv, bool) {
+		return func(e *resumeEnv, faulty bool) {
 			code, body := e.get("/api/chat/c_none/subscribe", KeyValid)
 			assert.Equal(e.t, faultyOr(faulty, 200, 404), code, body)
 			if faulty {
-				assert.Empty(e.t, body, "an empty stream")
+				assert.Equal(e.t, empty, body, "an empty stream")
 			}
-		},
+		}
+	}
+	otherChat := func(path string, good int, announced string) func(*resumeEnv, bool) {
+		return func(e *resumeEnv, faulty bool) {
+			e.create("c1")
+			code, body := e.get(path, KeyValid)
+			assert.Equal(e.t, faultyOr(faulty, 200, good), code, body)
+			assert.Equal(e.t, faulty, strings.Contains(body, announced), "the stream of chat c1: %s", body)
+		}
+	}
+	checks := map[string]func(e *resumeEnv, faulty bool){
+		faultResumeRestOnly:          restOnly("/api/chat?chatId=c1"),
+		faultResumeAfterEnd204:       statusAfterEnd("/api/chat?chatId={id}", 204, 200),
+		faultResumeUnknown204:        statusUnknown("/api/chat?chatId=c_none", 204, 404),
+		faultResumeOtherChat:         otherChat("/api/chat?chatId=c_none", 404, `2:[{"chatId":"c1"}]`),
+		faultSubscribeOffByOne:       offByOne("/api/chat/{id}/subscribe?startIndex=4"),
+		faultSubscribeGoneAfterEnd:   statusAfterEnd("/api/chat/{id}/subscribe", 404, 200),
+		faultSubscribeUnknownEmpty:   unknownEmpty(""),
 		faultResumeUnauthenticated:   auth("/api/chat?chatId={id}", "/api/chat/{id}/subscribe"),
 		faultResumeOtherTeam:         auth("/api/chat?chatId={id}", "/api/chat/{id}/subscribe"),
 		faultUIResumeUnauthenticated: auth("/api/chat/{id}/stream", "/api/chat/{id}/stream?startIndex=1", "/api/chat/{id}/subscribe"),
@@ -218,25 +224,14 @@ func TestResumeFaults(t *testing.T) {
 			code, _ = e.get("/api/chat/c1/stream?startIndex=0", KeyValid)
 			assert.Equal(e.t, 200, code, "the workflow route is left alone")
 		},
-		faultUIResumeUnknown404: statusUnknown("/api/chat/c_none/stream", 404, 204),
-		faultUIResumeOtherChat: func(e *resumeEnv, faulty bool) {
-			e.create("c1")
-			code, body := e.get("/api/chat/c_none/stream", KeyValid)
-			assert.Equal(e.t, faultyOr(faulty, 200, 204), code, body)
-			assert.Equal(e.t, faulty, strings.Contains(body, `"chatId":"c1"`), "the stream of chat c1: %s", body)
-		},
+		faultUIResumeUnknown404:      statusUnknown("/api/chat/c_none/stream", 404, 204),
+		faultUIResumeOtherChat:       otherChat("/api/chat/c_none/stream", 204, `"chatId":"c1"`),
 		faultUIWorkflow204AfterEnd:   statusAfterEnd("/api/chat/{id}/stream?startIndex=0", 204, 200),
 		faultUIWorkflowUnknown204:    statusUnknown("/api/chat/c_none/stream?startIndex=0", 204, 404),
 		faultUIWorkflowOffByOne:      offByOne("/api/chat/{id}/stream?startIndex=4"),
 		faultUISubscribeOffByOne:     offByOne("/api/chat/{id}/subscribe?startIndex=4"),
 		faultUISubscribeGoneAfterEnd: statusAfterEnd("/api/chat/{id}/subscribe", 404, 200),
-		faultUISubscribeUnknownEmpty: func(e *resumeEnv, faulty bool) {
-			code, body := e.get("/api/chat/c_none/subscribe", KeyValid)
-			assert.Equal(e.t, faultyOr(faulty, 200, 404), code, body)
-			if faulty {
-				assert.Equal(e.t, "data: [DONE]\n\n", body, "an empty stream")
-			}
-		},
+		faultUISubscribeUnknownEmpty: unknownEmpty("data: [DONE]\n\n"),
 	}
 	for _, f := range ResumeFaults() {
 		t.Run(f.Name, func(t *testing.T) {
