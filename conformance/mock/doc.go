@@ -29,7 +29,9 @@
 //  6. The X-Mock-Scenario header, which forces a status.
 //  7. Content-Type: it must be application/json (parameters such as
 //     charset are fine), as the spec's request header table requires; a
-//     missing or other type is 400.
+//     missing or other type is 400. The one exception is text/plain on a
+//     {messages} body without content: the workflow transport sets no
+//     Content-Type, so fetch labels its string body text/plain.
 //  8. The body: at most 4 MiB, valid JSON (else 400 invalid_json, with the
 //     line, column and byte offset of the error), and a JSON object (else
 //     400 invalid_body).
@@ -342,7 +344,10 @@
 // else 422 with param "id"), and a later POST with the same id is the next
 // message of that chat (403 for a chat of another team), as useChat sends
 // every message of a chat with its id. Without an id the chat id is one
-// of the mock's ("chat_…").
+// of the mock's ("chat_…"). The workflow transport's body ({messages}
+// without an id; useChat always sends one) may come as text/plain, and is
+// answered as a workflow backend's create: that transport throws without
+// x-workflow-run-id.
 //
 // A workflow backend (backend other than DEFAULT): the create answers
 // x-workflow-run-id ("run_…"), on the stream and on the stream:false JSON,

@@ -23,7 +23,10 @@ type chatRequest struct {
 	Content string
 	// ChatID is the chat id the client chose (useChat's id), "" when it
 	// sent none.
-	ChatID          string
+	ChatID string
+	// Transport is the workflow transport's body, {messages} without an
+	// id (useChat always sends one).
+	Transport       bool
 	Stream          bool // true unless the body says false
 	Backend         string
 	ExecutionMode   string
@@ -32,9 +35,10 @@ type chatRequest struct {
 	Attachments     []attachment
 }
 
-// workflow reports whether the request names a workflow backend: any
-// backend but "DEFAULT".
-func (c *chatRequest) workflow() bool { return c.Backend != defaultBackend }
+// workflow reports whether the request names a workflow backend (any
+// backend but "DEFAULT"), or is the workflow transport's, which throws
+// without the run id a workflow backend's create answers.
+func (c *chatRequest) workflow() bool { return c.Backend != defaultBackend || c.Transport }
 
 // defaultBackend is the spec's default of the backend field.
 const defaultBackend = chatapi.BackendDefault
@@ -66,13 +70,22 @@ func invalidField(param, format string, args ...any) *requestError {
 func (s *Server) readRequest(r *http.Request) (chatRequest, *requestError) {
 	var req chatRequest
 	ct := r.Header.Get("Content-Type")
+	// plain is a text/plain body: refused unless it is a transport's
+	// {messages} body, which the workflow transport posts as fetch labels
+	// a string body (it sets no Content-Type of its own).
+	plain := false
+	wrongType := badRequest(codeContentType, "Content-Type must be application/json, got %q", ct)
 	switch {
 	case s.fault == faultContentType:
 	case ct == "":
 		return req, badRequest(codeContentType, "missing Content-Type header: the spec requires Content-Type: application/json")
 	default:
-		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
-			return req, badRequest(codeContentType, "Content-Type must be application/json, got %q", ct)
+		mt, _, err := mime.ParseMediaType(ct)
+		switch {
+		case err == nil && mt == "text/plain":
+			plain = true
+		case err != nil || mt != "application/json":
+			return req, wrongType
 		}
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
@@ -84,6 +97,9 @@ func (s *Server) readRequest(r *http.Request) (chatRequest, *requestError) {
 	}
 	var v any
 	if err := json.Unmarshal(body, &v); err != nil {
+		if plain {
+			return req, wrongType
+		}
 		if s.fault == faultNotJSON500 {
 			return req, &requestError{status: http.StatusInternalServerError, code: codeServerError,
 				msg: "internal server error"}
@@ -91,7 +107,10 @@ func (s *Server) readRequest(r *http.Request) (chatRequest, *requestError) {
 		return req, badRequest(codeInvalidJSON, "request body is not valid JSON: %s", describeJSONError(body, err))
 	}
 	obj, ok := v.(map[string]any)
-	if !ok {
+	switch {
+	case plain && (!ok || obj["messages"] == nil || obj["content"] != nil):
+		return req, wrongType
+	case !ok:
 		return req, badRequest(codeInvalidBody, "request body must be a JSON object, got %s", jsonType(v))
 	}
 	return s.validate(obj)
@@ -114,6 +133,8 @@ func (s *Server) validate(obj map[string]any) (chatRequest, *requestError) {
 		if req.Content, e = messagesContent(obj["messages"]); e != nil {
 			return req, e
 		}
+		_, hasID := obj["id"]
+		req.Transport = !hasID
 	default:
 		return req, invalidField("content", "is required (or messages, as useChat and the workflow transport send)")
 	}

@@ -802,3 +802,42 @@ func TestResumeVariants(t *testing.T) {
 		})
 	}
 }
+
+// TestWorkflowTransportPost: the workflow transport posts {messages}
+// labelled text/plain (fetch's default for a string body: it sets no
+// Content-Type) and throws without x-workflow-run-id; the mock takes that
+// body and names the run, and still refuses the spec's body, or anything
+// else, as text/plain.
+func TestWorkflowTransportPost(t *testing.T) {
+	_, ts := newMock(t, Options{Protocol: ProtocolUI, Lines: 2})
+	transport := `{"messages":[{"id":"u1","role":"user","parts":[{"type":"text","text":"A bakery"}]}]}`
+	tests := []struct {
+		name, contentType, body string
+		status                  int
+		run                     bool
+	}{
+		{"the transport's body as text/plain", "text/plain;charset=UTF-8", transport, 200, true},
+		{"the transport's body as JSON", "application/json", transport, 200, true},
+		{"useChat's body names its chat: no run", "application/json", useChatBody("c1", "x"), 200, false},
+		{"the spec's body as text/plain", "text/plain;charset=UTF-8", `{"content":"x"}`, 400, false},
+		{"content and messages as text/plain", "text/plain", `{"content":"x","messages":[]}`, 400, false},
+		{"not JSON as text/plain", "text/plain", `messages`, 400, false},
+		{"an array as text/plain", "text/plain", `[1]`, 400, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp, body := send(t, ts, request{auth: bearer(KeyValid), body: tt.body, header: map[string]string{"Content-Type": tt.contentType}})
+			require.Equal(t, tt.status, resp.StatusCode, body)
+			if tt.status == 400 {
+				assert.Equal(t, codeContentType, decodeError(t, body).Error.Code, body)
+				return
+			}
+			run := resp.Header.Get(resumable.HeaderRunID)
+			assert.Equal(t, tt.run, run != "", "x-workflow-run-id %q", run)
+			if run != "" {
+				_, again := get(t, ts, "/api/chat/"+run+"/stream?startIndex=0")
+				assert.Equal(t, body, again, "the run's stream")
+			}
+		})
+	}
+}
