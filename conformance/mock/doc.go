@@ -344,10 +344,10 @@
 // else 422 with param "id"), and a later POST with the same id is the next
 // message of that chat (403 for a chat of another team), as useChat sends
 // every message of a chat with its id. Without an id the chat id is one
-// of the mock's ("chat_…"). The workflow transport's body ({messages}
-// without an id; useChat always sends one) may come as text/plain, and is
-// answered as a workflow backend's create: that transport throws without
-// x-workflow-run-id.
+// of the mock's ("chat_…"). The workflow transport's body (messages
+// without a trigger; useChat always sends one) may come as text/plain,
+// and is answered as a workflow backend's create: that transport throws
+// without x-workflow-run-id.
 //
 // A workflow backend (backend other than DEFAULT): the create answers
 // x-workflow-run-id ("run_…"), on the stream and on the stream:false JSON,

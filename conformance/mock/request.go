@@ -24,8 +24,10 @@ type chatRequest struct {
 	// ChatID is the chat id the client chose (useChat's id), "" when it
 	// sent none.
 	ChatID string
-	// Transport is the workflow transport's body, {messages} without an
-	// id (useChat always sends one).
+	// Transport is the workflow transport's body: messages without a
+	// trigger, to the UI stream (AI SDK 5–7's useChat always sends one;
+	// the workflow transport sends none, whether or not the app adds the
+	// chat's id).
 	Transport       bool
 	Stream          bool // true unless the body says false
 	Backend         string
@@ -133,8 +135,8 @@ func (s *Server) validate(obj map[string]any) (chatRequest, *requestError) {
 		if req.Content, e = messagesContent(obj["messages"]); e != nil {
 			return req, e
 		}
-		_, hasID := obj["id"]
-		req.Transport = !hasID
+		_, useChat := obj["trigger"]
+		req.Transport = s.ui && !useChat // ai 4's useChat sends no trigger either, on v4
 	default:
 		return req, invalidField("content", "is required (or messages, as useChat and the workflow transport send)")
 	}

@@ -806,8 +806,9 @@ func TestResumeVariants(t *testing.T) {
 // TestWorkflowTransportPost: the workflow transport posts {messages}
 // labelled text/plain (fetch's default for a string body: it sets no
 // Content-Type) and throws without x-workflow-run-id; the mock takes that
-// body and names the run, and still refuses the spec's body, or anything
-// else, as text/plain.
+// body (messages without useChat's trigger, with or without the chat id an
+// app adds) and names the run, and still refuses the spec's body, or
+// anything else, as text/plain.
 func TestWorkflowTransportPost(t *testing.T) {
 	_, ts := newMock(t, Options{Protocol: ProtocolUI, Lines: 2})
 	transport := `{"messages":[{"id":"u1","role":"user","parts":[{"type":"text","text":"A bakery"}]}]}`
@@ -818,12 +819,17 @@ func TestWorkflowTransportPost(t *testing.T) {
 	}{
 		{"the transport's body as text/plain", "text/plain;charset=UTF-8", transport, 200, true},
 		{"the transport's body as JSON", "application/json", transport, 200, true},
-		{"useChat's body names its chat: no run", "application/json", useChatBody("c1", "x"), 200, false},
+		{"useChat's body (a trigger): no run", "application/json", useChatBody("c1", "x"), 200, false},
+		{"the transport's body with the app's chat id", "text/plain;charset=UTF-8", `{"id":"wf-1","messages":[{"role":"user","parts":[{"type":"text","text":"x"}]}]}`, 200, true},
 		{"the spec's body as text/plain", "text/plain;charset=UTF-8", `{"content":"x"}`, 400, false},
 		{"content and messages as text/plain", "text/plain", `{"content":"x","messages":[]}`, 400, false},
 		{"not JSON as text/plain", "text/plain", `messages`, 400, false},
 		{"an array as text/plain", "text/plain", `[1]`, 400, false},
 	}
+	_, v4 := newMock(t, Options{Lines: 2})
+	resp, body := send(t, v4, request{auth: bearer(KeyValid), body: `{"id":"c4","messages":[{"role":"user","content":"x"}]}`})
+	require.Equal(t, 200, resp.StatusCode, body)
+	assert.Empty(t, resp.Header.Get(resumable.HeaderRunID), "ai 4's useChat body (no trigger) to the v4 mock: no run")
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			resp, body := send(t, ts, request{auth: bearer(KeyValid), body: tt.body, header: map[string]string{"Content-Type": tt.contentType}})
