@@ -2,7 +2,8 @@ package mock
 
 import (
 	"fmt"
-	"html/template"
+	"html"
+	"io"
 	"net/http"
 	"strings"
 )
@@ -76,39 +77,44 @@ func (s *Server) publish(w *response, r *http.Request, id string) {
 	s.respond(w, r, c, s.addMessage(c, &req), &req, false, c.id)
 }
 
-// pageTemplate renders a chat's page.
-var pageTemplate = template.Must(template.New("chat").Parse(`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>Chat {{.ID}} · chatwire mock</title>
-{{- if not .Done}}
-<meta http-equiv="refresh" content="2">
-{{- end}}
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem}
-pre{white-space:pre-wrap;background:#f4f4f4;padding:.5rem}small{color:#666}</style>
-</head>
-<body>
-<h1>Chat <code>{{.ID}}</code></h1>
-<p>Status: <strong id="status">{{if .Done}}done{{else}}running{{end}}</strong>
-· model {{if .Model}}<code>{{.Model}}</code>{{else}}the team's configured model{{end}}
-· backend <code>{{.Backend}}</code></p>
-{{- range .Messages}}
-<h2>Prompt</h2>
-<pre class="prompt">{{.Content}}</pre>
-<h2>Progress</h2>
-<ol class="progress">
-{{- range .Progress}}
-<li>{{.}}</li>
-{{- end}}
-</ol>
-{{- end}}
-<p><small>Served by the chatwire mock {{.Version}}. This page is the mock's own choice: the spec does not show it.</small></p>
-</body>
-</html>
-`))
+// writePage writes a chat's page. It is written by hand, not with
+// html/template: a binary that links text/template keeps every exported
+// method of every type it links (the linker cannot tell which a template
+// calls), which would make chatwire half again as large once a Redis
+// client is linked in. Every value from a request or a chat is escaped.
+func writePage(w io.Writer, d *pageData) {
+	esc := html.EscapeString
+	var b strings.Builder
+	b.WriteString("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+	fmt.Fprintf(&b, "<title>Chat %s · chatwire mock</title>\n", esc(d.ID))
+	if !d.Done {
+		b.WriteString("<meta http-equiv=\"refresh\" content=\"2\">\n")
+	}
+	b.WriteString("<style>body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem}\n" +
+		"pre{white-space:pre-wrap;background:#f4f4f4;padding:.5rem}small{color:#666}</style>\n</head>\n<body>\n")
+	fmt.Fprintf(&b, "<h1>Chat <code>%s</code></h1>\n", esc(d.ID))
+	status := "running"
+	if d.Done {
+		status = "done"
+	}
+	model := "the team's configured model"
+	if d.Model != "" {
+		model = "<code>" + esc(d.Model) + "</code>"
+	}
+	fmt.Fprintf(&b, "<p>Status: <strong id=\"status\">%s</strong>\n· model %s\n· backend <code>%s</code></p>\n",
+		status, model, esc(d.Backend))
+	for _, m := range d.Messages {
+		fmt.Fprintf(&b, "<h2>Prompt</h2>\n<pre class=\"prompt\">%s</pre>\n<h2>Progress</h2>\n<ol class=\"progress\">\n", esc(m.Content))
+		for _, p := range m.Progress {
+			fmt.Fprintf(&b, "<li>%s</li>\n", esc(p))
+		}
+		b.WriteString("</ol>\n")
+	}
+	fmt.Fprintf(&b, "<p><small>Served by the chatwire mock %s. This page is the mock's own choice: the spec does not show it.</small></p>\n</body>\n</html>\n", esc(d.Version))
+	io.WriteString(w, b.String())
+}
 
-// pageData is what pageTemplate shows.
+// pageData is what writePage shows.
 type pageData struct {
 	ID, Model, Backend, Version string
 	Done                        bool
@@ -147,8 +153,8 @@ func (s *Server) page(w *response, _ *http.Request, id string) {
 	if c == nil {
 		w.WriteHeader(http.StatusNotFound)
 		fmt.Fprintf(w, "<!doctype html>\n<title>Not found</title>\n<p>No chat with id <code>%s</code>.</p>\n",
-			template.HTMLEscapeString(id))
+			html.EscapeString(id))
 		return
 	}
-	pageTemplate.Execute(w, &d)
+	writePage(w, &d)
 }
