@@ -1,0 +1,117 @@
+package resumable
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Open returns the store a URL names, for a flag such as chatwire serve's
+// -resume-store, and the function that closes it:
+//
+//	memory                          a Memory store (also the empty URL)
+//	redis://HOST:PORT/DB            a Redis store (rediss:// for TLS; a
+//	                                password as redis://:PASSWORD@HOST…)
+//
+// Either takes the bounds as query parameters (ttl as a Go duration,
+// max_chunks, max_bytes, max_streams, max_total_bytes), and a Redis URL
+// its key prefix (prefix) besides go-redis's own options
+// (redis.ParseURL's: dial_timeout, pool_size, …):
+//
+//	memory?ttl=10m&max_streams=1000
+//	redis://127.0.0.1:6379/0?prefix=myapp:resume:&ttl=30m
+func Open(ctx context.Context, rawURL string) (Store, func() error, error) {
+	nop := func() error { return nil }
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // without the URL, which may hold a password
+		}
+		return nil, nop, fmt.Errorf("resumable: the store URL cannot be read: %w", err)
+	}
+	name := redactURL(u)
+	q := u.Query()
+	b, err := boundsOf(q)
+	if err != nil {
+		return nil, nop, fmt.Errorf("resumable: store URL %q: %w", name, err)
+	}
+	switch {
+	case rawURL == "" || u.Scheme == "" && u.Path == "memory" || u.Scheme == "memory":
+		if len(q) > 0 {
+			return nil, nop, fmt.Errorf("resumable: store URL %q: unknown parameter %q", name, firstKey(q))
+		}
+		return NewMemory(MemoryOptions{Bounds: b}), nop, nil
+	case u.Scheme == "redis" || u.Scheme == "rediss":
+		prefix := q.Get("prefix")
+		q.Del("prefix")
+		u.RawQuery = q.Encode()
+		o, err := redis.ParseURL(u.String())
+		if err != nil {
+			return nil, nop, fmt.Errorf("resumable: store URL %q: %w", name, err)
+		}
+		c := redis.NewClient(o)
+		r, err := NewRedis(ctx, c, RedisOptions{Prefix: prefix, Bounds: b})
+		if err != nil {
+			c.Close()
+			return nil, nop, fmt.Errorf("resumable: store %s: %w", name, err)
+		}
+		r.own = true
+		return r, r.Close, nil
+	}
+	return nil, nop, fmt.Errorf("resumable: store URL %q: want memory or redis://HOST:PORT/DB", name)
+}
+
+// boundsOf reads the bounds from q, removing their parameters.
+func boundsOf(q url.Values) (Bounds, error) {
+	var b Bounds
+	if v := q.Get("ttl"); q.Has("ttl") {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return b, fmt.Errorf("ttl=%q: want a positive duration such as 30m", v)
+		}
+		b.TTL = d
+		q.Del("ttl")
+	}
+	for _, p := range []struct {
+		name string
+		set  func(int64)
+	}{
+		{"max_chunks", func(n int64) { b.MaxChunks = int(n) }},
+		{"max_bytes", func(n int64) { b.MaxBytes = n }},
+		{"max_streams", func(n int64) { b.MaxStreams = int(n) }},
+		{"max_total_bytes", func(n int64) { b.MaxTotalBytes = n }},
+	} {
+		if !q.Has(p.name) {
+			continue
+		}
+		v := q.Get(p.name)
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n <= 0 {
+			return b, fmt.Errorf("%s=%q: want a positive integer", p.name, v)
+		}
+		p.set(n)
+		q.Del(p.name)
+	}
+	return b, nil
+}
+
+// firstKey returns a key of q.
+func firstKey(q url.Values) string {
+	for k := range q {
+		return k
+	}
+	return ""
+}
+
+// redactURL returns u as text without its password.
+func redactURL(u *url.URL) string {
+	s := u.Redacted()
+	return strings.TrimSuffix(s, "?")
+}
