@@ -159,6 +159,14 @@ func (r *Redis) Close() error {
 	return nil
 }
 
+// Ping reports whether Redis answers, with Redis's error when it does not.
+func (r *Redis) Ping(ctx context.Context) error {
+	if err := r.c.Ping(ctx).Err(); err != nil {
+		return fmt.Errorf("resumable: redis store: %w", err)
+	}
+	return nil
+}
+
 // run runs script with the store's arguments, then args.
 func (r *Redis) run(ctx context.Context, s *redis.Script, args ...any) ([]any, error) {
 	all := make([]any, 0, len(r.bargs)+len(args))
@@ -268,7 +276,7 @@ func (r *Redis) notFound(ctx context.Context, err error) error {
 	lost := r.lost
 	r.emu.Unlock()
 	if !lost.IsZero() && time.Since(lost) < 2*r.b.TTL {
-		return fmt.Errorf("%w at %s: %w", ErrLost, lost.UTC().Format(time.RFC3339), err)
+		return fmt.Errorf("%w at %s: %v", ErrLost, lost.UTC().Format(time.RFC3339), err) // not an ErrNotFound
 	}
 	return err
 }
