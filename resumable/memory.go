@@ -404,15 +404,16 @@ func (m *Memory) enforce(now time.Time) {
 
 // expire evicts the streams whose time to live is over and forgets the
 // evictions past theirs.
+//
+// It runs at every call, so it formats nothing until it evicts.
 func (m *Memory) expire(now time.Time) {
-	detail := fmt.Sprintf("not written for its time to live of %v", m.b.TTL)
-	for _, l := range []*list.List{&m.running, &m.ended} {
+	for _, l := range [2]*list.List{&m.running, &m.ended} {
 		for el := l.Front(); el != nil; el = l.Front() {
 			s := el.Value.(*mstream)
 			if now.Sub(s.updated) < m.b.TTL {
 				break
 			}
-			m.evict(now, s, WhyAge, detail)
+			m.evict(now, s, WhyAge, fmt.Sprintf("not written for its time to live of %v", m.b.TTL))
 		}
 	}
 	for el := m.tombQ.Front(); el != nil; el = m.tombQ.Front() {

@@ -60,3 +60,22 @@ func TestMemoryStatsBounded(t *testing.T) {
 func itoa(i int) string {
 	return string(rune('a'+i%26)) + string(rune('a'+i/26%26)) + string(rune('a'+i/676))
 }
+
+// TestMemoryAppendAllocs guards the cost of keeping a chunk in memory:
+// an Append into a stream with room allocates nothing but its share of
+// the arena and of the index's growth (less than one allocation a call).
+func TestMemoryAppendAllocs(t *testing.T) {
+	m := resumable.NewMemory(resumable.MemoryOptions{})
+	ctx := t.Context()
+	meta := resumable.Meta{ID: "strm_allocs", ChatID: "chat_allocs", Protocol: resumable.UI}
+	require.NoError(t, m.Create(ctx, meta))
+	item := []byte(`{"type":"text-delta","id":"t1","delta":"word "}`)
+	at := int64(0)
+	allocs := testing.AllocsPerRun(1000, func() {
+		if err := m.Append(ctx, meta.ID, at, item); err != nil {
+			t.Fatal(err)
+		}
+		at++
+	})
+	assert.Zero(t, allocs, "allocations an Append (rounded down)")
+}
