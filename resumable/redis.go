@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -19,7 +20,8 @@ const DefaultRedisPrefix = "chatwire:resumable:"
 // The defaults of [RedisOptions]' batching and waiting.
 const (
 	DefaultRedisMaxBatch   = 256
-	DefaultRedisMaxPending = 4096
+	DefaultRedisMaxPending = 1024
+	DefaultRedisMaxQueued  = 16 << 20
 	DefaultRedisBlock      = time.Second
 )
 
@@ -44,8 +46,13 @@ type RedisOptions struct {
 	// MaxBatch is the most items one write to Redis carries; default 256.
 	MaxBatch int
 	// MaxPending is how many items a stream's writer may be ahead of
-	// Redis before Append waits for a write to finish; default 4096.
+	// Redis before Append waits for a write to finish; default 1024.
 	MaxPending int
+	// MaxQueued is how many bytes the items queued for Redis, of all
+	// streams, may hold before an Append waits for its stream's queue to
+	// be written; default 16 MiB. With MaxPending it bounds the store's
+	// memory in the service.
+	MaxQueued int64
 	// Block is the longest a waiting Read blocks in Redis at once (XREAD
 	// BLOCK) before it looks at the stream again and at its context;
 	// default 1s.
@@ -96,6 +103,10 @@ type Redis struct {
 	mu    sync.Mutex
 	local map[string]*rstream // the streams this store writes, by id
 
+	queued atomic.Int64 // the bytes of the items queued, of all streams
+	writes atomic.Int64 // the batches written
+	items  atomic.Int64 // the items they carried
+
 	emu   sync.Mutex
 	epoch string    // the epoch id this store saw
 	lost  time.Time // when Redis lost its data, zero if never seen
@@ -103,6 +114,7 @@ type Redis struct {
 
 // rstream is the queue of a stream this store writes.
 type rstream struct {
+	r       *Redis
 	mu      sync.Mutex
 	cond    sync.Cond
 	next    int64    // the index the next Append gives
@@ -126,6 +138,9 @@ func NewRedis(ctx context.Context, c *redis.Client, opts RedisOptions) (*Redis, 
 		opts.MaxPending = DefaultRedisMaxPending
 	}
 	opts.MaxPending = max(opts.MaxPending, opts.MaxBatch)
+	if opts.MaxQueued <= 0 {
+		opts.MaxQueued = DefaultRedisMaxQueued
+	}
 	if opts.Block <= 0 {
 		opts.Block = DefaultRedisBlock
 	}
@@ -214,7 +229,7 @@ func (r *Redis) evicted(ev []any) {
 		s.mu.Lock()
 		if s.err == nil {
 			s.err = &EvictedError{ID: id, Why: Why(str(ev, i+1)), First: -1, Ended: EndReason(str(ev, i+2)), Detail: r.detail(Why(str(ev, i+1)), str(ev, i+3))}
-			s.queue = nil
+			s.drop()
 			s.cond.Broadcast()
 		}
 		s.mu.Unlock()
@@ -298,7 +313,7 @@ func (r *Redis) Create(ctx context.Context, m Meta) error {
 	if err != nil {
 		return fmt.Errorf("resumable: create stream %s: %w", m.ID, err)
 	}
-	s := &rstream{}
+	s := &rstream{r: r}
 	s.cond.L = &s.mu
 	r.mu.Lock()
 	r.local[m.ID] = s
@@ -337,15 +352,18 @@ func (r *Redis) Append(ctx context.Context, id string, at int64, items ...[]byte
 	if at != s.next {
 		return fmt.Errorf("%w: stream %s: at %d, its length is %d", ErrIndex, id, at, s.next)
 	}
+	var n int64
 	for _, it := range items {
 		s.queue = append(s.queue, append([]byte(nil), it...))
+		n += int64(len(it))
 	}
+	r.queued.Add(n)
 	s.next += int64(len(items))
 	if !s.writing && len(s.queue) > 0 {
 		s.writing = true
 		go r.write(id, s)
 	}
-	for len(s.queue) >= r.o.MaxPending && s.err == nil {
+	for s.err == nil && (len(s.queue) >= r.o.MaxPending || len(s.queue) > 0 && r.queued.Load() > r.o.MaxQueued) {
 		s.cond.Wait()
 	}
 	if s.err != nil {
@@ -388,23 +406,54 @@ func (r *Redis) write(id string, s *rstream) {
 	defer s.mu.Unlock()
 	for len(s.queue) > 0 && s.err == nil {
 		n := min(len(s.queue), r.o.MaxBatch)
-		batch, at := s.queue[:n], s.stored
+		batch, at := append([][]byte(nil), s.queue[:n]...), s.stored
 		s.mu.Unlock()
 		ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
 		err := r.appendNow(ctx, id, at, batch)
 		cancel()
 		s.mu.Lock()
-		if err != nil {
+		switch {
+		case s.err != nil:
+			// An eviction failed the queue meanwhile, and dropped it.
+		case err != nil:
 			s.err = err
-			s.queue = nil
-			break
+			s.drop()
+		default:
+			r.writes.Add(1)
+			r.items.Add(int64(n))
+			s.stored += int64(n)
+			s.unqueue(n)
 		}
-		s.stored += int64(n)
-		s.queue = s.queue[n:]
 		s.cond.Broadcast()
 	}
 	s.writing = false
 	s.cond.Broadcast()
+}
+
+// unqueue removes the first n items of the queue, which Redis has.
+func (s *rstream) unqueue(n int) {
+	var b int64
+	for _, it := range s.queue[:n] {
+		b += int64(len(it))
+	}
+	s.r.queued.Add(-b)
+	clear(s.queue[:n])
+	s.queue = s.queue[n:]
+}
+
+// drop empties the queue.
+func (s *rstream) drop() { s.unqueue(len(s.queue)) }
+
+// RedisStats counts what a [Redis] store wrote.
+type RedisStats struct {
+	Writes int64 // the batches written (Append's round trips)
+	Items  int64 // the items they carried
+	Queued int64 // the bytes queued for Redis now
+}
+
+// Stats returns what the store wrote since it was made.
+func (r *Redis) Stats() RedisStats {
+	return RedisStats{Writes: r.writes.Load(), Items: r.items.Load(), Queued: r.queued.Load()}
 }
 
 // sync waits until Redis has stream id's items appended before it, when
@@ -459,8 +508,8 @@ func (r *Redis) End(ctx context.Context, id string, e End, tail ...[]byte) error
 			r.end(ctx, id, -1, End{Reason: Cut, Detail: "the store failed while the stream was written"}, nil)
 			return err
 		}
-		at, items = s.stored, s.queue
-		s.queue = nil
+		at, items = s.stored, append([][]byte(nil), s.queue...)
+		s.drop()
 		s.mu.Unlock()
 		r.forget(id)
 	}
