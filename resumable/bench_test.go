@@ -143,3 +143,41 @@ func liveConn(b *testing.B) net.Conn {
 type storeWithoutCreate struct{ resumable.Store }
 
 func (storeWithoutCreate) Create(context.Context, resumable.Meta) error { return nil }
+
+// BenchmarkRedisBatch writes one batch to Redis an operation (ns/op is
+// one round trip, with the script that keeps the bounds), of 1 to 256
+// chunks: what a batch costs as it grows.
+func BenchmarkRedisBatch(b *testing.B) {
+	srv := redistest.Start(b)
+	frame := uistream.AppendTextDeltaChunk(nil, "t1", "word ")
+	ctx := context.Background()
+	for _, n := range []int{1, 16, 128, 256} {
+		b.Run(fmt.Sprintf("items=%d", n), func(b *testing.B) {
+			r := benchRedis(b, srv, fmt.Sprintf("batch%d:", n), resumable.Bounds{MaxStreams: 100})
+			w := benchRedis(b, srv, fmt.Sprintf("batch%d:", n), resumable.Bounds{MaxStreams: 100})
+			items := make([][]byte, n)
+			for i := range items {
+				items[i] = frame
+			}
+			var id string
+			var at int64
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				if i%(benchStreamLen/n+1) == 0 {
+					benchStreams++
+					id = fmt.Sprintf("strm_b%d", benchStreams)
+					if err := r.Create(ctx, resumable.Meta{ID: id, ChatID: "chat_" + id, Protocol: resumable.UI}); err != nil {
+						b.Fatal(err)
+					}
+					at = 0
+				}
+				if err := w.Append(ctx, id, at, items...); err != nil {
+					b.Fatal(err)
+				}
+				at += int64(n)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/item")
+		})
+	}
+}
