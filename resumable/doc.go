@@ -106,14 +106,26 @@
 // So a Memory store holds at most MaxTotalBytes of stream data, plus the
 // records of at most 2×MaxStreams chats and MaxStreams evictions.
 //
+// [Redis] is the store on Redis Streams, for a service on more than one
+// instance: the same bounds (the same defaults), enforced in Redis for
+// every instance that shares its key prefix, each on Redis's clock; its
+// writes batched, one round trip a batch (see its doc for the batch
+// rule); a Redis that fails or loses its data named to the writer once
+// and to every reader ([ErrLost]). [Open] makes either from a URL
+// ("memory", "redis://HOST:PORT/DB"), for a flag.
+//
 // # Files
 //
-//	store.go    Store, Meta, Info, Batch, Chat, End: the interface every store keeps
-//	error.go    the sentinel errors and EvictedError
-//	memory.go   Memory, the in-memory Store, and its Bounds
-//	writer.go   Writer: a stream kept with its indexes while it goes live
-//	split.go    the lines and chunks a Writer reads from what is written
-//	handler.go  Handlers: the four contracts and the stop
-//	stop.go     Stop: a stream ended for every reader
-//	internal/   storetest: the tests every Store passes (Memory's here, Redis's beside it)
+//	store.go      Store, Meta, Info, Batch, Chat, End: the interface every store keeps
+//	error.go      the sentinel errors and EvictedError
+//	memory.go     Memory, the in-memory Store, and its Bounds
+//	redis.go      Redis, the Store on Redis Streams: its batches, its faults
+//	redis_lua.go  the Redis store's keys and the scripts that keep them
+//	open.go       Open: a store named by a URL
+//	writer.go     Writer: a stream kept with its indexes while it goes live
+//	split.go      the lines and chunks a Writer reads from what is written
+//	handler.go    Handlers: the four contracts and the stop
+//	stop.go       Stop: a stream ended for every reader
+//	internal/     storetest: the tests every Store passes (Memory's and Redis's);
+//	              redistest: a real redis-server started for a test
 package resumable
