@@ -19,14 +19,17 @@ import (
 //	redis://HOST:PORT/DB            a Redis store (rediss:// for TLS; a
 //	                                password as redis://:PASSWORD@HOST…)
 //
-// Either takes the bounds as query parameters (ttl as a Go duration,
-// max_chunks, max_bytes, max_streams, max_total_bytes), and a Redis URL
-// its key prefix (prefix) besides go-redis's own options
+// The store's bounds are b (zero fields: the defaults), each overridden by
+// the URL's query parameter of that name (ttl as a Go duration,
+// max_chunks, max_bytes, max_streams, max_total_bytes); a Redis URL also
+// takes its key prefix (prefix) and go-redis's own options
 // (redis.ParseURL's: dial_timeout, pool_size, …):
 //
 //	memory?ttl=10m&max_streams=1000
 //	redis://127.0.0.1:6379/0?prefix=myapp:resume:&ttl=30m
-func Open(ctx context.Context, rawURL string) (Store, func() error, error) {
+//
+// No error shows the URL's password.
+func Open(ctx context.Context, rawURL string, b Bounds) (Store, func() error, error) {
 	nop := func() error { return nil }
 	u, err := url.Parse(rawURL)
 	if err != nil {
@@ -38,7 +41,7 @@ func Open(ctx context.Context, rawURL string) (Store, func() error, error) {
 	}
 	name := redactURL(u)
 	q := u.Query()
-	b, err := boundsOf(q)
+	b, err = boundsOf(q, b)
 	if err != nil {
 		return nil, nop, fmt.Errorf("resumable: store URL %q: %w", name, err)
 	}
@@ -68,9 +71,9 @@ func Open(ctx context.Context, rawURL string) (Store, func() error, error) {
 	return nil, nop, fmt.Errorf("resumable: store URL %q: want memory or redis://HOST:PORT/DB", name)
 }
 
-// boundsOf reads the bounds from q, removing their parameters.
-func boundsOf(q url.Values) (Bounds, error) {
-	var b Bounds
+// boundsOf returns b with the bounds q gives, removing their parameters
+// from q.
+func boundsOf(q url.Values, b Bounds) (Bounds, error) {
 	if v := q.Get("ttl"); q.Has("ttl") {
 		d, err := time.ParseDuration(v)
 		if err != nil || d <= 0 {

@@ -42,7 +42,8 @@ func TestOpen(t *testing.T) {
 	srv := redistest.Start(t)
 	for _, tc := range []struct {
 		name, url string
-		want      any // *resumable.Memory or *resumable.Redis
+		base      resumable.Bounds // the bounds the URL's override
+		want      any              // *resumable.Memory or *resumable.Redis
 		bounds    resumable.Bounds
 		err       string
 	}{
@@ -53,6 +54,8 @@ func TestOpen(t *testing.T) {
 		{name: "redis", url: srv.URL() + "?prefix=open:&ttl=90s", want: &resumable.Redis{},
 			bounds: resumable.Bounds{TTL: 90 * time.Second, MaxChunks: resumable.DefaultMaxChunks, MaxBytes: resumable.DefaultMaxBytes,
 				MaxStreams: resumable.DefaultMaxStreams, MaxTotalBytes: resumable.DefaultMaxTotalBytes}},
+		{name: "the URL overrides the bounds given", url: "memory?ttl=2m", base: resumable.Bounds{TTL: time.Minute, MaxStreams: 5, MaxChunks: 6, MaxBytes: 700, MaxTotalBytes: 800},
+			want: &resumable.Memory{}, bounds: resumable.Bounds{TTL: 2 * time.Minute, MaxStreams: 5, MaxChunks: 6, MaxBytes: 700, MaxTotalBytes: 800}},
 		{name: "bad ttl", url: "memory?ttl=soon", err: `ttl="soon": want a positive duration`},
 		{name: "negative bound", url: "memory?max_streams=-1", err: `max_streams="-1": want a positive integer`},
 		{name: "unknown parameter", url: "memory?color=red", err: `unknown parameter "color"`},
@@ -62,7 +65,7 @@ func TestOpen(t *testing.T) {
 		{name: "unreadable", url: "redis://:secret@[::1/0", err: `cannot be read`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s, closeStore, err := resumable.Open(t.Context(), tc.url)
+			s, closeStore, err := resumable.Open(t.Context(), tc.url, tc.base)
 			defer closeStore()
 			if tc.err != "" {
 				require.ErrorContains(t, err, tc.err)

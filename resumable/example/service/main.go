@@ -18,7 +18,7 @@ func main() {
 	addr := flag.String("addr", "127.0.0.1:8080", "the address to listen on")
 	storeURL := flag.String("store", "memory", "memory, or redis://HOST:PORT/DB to resume on any instance")
 	flag.Parse()
-	store, closeStore, err := resumable.Open(context.Background(), *storeURL)
+	store, closeStore, err := resumable.Open(context.Background(), *storeURL, resumable.Bounds{})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -67,14 +67,14 @@ func TestServiceResumes(t *testing.T) {
 		stores func(t *testing.T) (a, b resumable.Store)
 	}{
 		{"memory, one instance", func(t *testing.T) (resumable.Store, resumable.Store) {
-			s, _, err := resumable.Open(t.Context(), "memory")
+			s, _, err := resumable.Open(t.Context(), "memory", resumable.Bounds{})
 			require.NoError(t, err)
 			return s, s
 		}},
 		{"redis, two instances", func(t *testing.T) (resumable.Store, resumable.Store) {
 			srv := redistest.Start(t)
 			open := func() resumable.Store {
-				s, closeStore, err := resumable.Open(context.Background(), srv.URL()+"?prefix=service:")
+				s, closeStore, err := resumable.Open(context.Background(), srv.URL()+"?prefix=service:", resumable.Bounds{})
 				require.NoError(t, err)
 				t.Cleanup(func() { closeStore() })
 				return s
