@@ -7,8 +7,8 @@ import (
 	"net"
 	"testing"
 
+	"github.com/chatwire/chatwire/internal/redistest"
 	"github.com/chatwire/chatwire/resumable"
-	"github.com/chatwire/chatwire/resumable/internal/redistest"
 	"github.com/chatwire/chatwire/uistream"
 )
 

@@ -126,6 +126,6 @@
 //	split.go      the lines and chunks a Writer reads from what is written
 //	handler.go    Handlers: the four contracts and the stop
 //	stop.go       Stop: a stream ended for every reader
-//	internal/     storetest: the tests every Store passes (Memory's and Redis's);
-//	              redistest: a real redis-server started for a test
+//	internal/     storetest: the tests every Store passes (Memory's and Redis's)
+//	example/      service: docs/resumable.md's program, a service of 40 lines made resumable
 package resumable

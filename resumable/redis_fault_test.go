@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/chatwire/chatwire/internal/redistest"
 	"github.com/chatwire/chatwire/resumable"
-	"github.com/chatwire/chatwire/resumable/internal/redistest"
 	"github.com/chatwire/chatwire/uistream"
 )
 

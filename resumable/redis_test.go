@@ -9,8 +9,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/chatwire/chatwire/internal/redistest"
 	"github.com/chatwire/chatwire/resumable"
-	"github.com/chatwire/chatwire/resumable/internal/redistest"
 	"github.com/chatwire/chatwire/resumable/internal/storetest"
 )
 

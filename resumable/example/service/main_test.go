@@ -13,8 +13,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/chatwire/chatwire/internal/redistest"
 	"github.com/chatwire/chatwire/resumable"
-	"github.com/chatwire/chatwire/resumable/internal/redistest"
 )
 
 // post sends the chat's POST to base and returns its response.
