@@ -12,6 +12,10 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
+// ErrStoreURL is what Open's errors for a URL it cannot read are (a
+// usage error), as opposed to a store it could not reach.
+var ErrStoreURL = errors.New("resumable: bad store URL")
+
 // Open returns the store a URL names, for a flag such as chatwire serve's
 // -resume-store, and the function that closes it:
 //
@@ -37,18 +41,18 @@ func Open(ctx context.Context, rawURL string, b Bounds) (Store, func() error, er
 		if errors.As(err, &ue) {
 			err = ue.Err // without the URL, which may hold a password
 		}
-		return nil, nop, fmt.Errorf("resumable: the store URL cannot be read: %w", err)
+		return nil, nop, fmt.Errorf("%w: it cannot be read: %w", ErrStoreURL, err)
 	}
 	name := redactURL(u)
 	q := u.Query()
 	b, err = boundsOf(q, b)
 	if err != nil {
-		return nil, nop, fmt.Errorf("resumable: store URL %q: %w", name, err)
+		return nil, nop, fmt.Errorf("%w %q: %w", ErrStoreURL, name, err)
 	}
 	switch {
 	case rawURL == "" || u.Scheme == "" && u.Path == "memory" || u.Scheme == "memory":
 		if len(q) > 0 {
-			return nil, nop, fmt.Errorf("resumable: store URL %q: unknown parameter %q", name, firstKey(q))
+			return nil, nop, fmt.Errorf("%w %q: unknown parameter %q", ErrStoreURL, name, firstKey(q))
 		}
 		return NewMemory(MemoryOptions{Bounds: b}), nop, nil
 	case u.Scheme == "redis" || u.Scheme == "rediss":
@@ -57,7 +61,7 @@ func Open(ctx context.Context, rawURL string, b Bounds) (Store, func() error, er
 		u.RawQuery = q.Encode()
 		o, err := redis.ParseURL(u.String())
 		if err != nil {
-			return nil, nop, fmt.Errorf("resumable: store URL %q: %w", name, err)
+			return nil, nop, fmt.Errorf("%w %q: %w", ErrStoreURL, name, err)
 		}
 		c := redis.NewClient(o)
 		r, err := NewRedis(ctx, c, RedisOptions{Prefix: prefix, Bounds: b})
@@ -68,7 +72,7 @@ func Open(ctx context.Context, rawURL string, b Bounds) (Store, func() error, er
 		r.own = true
 		return r, r.Close, nil
 	}
-	return nil, nop, fmt.Errorf("resumable: store URL %q: want memory or redis://HOST:PORT/DB", name)
+	return nil, nop, fmt.Errorf("%w %q: want memory or redis://HOST:PORT/DB", ErrStoreURL, name)
 }
 
 // boundsOf returns b with the bounds q gives, removing their parameters

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatwire/chatwire/internal/redistest"
@@ -69,6 +70,7 @@ func TestOpen(t *testing.T) {
 			defer closeStore()
 			if tc.err != "" {
 				require.ErrorContains(t, err, tc.err)
+				assert.Equal(t, tc.name != "no server", errors.Is(err, resumable.ErrStoreURL), "a URL that cannot be read is ErrStoreURL, an unreachable store is not")
 				require.NotContains(t, err.Error(), "secret", "the password is not in the error")
 				return
 			}
