@@ -23,6 +23,8 @@ const (
 	DefaultRedisMaxPending = 1024
 	DefaultRedisMaxQueued  = 16 << 20
 	DefaultRedisBlock      = time.Second
+	// DefaultRedisWriteTimeout bounds a batch's write.
+	DefaultRedisWriteTimeout = 10 * time.Second
 )
 
 // ErrLost is what a [Redis] store answers, in place of [ErrNotFound], for
@@ -53,6 +55,10 @@ type RedisOptions struct {
 	// be written; default 16 MiB. With MaxPending it bounds the store's
 	// memory in the service.
 	MaxQueued int64
+	// WriteTimeout bounds one batch's write to Redis, from the moment it
+	// asks the client for a connection; past it the write fails (and the
+	// stream's next Append or End says so). Default 10s.
+	WriteTimeout time.Duration
 	// Block is the longest a waiting Read blocks in Redis at once (XREAD
 	// BLOCK) before it looks at the stream again and at its context;
 	// default 1s.
@@ -143,6 +149,9 @@ func NewRedis(ctx context.Context, c *redis.Client, opts RedisOptions) (*Redis, 
 	}
 	if opts.Block <= 0 {
 		opts.Block = DefaultRedisBlock
+	}
+	if opts.WriteTimeout <= 0 {
+		opts.WriteTimeout = DefaultRedisWriteTimeout
 	}
 	b := opts.Bounds.withDefaults()
 	r := &Redis{c: c, o: opts, b: b, local: map[string]*rstream{},
@@ -396,9 +405,6 @@ func (r *Redis) appendNow(ctx context.Context, id string, at int64, items [][]by
 	return nil
 }
 
-// writeTimeout bounds one batch's write to Redis.
-const writeTimeout = 10 * time.Second
-
 // write writes the queue of stream id to Redis, a batch a round trip,
 // until it is empty or a write fails.
 func (r *Redis) write(id string, s *rstream) {
@@ -408,7 +414,7 @@ func (r *Redis) write(id string, s *rstream) {
 		n := min(len(s.queue), r.o.MaxBatch)
 		batch, at := append([][]byte(nil), s.queue[:n]...), s.stored
 		s.mu.Unlock()
-		ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), r.o.WriteTimeout)
 		err := r.appendNow(ctx, id, at, batch)
 		cancel()
 		s.mu.Lock()

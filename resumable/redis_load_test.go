@@ -64,7 +64,10 @@ func TestRedisThousandStreams(t *testing.T) {
 		queued  = 4 << 20
 	)
 	store, err := resumable.NewRedis(ctx, srv.Client(), resumable.RedisOptions{
-		Prefix: "load:", Bounds: resumable.Bounds{MaxTotalBytes: total}, MaxQueued: queued})
+		Prefix: "load:", Bounds: resumable.Bounds{MaxTotalBytes: total}, MaxQueued: queued,
+		// 1,000 streams share the client's pool of connections: under the
+		// race detector a batch can wait past the default for one.
+		WriteTimeout: time.Minute})
 	require.NoError(t, err)
 	t.Cleanup(func() { store.Close() })
 
