@@ -168,15 +168,7 @@ func (r *Redis) Bounds() Bounds { return r.b }
 // Close waits for the writes under way, then closes the client if the
 // store made it ([Open]).
 func (r *Redis) Close() error {
-	r.mu.Lock()
-	streams := make([]*rstream, 0, len(r.local))
-	for _, s := range r.local {
-		streams = append(streams, s)
-	}
-	r.mu.Unlock()
-	for _, s := range streams {
-		s.wait()
-	}
+	r.syncAll()
 	if r.own {
 		return r.c.Close()
 	}
@@ -390,6 +382,9 @@ func (r *Redis) failed(id string, s *rstream) error {
 
 // appendNow writes items to stream id in one round trip.
 func (r *Redis) appendNow(ctx context.Context, id string, at int64, items [][]byte) error {
+	if at < 0 {
+		return fmt.Errorf("%w: stream %s: at %d", ErrIndex, id, at)
+	}
 	args := make([]any, 0, 2+len(items))
 	args = append(args, id, at)
 	for _, it := range items {

@@ -185,6 +185,26 @@ local function ok(len)
   for _, v in ipairs(EV) do out[#out + 1] = v end
   return out
 end
+
+-- writable returns stream id's meta (META's fields) for a write at index
+-- at (-1: its length), or nil and the reply that refuses the write.
+local function writable(id, at)
+  local m = redis.call('HMGET', P..'m:'..id, unpack(META))
+  if not m[1] then return nil, gone(id) end
+  if m[5] then return nil, {'ended', m[5]} end
+  if at >= 0 and at ~= tonumber(m[1]) then return nil, {'index', m[1]} end
+  return m
+end
+
+-- settle renews the times to live of stream id (of meta m), keeps the
+-- store's bounds and answers the write: ok, or gone when the bounds
+-- evicted the stream itself.
+local function settle(id, m, len, now)
+  touch(id, m[6], m[7] or '')
+  enforce(now)
+  if redis.call('EXISTS', P..'m:'..id) == 0 then return gone(id) end
+  return ok(len)
+end
 `
 
 // redisCreate: ARGV[A..] id, chat, run, msg, owner, proto, created (ms,
@@ -216,34 +236,27 @@ if redis.call('EXISTS', P..'m:'..id) == 0 then return gone(id) end
 return ok(0)
 `)
 
-// redisAppend: ARGV[A..] id, at, items.
+// redisAppend: ARGV[A..] id, at (not negative), items.
 var redisAppend = redis.NewScript(luaCommon + `
-local id, at = ARGV[A], tonumber(ARGV[A+1])
+local id = ARGV[A]
 local now = now_ms()
 expire(now)
-local m = redis.call('HMGET', P..'m:'..id, unpack(META))
-if not m[1] then return gone(id) end
-if m[5] then return {'ended', m[5]} end
-if at ~= tonumber(m[1]) then return {'index', m[1]} end
+local m, refused = writable(id, tonumber(ARGV[A+1]))
+if not m then return refused end
 local len = write(id, m, A + 2, #ARGV, now)
 redis.call('ZADD', P..'running', now, id)
-touch(id, m[6], m[7] or '')
-enforce(now)
-if redis.call('EXISTS', P..'m:'..id) == 0 then return gone(id) end
-return ok(len)
+return settle(id, m, len, now)
 `)
 
 // redisEnd: ARGV[A..] id, at (the index of the first item; -1: the
 // stream's length), reason, at time (ms, or empty), detail, items (the
 // writer's last items, then the tail).
 var redisEnd = redis.NewScript(luaCommon + `
-local id, at = ARGV[A], tonumber(ARGV[A+1])
+local id = ARGV[A]
 local now = now_ms()
 expire(now)
-local m = redis.call('HMGET', P..'m:'..id, unpack(META))
-if not m[1] then return gone(id) end
-if m[5] then return {'ended', m[5]} end
-if at >= 0 and at ~= tonumber(m[1]) then return {'index', m[1]} end
+local m, refused = writable(id, tonumber(ARGV[A+1]))
+if not m then return refused end
 local len = write(id, m, A + 5, #ARGV, now)
 local endAt = ARGV[A+3]
 if endAt == '' then endAt = tostring(now) end
@@ -255,10 +268,7 @@ redis.call('ZADD', P..'ended', now, id)
 if redis.call('HGET', P..'c:'..m[6], 'active') == id then
   redis.call('HSET', P..'c:'..m[6], 'active', '')
 end
-touch(id, m[6], m[7] or '')
-enforce(now)
-if redis.call('EXISTS', P..'m:'..id) == 0 then return gone(id) end
-return ok(len)
+return settle(id, m, len, now)
 `)
 
 // redisRead: ARGV[A..] id, from, count. It answers {'ok', from, end,
