@@ -22,6 +22,10 @@ import (
 	"github.com/chatwire/chatwire/uistream"
 )
 
+// handlerStore returns the store the handler tests run on: a Memory, or
+// (TestHandlersOnRedis) a Redis store.
+var handlerStore = func(t *testing.T) resumable.Store { return newMemory() }
+
 // service is a Go service's resume routes on a store, as a service mounts
 // them on the Go 1.22 mux: a key "Bearer TEAM" acts for team TEAM.
 type service struct {
@@ -188,7 +192,7 @@ func v4Meta(chat string, n int) resumable.Meta {
 // TestRoutesAnswer covers every contract's answers to a finished stream,
 // an unknown id, auth, bad parameters and the other protocol.
 func TestRoutesAnswer(t *testing.T) {
-	s := newService(t, newMemory(), &resumable.Handlers{})
+	s := newService(t, handlerStore(t), &resumable.Handlers{})
 	ui := uiStream("msg_1", "Hel", "lo")
 	p := newProducer(t, s.store, uiMeta("chat_u", 1), ui)
 	p.finish(t)
@@ -272,7 +276,7 @@ func TestRoutesAnswer(t *testing.T) {
 func TestLiveToTheEnd(t *testing.T) {
 	for _, path := range []string{"/api/chat/chat_u/stream", "/api/chat/chat_u/stream?startIndex=2", "/api/chat/chat_u/subscribe?startIndex=1"} {
 		t.Run(path, func(t *testing.T) {
-			s := newService(t, newMemory(), &resumable.Handlers{})
+			s := newService(t, handlerStore(t), &resumable.Handlers{})
 			ui := uiStream("msg_1", "a", "b", "c")
 			p := newProducer(t, s.store, uiMeta("chat_u", 1), ui)
 			p.write(t, 4)
@@ -308,7 +312,7 @@ func TestLiveToTheEnd(t *testing.T) {
 // TestCutStream: a stream its producer cut is an error to a new reader,
 // and breaks the response of a reader following it live.
 func TestCutStream(t *testing.T) {
-	s := newService(t, newMemory(), &resumable.Handlers{})
+	s := newService(t, handlerStore(t), &resumable.Handlers{})
 	ui := uiStream("msg_1", "a", "b")
 	p := newProducer(t, s.store, uiMeta("chat_u", 1), ui)
 	p.write(t, 4)
@@ -350,7 +354,7 @@ func TestAfterEnd(t *testing.T) {
 	v4 := v4Stream("chat_v", "a")
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newService(t, newMemory(), &resumable.Handlers{AfterEnd: tt.afterEnd})
+			s := newService(t, handlerStore(t), &resumable.Handlers{AfterEnd: tt.afterEnd})
 			p := newProducer(t, s.store, uiMeta("chat_u", 1), ui)
 			p.write(t, 2)
 			for _, path := range []string{"/api/chat/chat_u/stream", "/api/chat/chat_u/stream?startIndex=2"} {
@@ -452,7 +456,7 @@ func TestEvictedWhileRunningIsNamedToTheAISDKRoute(t *testing.T) {
 }
 
 func TestStopEndsTheStreamForEveryReader(t *testing.T) {
-	s := newService(t, newMemory(), &resumable.Handlers{})
+	s := newService(t, handlerStore(t), &resumable.Handlers{})
 	ui := uiStream("msg_1", "a", "b", "c")
 	rec := httptest.NewRecorder()
 	sw := resumable.NewWriter(t.Context(), s.store, rec, uiMeta("chat_u", 1))
@@ -499,7 +503,7 @@ func TestStopEndsTheStreamForEveryReader(t *testing.T) {
 }
 
 func TestKeepAliveAndNoDone(t *testing.T) {
-	s := newService(t, newMemory(), &resumable.Handlers{KeepAlive: 10 * time.Millisecond, NoDone: true})
+	s := newService(t, handlerStore(t), &resumable.Handlers{KeepAlive: 10 * time.Millisecond, NoDone: true})
 	ui := uiStream("msg_1", "a")
 	p := newProducer(t, s.store, uiMeta("chat_u", 1), ui)
 	p.write(t, 1)
@@ -520,7 +524,7 @@ func TestKeepAliveAndNoDone(t *testing.T) {
 }
 
 func TestHead(t *testing.T) {
-	s := newService(t, newMemory(), &resumable.Handlers{})
+	s := newService(t, handlerStore(t), &resumable.Handlers{})
 	p := newProducer(t, s.store, uiMeta("chat_u", 1), uiStream("m", "a"))
 	p.write(t, 1) // still running: HEAD must not wait for its end
 	resp := s.open(t, http.MethodHead, "/api/chat/chat_u/stream", "team")
@@ -535,7 +539,7 @@ func TestHead(t *testing.T) {
 func TestNoGoroutineLeft(t *testing.T) {
 	before := runtime.NumGoroutine()
 	func() {
-		s := newService(t, newMemory(), &resumable.Handlers{KeepAlive: time.Millisecond})
+		s := newService(t, handlerStore(t), &resumable.Handlers{KeepAlive: time.Millisecond})
 		var ps []*producer
 		var resps []*http.Response
 		for i := range 10 {

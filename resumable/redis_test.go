@@ -128,3 +128,23 @@ func TestRedisTTL(t *testing.T) {
 	}, 10*ttl, ttl/8, "an eviction, and its chat, are forgotten after another time to live")
 	require.NoError(t, s.Create(ctx, done), "its ids are free again")
 }
+
+// TestHandlersOnRedis runs the handler tests that take any store on a
+// Redis store: every contract's answers, live to the end, after the end,
+// a stop, keep-alives and HEAD, as on Memory.
+func TestHandlersOnRedis(t *testing.T) {
+	srv := redistest.Start(t)
+	defer func(old func(*testing.T) resumable.Store) { handlerStore = old }(handlerStore)
+	handlerStore = func(t *testing.T) resumable.Store { return newRedis(t, srv, resumable.Bounds{}) }
+	for name, test := range map[string]func(*testing.T){
+		"TestRoutesAnswer":                    TestRoutesAnswer,
+		"TestLiveToTheEnd":                    TestLiveToTheEnd,
+		"TestCutStream":                       TestCutStream,
+		"TestAfterEnd":                        TestAfterEnd,
+		"TestStopEndsTheStreamForEveryReader": TestStopEndsTheStreamForEveryReader,
+		"TestKeepAliveAndNoDone":              TestKeepAliveAndNoDone,
+		"TestHead":                            TestHead,
+	} {
+		t.Run(name, test)
+	}
+}
