@@ -80,15 +80,23 @@ type RedisOptions struct {
 // one is under way go together in the next (at most MaxBatch items a
 // write). So a slow producer's items each go at once, and a fast one's
 // go one batch per round trip. Append waits only when MaxPending items
-// are queued. End writes the queue, the tail and the end marker in one
-// round trip; a Read of this store first waits for the queue of the
-// stream it reads. A failed write is the error of the stream's next
-// Append or End (once), and the items queued after it are dropped: the
-// kept stream is never written past a gap.
+// of its stream, or MaxQueued bytes of all streams, are queued. End
+// writes the queue, the tail and the end marker in one round trip, and
+// releases the stream's queue (so a producer must end its stream: a
+// Writer's Close or Cut). A Read of this store first waits for the queue
+// of the stream it reads, and Stat, Chat and Create for every queue, so
+// that this store reads its own writes, as Memory does. A failed write
+// is the error of the stream's next Append or End (once), and the items
+// queued after it are dropped: the kept stream is never written past a
+// gap.
 //
 // Streams written through another instance are read from Redis as they
 // are written there: a reader on another instance sees an item at most a
-// round trip after its producer's Append.
+// round trip after its producer's Append. A stop on another instance
+// ends the stream in Redis at once; this store's producer learns it from
+// its next write's refusal ([ErrEnded], which a Writer answers with
+// [ErrStopped]), so its live response may carry up to a batch more than
+// the stream kept.
 //
 // # Faults
 //
