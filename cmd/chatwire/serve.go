@@ -2,12 +2,15 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log"
+	mathrand "math/rand/v2"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"slices"
@@ -49,6 +52,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs.IntVar(&bounds.MaxChunks, "resume-max-chunks", resumable.DefaultMaxChunks, "keep at most `N` lines or chunks of each stream; past it the oldest are dropped (a resume from them: 410)")
 	fs.Int64Var(&bounds.MaxBytes, "resume-max-bytes", resumable.DefaultMaxBytes, "keep at most `N` bytes of each stream (its items plus 32 each); past it the oldest are dropped")
 	fs.IntVar(&bounds.MaxStreams, "resume-max-streams", resumable.DefaultMaxStreams, "keep at most `N` streams; past it the first ended (else the least recently written) is evicted")
+	storeURL := fs.String("resume-store", "memory", "keep the streams for the resume routes in `URL`: memory (this process), or redis://HOST:PORT/DB, shared by\nevery serve on that Redis, so that each resumes the others' chats (the -resume-* bounds hold for\nall of them; the URL's ttl, max_* and prefix parameters override them)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), `usage: chatwire serve [-host 127.0.0.1] [-port 0] [-fault NAME] [-variant NAME] [-rate-limit N] [-pace DURATION] [-cut-after N] [flags]
 
@@ -78,7 +82,9 @@ the chat id in the start chunk's messageMetadata.chatId.
 
 Every stream can be resumed, as each real client resumes (the streams are
 kept for -resume-ttl after their last write, within the -resume-max-*
-bounds; an evicted stream is answered 410 stream_evicted, with why):
+bounds; an evicted stream is answered 410 stream_evicted, with why; with
+-resume-store redis://HOST:PORT/DB every serve on that Redis resumes the
+others' streams):
 
 	GET /api/chat/{id}/stream               AI SDK 5-7 useChat({resume: true}): the UI stream again
 	GET /api/chat/{id}/stream?startIndex=N  @ai-sdk/workflow: the UI chunks from index N ({id} may
@@ -136,6 +142,22 @@ Flags:
 		return usageError("-resume-max-streams must be at least 1, got %d", bounds.MaxStreams)
 	}
 
+	store, closeStore, err := resumable.Open(ctx, *storeURL, bounds)
+	switch {
+	case errors.Is(err, resumable.ErrStoreURL):
+		return usageError("-resume-store: %v", err)
+	case err != nil:
+		fmt.Fprintf(stderr, "chatwire serve: -resume-store: %v\n", err)
+		return exitFail
+	}
+	defer closeStore()
+	seedSet := false
+	fs.Visit(func(f *flag.Flag) { seedSet = seedSet || f.Name == "seed" })
+	if _, shared := store.(*resumable.Redis); shared && !seedSet {
+		// Instances that share a store must not hand out the same ids.
+		*seed = mathrand.Uint64()
+	}
+
 	linesOpt := *lines
 	fs.Visit(func(f *flag.Flag) {
 		if f.Name == "lines" {
@@ -164,7 +186,7 @@ Flags:
 		RateLimit:           *rateLimit,
 		Variants:            splitList(variants),
 		CutAfter:            *cutAfter,
-		Store:               resumable.NewMemory(resumable.MemoryOptions{Bounds: bounds}),
+		Store:               store,
 		Log: func(e mock.Entry) {
 			role := string(e.Role)
 			if role == "" {
@@ -195,6 +217,9 @@ Flags:
 	for _, name := range splitList(variants) {
 		v, _ := mock.LookupVariantFor(p, name)
 		logf("chatwire serve: variant %s: %s\n", v.Name, v.Description)
+	}
+	if _, shared := store.(*resumable.Redis); shared {
+		logf("chatwire serve: resume-store %s: the streams are shared with every serve on it\n", redactedURL(*storeURL))
 	}
 	if *cutAfter > 0 {
 		logf("chatwire serve: cut-after %d: the first response of each created stream is cut after %d %s; resume it\n",
@@ -385,3 +410,12 @@ func splitList(l []string) []string {
 type writerFunc func([]byte)
 
 func (f writerFunc) Write(b []byte) (int, error) { f(b); return len(b), nil }
+
+// redactedURL returns a store URL without its password.
+func redactedURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return "(a URL that cannot be read)"
+	}
+	return u.Redacted()
+}

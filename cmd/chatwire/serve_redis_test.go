@@ -1,0 +1,99 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/chatwire/chatwire/conformance/mock"
+	"github.com/chatwire/chatwire/internal/redistest"
+)
+
+// TestServeResumeStoreRedis is the bar of two instances: two `chatwire
+// serve -resume-store redis://…` behind a round-robin proxy; a stream cut
+// on the first (-cut-after 4) and resumed on the second by each contract
+// is, byte for byte, the stream an uncut reader gets (subscribe from
+// index 0, on the first).
+func TestServeResumeStoreRedis(t *testing.T) {
+	srv := redistest.Start(t)
+	tests := []struct {
+		contract, proto, body, resume string
+		replay                        bool // the contract replays from the start
+	}{
+		{"ai-sdk", "ui", `{"id":"chat-rr","messages":[{"role":"user","parts":[{"type":"text","text":"x"}]}]}`, "/api/chat/chat-rr/stream", true},
+		{"workflow", "ui", `{"id":"chat-rr","messages":[{"role":"user","parts":[{"type":"text","text":"x"}]}]}`, "/api/chat/chat-rr/stream?startIndex=4", false},
+		{"ai-sdk-4", "v4", `{"id":"chat-rr","content":"x"}`, "/api/chat?chatId=chat-rr", true},
+		{"subscribe", "v4", `{"id":"chat-rr","content":"x"}`, "/api/chat/chat-rr/subscribe?startIndex=4", false},
+	}
+	for i, tt := range tests {
+		t.Run(tt.contract, func(t *testing.T) {
+			store := fmt.Sprintf("%s?prefix=rr%d:", srv.URL(), i)
+			args := []string{"-protocol", tt.proto, "-pace", "0s", "-lines", "3", "-cut-after", "4", "-resume-store", store}
+			a, b := startServe(t, args...), startServe(t, args...)
+			assert.Contains(t, a.stderr.String(), "chatwire serve: resume-store "+store+": the streams are shared with every serve on it")
+			lb := redistest.RoundRobin(t, a.url, b.url)
+			do := func(method, path, body string) (int, string, error) {
+				req, err := http.NewRequest(method, lb.URL+path, strings.NewReader(body))
+				require.NoError(t, err)
+				req.Header.Set("Authorization", "Bearer "+mock.KeyValid)
+				req.Header.Set("Content-Type", "application/json")
+				resp, err := http.DefaultClient.Do(req)
+				require.NoError(t, err, "%s %s", method, path)
+				defer resp.Body.Close()
+				got, err := io.ReadAll(resp.Body)
+				return resp.StatusCode, string(got), err
+			}
+
+			code, head, err := do("POST", "/api/chat", tt.body) // to a
+			require.Equal(t, 200, code, head)
+			require.Error(t, err, "the create's response is cut: %q", head)
+			code, rest, err := do("GET", tt.resume, "") // to b
+			require.NoError(t, err, "the resume on the other instance is whole")
+			require.Equal(t, 200, code, rest)
+			code, uncut, err := do("GET", "/api/chat/chat-rr/subscribe", "") // to a
+			require.NoError(t, err)
+			require.Equal(t, 200, code, uncut)
+
+			whole := rest
+			if !tt.replay {
+				whole = head + rest
+			}
+			assert.Equal(t, uncut, whole, "cut on one instance and resumed on the other, the stream is the uncut one")
+			assert.True(t, strings.HasPrefix(uncut, head), "the cut response is the stream's start")
+			assert.Regexp(t, `POST /api/chat 200 \S+ key=valid req_\w+ cut\n`, a.stderr.String(), "a served the create, cut")
+			assert.Contains(t, b.stderr.String(), "GET "+strings.SplitN(tt.resume, "?", 2)[0], "b served the resume")
+			assert.NotContains(t, b.stderr.String(), "POST /api/chat", "b served no create")
+			assert.Equal(t, exitOK, a.stop(t))
+			assert.Equal(t, exitOK, b.stop(t))
+		})
+	}
+}
+
+// TestServeResumeStoreFlag: a -resume-store that cannot be read is a
+// usage error, a Redis that does not answer a failure, neither a serve
+// that runs without keeping its streams; no message shows the password.
+func TestServeResumeStoreFlag(t *testing.T) {
+	for _, tt := range []struct {
+		name, url string
+		code      int
+		stderr    string
+	}{
+		{"unknown scheme", "postgres://u:secret@host/db", exitUsage, `chatwire serve: -resume-store: resumable: bad store URL "postgres://u:xxxxx@host/db": want memory or redis://HOST:PORT/DB`},
+		{"bad bound", "memory?ttl=soon", exitUsage, `-resume-store: resumable: bad store URL "memory?ttl=soon": ttl="soon": want a positive duration such as 30m`},
+		{"no redis", "redis://:secret@127.0.0.1:1/0?dial_timeout=100ms", exitFail, `chatwire serve: -resume-store: resumable: store redis://:xxxxx@127.0.0.1:1/0?dial_timeout=100ms: resumable: redis store: redis: dial tcp 127.0.0.1:1`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr strings.Builder
+			code := run(t.Context(), []string{"serve", "-resume-store", tt.url}, strings.NewReader(""), &stdout, &stderr)
+			assert.Equal(t, tt.code, code, stderr.String())
+			assert.Contains(t, stderr.String(), tt.stderr)
+			assert.NotContains(t, stderr.String(), "secret")
+			assert.Empty(t, stdout.String(), "it never listened")
+		})
+	}
+}
