@@ -35,45 +35,74 @@ var ErrStoreURL = errors.New("resumable: bad store URL")
 // No error shows the URL's password.
 func Open(ctx context.Context, rawURL string, b Bounds) (Store, func() error, error) {
 	nop := func() error { return nil }
+	p, err := ParseStoreURL(rawURL, b)
+	if err != nil {
+		return nil, nop, err
+	}
+	if !p.Redis {
+		return p.Memory(), nop, nil
+	}
+	o, err := redis.ParseURL(p.u.String())
+	if err != nil {
+		return nil, nop, fmt.Errorf("%w %q: %w", ErrStoreURL, p.name, err)
+	}
+	c := redis.NewClient(o)
+	r, err := NewRedis(ctx, c, RedisOptions{Prefix: p.prefix, Bounds: p.Bounds})
+	if err != nil {
+		c.Close()
+		return nil, nop, fmt.Errorf("resumable: store %s: %w", p.name, err)
+	}
+	r.own = true
+	return r, r.Close, nil
+}
+
+// A StoreURL is a store URL as [ParseStoreURL] reads it, without
+// connecting to anything: a command that links no Redis client can read
+// its flag, make a Memory, and name a Redis URL it cannot serve.
+type StoreURL struct {
+	Redis  bool   // redis:// or rediss://; else memory
+	Bounds Bounds // the bounds given, the URL's parameters applied
+	u      *url.URL
+	prefix string
+	name   string
+}
+
+// ParseStoreURL reads a store URL as [Open] does; its errors are
+// [ErrStoreURL]. go-redis's own options are read by Open.
+func ParseStoreURL(rawURL string, b Bounds) (*StoreURL, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		var ue *url.Error
 		if errors.As(err, &ue) {
 			err = ue.Err // without the URL, which may hold a password
 		}
-		return nil, nop, fmt.Errorf("%w: it cannot be read: %w", ErrStoreURL, err)
+		return nil, fmt.Errorf("%w: it cannot be read: %w", ErrStoreURL, err)
 	}
-	name := redactURL(u)
+	p := &StoreURL{u: u, name: redactURL(u)}
 	q := u.Query()
-	b, err = boundsOf(q, b)
-	if err != nil {
-		return nil, nop, fmt.Errorf("%w %q: %w", ErrStoreURL, name, err)
+	if p.Bounds, err = boundsOf(q, b); err != nil {
+		return nil, fmt.Errorf("%w %q: %w", ErrStoreURL, p.name, err)
 	}
 	switch {
 	case rawURL == "" || u.Scheme == "" && u.Path == "memory" || u.Scheme == "memory":
 		if len(q) > 0 {
-			return nil, nop, fmt.Errorf("%w %q: unknown parameter %q", ErrStoreURL, name, firstKey(q))
+			return nil, fmt.Errorf("%w %q: unknown parameter %q", ErrStoreURL, p.name, firstKey(q))
 		}
-		return NewMemory(MemoryOptions{Bounds: b}), nop, nil
+		return p, nil
 	case u.Scheme == "redis" || u.Scheme == "rediss":
-		prefix := q.Get("prefix")
+		p.Redis, p.prefix = true, q.Get("prefix")
 		q.Del("prefix")
 		u.RawQuery = q.Encode()
-		o, err := redis.ParseURL(u.String())
-		if err != nil {
-			return nil, nop, fmt.Errorf("%w %q: %w", ErrStoreURL, name, err)
-		}
-		c := redis.NewClient(o)
-		r, err := NewRedis(ctx, c, RedisOptions{Prefix: prefix, Bounds: b})
-		if err != nil {
-			c.Close()
-			return nil, nop, fmt.Errorf("resumable: store %s: %w", name, err)
-		}
-		r.own = true
-		return r, r.Close, nil
+		return p, nil
 	}
-	return nil, nop, fmt.Errorf("%w %q: want memory or redis://HOST:PORT/DB", ErrStoreURL, name)
+	return nil, fmt.Errorf("%w %q: want memory or redis://HOST:PORT/DB", ErrStoreURL, p.name)
 }
+
+// String returns the URL without its password.
+func (p *StoreURL) String() string { return p.name }
+
+// Memory returns a new Memory store with the URL's bounds.
+func (p *StoreURL) Memory() *Memory { return NewMemory(MemoryOptions{Bounds: p.Bounds}) }
 
 // boundsOf returns b with the bounds q gives, removing their parameters
 // from q.

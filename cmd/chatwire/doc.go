@@ -19,6 +19,7 @@
 //	record.go         chatwire record: transcripts of a live run
 //	replay.go         chatwire replay: transcripts judged again, and HAR files
 //	serve.go          chatwire serve: the mock on a port
+//	resumestore.go    -resume-store: a Memory, or a Redis store shared by every serve on it
 //	bridge.go         chatwire bridge: the proxy between the two stream protocols
 //	chat.go           chatwire chat: a chat created and its stream printed as it arrives (or its
 //	                  message), resumed across drops, with the Go client

@@ -142,7 +142,7 @@ Flags:
 		return usageError("-resume-max-streams must be at least 1, got %d", bounds.MaxStreams)
 	}
 
-	store, closeStore, err := resumable.Open(ctx, *storeURL, bounds)
+	store, shared, closeStore, err := openResumeStore(ctx, *storeURL, bounds)
 	switch {
 	case errors.Is(err, resumable.ErrStoreURL):
 		return usageError("-resume-store: %v", err)
@@ -153,7 +153,7 @@ Flags:
 	defer closeStore()
 	seedSet := false
 	fs.Visit(func(f *flag.Flag) { seedSet = seedSet || f.Name == "seed" })
-	if _, shared := store.(*resumable.Redis); shared && !seedSet {
+	if shared && !seedSet {
 		// Instances that share a store must not hand out the same ids.
 		*seed = mathrand.Uint64()
 	}
@@ -218,7 +218,7 @@ Flags:
 		v, _ := mock.LookupVariantFor(p, name)
 		logf("chatwire serve: variant %s: %s\n", v.Name, v.Description)
 	}
-	if _, shared := store.(*resumable.Redis); shared {
+	if shared {
 		logf("chatwire serve: resume-store %s: the streams are shared with every serve on it\n", redactedURL(*storeURL))
 	}
 	if *cutAfter > 0 {
