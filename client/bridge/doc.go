@@ -126,15 +126,31 @@
 // not list; it returns each as a phrase. A v4 client's body (the spec's)
 // passes as it is. RequestProtocol tells which stream the client wants.
 //
+// # Resume
+//
+// A translated stream outlives both of its connections (Proxy.NoResume
+// turns this off). The proxy keeps it in Proxy.Store as it writes it
+// (a resumable.Writer) and answers its client's resumes from there with
+// resumable.Handlers, by the contracts of the client's protocol (ai-sdk,
+// workflow and subscribe for a UI client; ai-sdk-4 and subscribe for a
+// v4 client), under the client's chat id (its body's id, else the
+// service's); a resume must carry the POST's Authorization header. When
+// the service's connection drops before the stream's end, the proxy
+// resumes it with the contract of the service's protocol (ai-sdk-4 for
+// v4, ai-sdk for UI), matches the replayed items against those it read
+// and translates on: the client sees one stream.
+//
 // # Files
 //
-//	doc.go      this documentation
-//	loss.go     Loss, Losses and Stats: what a translation cannot carry, counted
-//	toui.go     ToUI: v4 parts to UI chunks; Options, InputError
-//	tov4.go     ToV4: UI chunks to v4 parts
-//	stream.go   V4ToUI and UIToV4: whole streams, flushed per part
-//	json.go     the few JSON helpers over values the decoders validated
-//	request.go  RequestProtocol and TranslateRequest: the useChat body to the spec's
-//	proxy.go    Proxy: the HTTP proxy that translates by what each side speaks
+//	doc.go       this documentation
+//	loss.go      Loss, Losses and Stats: what a translation cannot carry, counted
+//	toui.go      ToUI: v4 parts to UI chunks; Options, InputError
+//	tov4.go      ToV4: UI chunks to v4 parts
+//	stream.go    V4ToUI and UIToV4: whole streams, flushed per part
+//	json.go      the few JSON helpers over values the decoders validated
+//	request.go   RequestProtocol and TranslateRequest: the useChat body to the spec's
+//	proxy.go     Proxy: the HTTP proxy that translates by what each side speaks
+//	keep.go      the streams the proxy keeps, and the resume routes it answers from them
+//	upstream.go  the service's stream read across its drops, resumed by its contract
 //	testdata/sdk/  the real clients (ai 7.0.173, ai 4.3.19) TestRealClients runs
 package bridge

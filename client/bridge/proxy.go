@@ -16,6 +16,7 @@ import (
 
 	"github.com/chatwire/chatwire/internal/protocol"
 	"github.com/chatwire/chatwire/linestream"
+	"github.com/chatwire/chatwire/resumable"
 	"github.com/chatwire/chatwire/uistream"
 )
 
@@ -47,6 +48,19 @@ const (
 // [http.ErrAbortHandler], which breaks the connection without the body's
 // end; a stream passed through breaks the same way, as does one whose
 // upstream breaks off.
+//
+// Unless NoResume is set, a translated stream outlives both of its
+// connections. The proxy keeps it in Store as it writes it (a
+// resumable.Writer) and answers the resume contracts of its client's
+// protocol from there (resumable.Handlers: ai-sdk, workflow and subscribe
+// for a UI client, ai-sdk-4 and subscribe for a v4 client); a client that
+// leaves does not end the upstream exchange, which goes on into the
+// store. When the upstream's connection drops before the stream's end,
+// the proxy resumes it with the contract of the upstream's protocol
+// (ai-sdk-4's GET {api}?chatId=ID for a v4 service, ai-sdk's GET
+// {api}/{chatId}/stream for a UI service), skips the replayed items it
+// read before (they must match) and translates on. docs/bridge.md has
+// the details.
 type Proxy struct {
 	// Upstream is the service's base URL, such as http://127.0.0.1:8080.
 	Upstream *url.URL
@@ -69,9 +83,22 @@ type Proxy struct {
 	StreamTimeout time.Duration
 	// Log, when set, receives one Entry per request, after it ends.
 	Log func(Entry)
+	// Store keeps the translated streams for their clients' resumes; nil:
+	// a resumable.Memory with its default bounds.
+	Store resumable.Store
+	// NoResume turns resuming off on both sides: translated streams are
+	// not kept (resume requests go upstream as they are), a client that
+	// leaves ends the upstream exchange, and a dropped upstream is not
+	// resumed.
+	NoResume bool
+	// ResumeAttempts bounds the upstream resumes in a row that bring no
+	// new item; 0: DefaultResumeAttempts.
+	ResumeAttempts int
 
-	once   sync.Once
-	client *http.Client
+	once     sync.Once
+	client   *http.Client
+	store    resumable.Store
+	handlers *resumable.Handlers
 }
 
 // An Entry describes one proxied request, for logs: never a header or a
@@ -85,6 +112,8 @@ type Entry struct {
 	Request      bool              // the request body was translated
 	RequestLost  []string          // what the request translation dropped
 	Stats        Stats             // the stream translation's counts
+	Resumed      bool              // a resume answered from the proxy's store
+	Resumes      int               // the upstream resumes of the stream
 	Err          error             // why the exchange failed or broke off
 }
 
@@ -117,6 +146,11 @@ func (p *Proxy) init() {
 			}
 		}
 		p.Options.fill()
+		p.store = p.Store
+		if p.store == nil {
+			p.store = resumable.NewMemory(resumable.MemoryOptions{})
+		}
+		p.handlers = p.newHandlers()
 	})
 }
 
@@ -146,6 +180,14 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			p.Log(e)
 		}
 	}()
+	rt, isRoute := p.route(r)
+	if isRoute && p.keeps(r.Context(), rt.id) {
+		e.Resumed = true
+		sw := &statusWriter{ResponseWriter: w}
+		defer func() { e.Status = sw.status }()
+		rt.serve(sw, r)
+		return
+	}
 	maxBody := p.MaxBody
 	if maxBody <= 0 {
 		maxBody = DefaultMaxBody
@@ -163,6 +205,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	e.Want = p.To
+	clientChatID := bodyChatID(body)
 	if len(body) > 0 {
 		if e.Want == protocol.Unknown {
 			e.Want = RequestProtocol(body)
@@ -174,7 +217,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 
-	ctx, cancel := context.WithTimeout(r.Context(), orDefault(p.StreamTimeout, DefaultStreamTimeout))
+	ctx, cancel := p.exchangeContext(r)
 	defer cancel()
 	u := *p.Upstream
 	u.Path = strings.TrimSuffix(u.Path, "/") + r.URL.Path
@@ -205,6 +248,14 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	defer resp.Body.Close()
 	e.Status = resp.StatusCode
+	if isRoute && rt.noStreamIs204 && (resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusMethodNotAllowed) {
+		// The ai-sdk route of a chat neither the proxy nor its upstream
+		// knows: no stream to resume, as useChat({resume: true}) takes it
+		// on mount (a 404 puts it in error).
+		e.Status = http.StatusNoContent
+		w.WriteHeader(e.Status)
+		return
+	}
 	idle := newIdleReader(resp.Body, orDefault(p.IdleTimeout, DefaultIdleTimeout), cancel)
 	defer idle.stop()
 	from := cutReader{idle, r.Context()}
@@ -248,27 +299,101 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Del("Content-Encoding")
 	h.Del(protocol.HeaderV4)
 	h.Del(protocol.HeaderUI)
+	up := newUpstream(p, ctx, cancel, req, resp.Header, e.Got, src, idle)
+	defer up.close()
+	up.first()
+	var out io.Writer = w
+	var kept *resumable.Writer
+	if !p.NoResume {
+		chatID := clientChatID
+		if chatID == "" {
+			chatID = up.chatID
+		}
+		kept = resumable.NewWriter(context.WithoutCancel(ctx), p.store, w, keepMeta(e.Want, chatID, r.Header))
+		out = kept
+	}
 	if e.Want == protocol.UI {
 		uistream.Headers(h)
 		w.WriteHeader(resp.StatusCode)
 		t := NewToUI(p.Options)
-		e.Stats, err = V4ToUI(w, src, t)
+		err = pump(out, up.next, up.Err, func(dst []byte) ([]byte, error) { return t.Part(dst, up.Part()) }, t)
+		e.Stats = t.Stats
 	} else {
 		linestream.SetHeaders(h)
 		w.WriteHeader(resp.StatusCode)
 		t := NewToV4(p.Options)
-		e.Stats, err = UIToV4(w, src, t)
+		err = pump(out, up.next, up.Err, func(dst []byte) ([]byte, error) { return t.Chunk(dst, up.Chunk()) }, t)
+		e.Stats = t.Stats
 	}
+	e.Resumes = up.resumes
 	if err != nil {
 		e.Err = err
 	}
-	if errors.As(err, new(*cutError)) {
+	cut := errors.As(err, new(*cutError))
+	if kept != nil {
+		var kerr error
+		if cut {
+			kerr = kept.Cut(err.Error())
+		} else {
+			kerr = kept.Close()
+		}
+		if kerr != nil {
+			e.Err = errors.Join(e.Err, kerr)
+		}
+	}
+	if cut {
 		// The error frame is out: break the connection without the body's
 		// end, so that no client reads the stream as finished.
 		panic(http.ErrAbortHandler)
 	}
 	if idle.timedOut() {
 		e.Err = fmt.Errorf("upstream idle for %v", orDefault(p.IdleTimeout, DefaultIdleTimeout))
+	}
+}
+
+// exchangeContext returns the context of an upstream exchange, bounded by
+// StreamTimeout. Unless NoResume is set it outlives the client's leaving
+// (a kept stream goes on into the store, for the client to resume) and
+// ends when the server stops, with the cause the server gives (which is
+// no plain context.Canceled, as a client's leaving is).
+func (p *Proxy) exchangeContext(r *http.Request) (context.Context, context.CancelFunc) {
+	timeout := orDefault(p.StreamTimeout, DefaultStreamTimeout)
+	if p.NoResume {
+		return context.WithTimeout(r.Context(), timeout)
+	}
+	base, cancelBase := context.WithCancelCause(context.WithoutCancel(r.Context()))
+	stop := context.AfterFunc(r.Context(), func() {
+		if c := context.Cause(r.Context()); !errors.Is(c, context.Canceled) {
+			cancelBase(c)
+		}
+	})
+	ctx, cancel := context.WithTimeout(base, timeout)
+	return ctx, func() { cancel(); stop(); cancelBase(nil) }
+}
+
+// statusWriter records the status a handler answers, for the log.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (s *statusWriter) WriteHeader(code int) {
+	if s.status == 0 {
+		s.status = code
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusWriter) Write(b []byte) (int, error) {
+	if s.status == 0 {
+		s.status = http.StatusOK
+	}
+	return s.ResponseWriter.Write(b)
+}
+
+func (s *statusWriter) Flush() {
+	if f, ok := s.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
 	}
 }
 

@@ -32,6 +32,8 @@ func runBridge(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	headerTimeout := fs.Duration("header-timeout", bridge.DefaultHeaderTimeout, "how long to wait for the upstream's response headers")
 	idle := fs.Duration("idle-timeout", bridge.DefaultIdleTimeout, "end a stream whose upstream sends nothing for this long")
 	timeout := fs.Duration("timeout", bridge.DefaultStreamTimeout, "longest exchange, stream included")
+	noResume := fs.Bool("no-resume", false, "keep no stream for its client's resume, and resume no dropped upstream")
+	resumeAttempts := fs.Int("resume-attempts", bridge.DefaultResumeAttempts, "upstream resumes in a row without a new part before the stream ends with an error")
 	translate := fs.String("translate", "", "no proxy: translate the stream in `FILE` (- for standard input) to the other protocol (or -to's) on standard output, its losses on standard error")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `usage: chatwire bridge -upstream URL [-host 127.0.0.1] [-port 0] [-to auto|ui|v4] [flags]
@@ -53,7 +55,14 @@ duration, the protocols, the counts of parts and of what the translation
 lost), never a header or a key. Ctrl-C stops it: open streams get
 -shutdown-grace to finish (a second Ctrl-C ends it), then are cut (an
 error chunk or 3: part, then the connection breaks without the body's
-end). docs/bridge.md lists every loss; go doc
+end).
+
+A translated stream outlives both of its connections (unless -no-resume):
+the bridge keeps it in memory and answers its client's resume (ai-sdk,
+workflow and subscribe for a UI client; ai-sdk-4 and subscribe for a v4
+client), and resumes a dropped upstream itself (GET ?chatId= for a v4
+service, GET /api/chat/{id}/stream for a UI service). docs/bridge.md says
+how, and lists every loss; go doc
 github.com/chatwire/chatwire/client/bridge is the library. With
 -translate it translates one stream file instead.
 
@@ -109,6 +118,8 @@ Flags:
 		return usageError("-max-part must be positive, got %d", *maxPart)
 	case *headerTimeout <= 0 || *idle <= 0 || *timeout <= 0:
 		return usageError("-header-timeout, -idle-timeout and -timeout must be positive")
+	case *resumeAttempts < 1:
+		return usageError("-resume-attempts must be at least 1, got %d", *resumeAttempts)
 	case *dataName == "":
 		return usageError("-data-name must not be empty")
 	case at.check() != nil:
@@ -122,14 +133,16 @@ Flags:
 		fmt.Fprintf(stderr, format, a...)
 	}
 	p := &bridge.Proxy{
-		Upstream:      u,
-		To:            want,
-		Options:       bridge.Options{DataName: *dataName, MaxPartLength: *maxPart, Releases: releases},
-		MaxBody:       *maxBody,
-		HeaderTimeout: *headerTimeout,
-		IdleTimeout:   *idle,
-		StreamTimeout: *timeout,
-		Log:           func(e bridge.Entry) { logf("%s\n", formatEntry(e)) },
+		Upstream:       u,
+		To:             want,
+		Options:        bridge.Options{DataName: *dataName, MaxPartLength: *maxPart, Releases: releases},
+		MaxBody:        *maxBody,
+		HeaderTimeout:  *headerTimeout,
+		IdleTimeout:    *idle,
+		StreamTimeout:  *timeout,
+		NoResume:       *noResume,
+		ResumeAttempts: *resumeAttempts,
+		Log:            func(e bridge.Entry) { logf("%s\n", formatEntry(e)) },
 	}
 	ln, err := at.listen()
 	if err != nil {
@@ -218,8 +231,13 @@ func formatEntry(e bridge.Entry) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s %d %v", e.Method, e.Path, e.Status, e.Duration.Round(time.Microsecond))
 	switch {
+	case e.Resumed:
+		b.WriteString(" resumed from the bridge's store")
 	case e.Translated:
 		fmt.Fprintf(&b, " %s->%s in=%d out=%d", e.Got, e.Want, e.Stats.In, e.Stats.Out)
+		if e.Resumes > 0 {
+			fmt.Fprintf(&b, " upstream_resumes=%d", e.Resumes)
+		}
 	case e.Got != protocol.Unknown:
 		fmt.Fprintf(&b, " %s passed", e.Got)
 	default:

@@ -106,6 +106,7 @@ func TestBridgeUsage(t *testing.T) {
 		{[]string{"-upstream", "http://x", "-max-body", "0"}, "-max-body must be positive"},
 		{[]string{"-upstream", "http://x", "extra"}, `unexpected argument "extra"`},
 		{[]string{"-upstream", "http://x", "-sdk-range", "4"}, "-sdk-range"},
+		{[]string{"-upstream", "http://x", "-resume-attempts", "0"}, "-resume-attempts must be at least 1"},
 	} {
 		var out, errb strings.Builder
 		code := run(context.Background(), append([]string{"bridge"}, c.args...), strings.NewReader(""), &out, &errb)
