@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
-	"net/url"
-	"strconv"
 	"strings"
 	"time"
 
@@ -26,23 +24,23 @@ const (
 	// /api/chat/{chatId}/stream, answered with the UI message stream
 	// replayed from its start, or 204 when the service has no stream of the
 	// chat ([ErrNoStream]). The UI message stream only.
-	ResumeAISDK ResumeContract = "ai-sdk"
+	ResumeAISDK ResumeContract = chatapi.ResumeAISDK
 	// ResumeWorkflow is @ai-sdk/workflow's WorkflowChatTransport: GET
 	// /api/chat/{runId}/stream?startIndex=N, the run id from the create's
 	// x-workflow-run-id header (the chat id without one), answered with the
 	// UI chunks from index N (N chunks received). The UI message stream
 	// only.
-	ResumeWorkflow ResumeContract = "workflow"
+	ResumeWorkflow ResumeContract = chatapi.ResumeWorkflow
 	// ResumeAISDK4 is ai 4's experimental_resume: GET /api/chat?chatId=ID,
 	// answered with the v4 data stream replayed from its start. The v4 data
 	// stream only.
-	ResumeAISDK4 ResumeContract = "ai-sdk-4"
+	ResumeAISDK4 ResumeContract = chatapi.ResumeAISDK4
 	// ResumeSubscribe is the spec's GET /api/chat/{chatId}/subscribe in
 	// chatwire's shape: ?startIndex=N (and &streamId=S for a stream
 	// [Client.Follow] opened), answered with the stream in the chat's
 	// protocol from index N: the line of the v4 data stream (its 2: line is
 	// 0) or the UI chunk.
-	ResumeSubscribe ResumeContract = "subscribe"
+	ResumeSubscribe ResumeContract = chatapi.ResumeSubscribe
 )
 
 // ResumeContracts returns the contracts in the order of their names' table:
@@ -68,7 +66,7 @@ func ParseResumeContract(s string) (ResumeContract, error) {
 
 // replays reports whether the contract answers with the stream from its
 // start, which the client matches against what it delivered.
-func (c ResumeContract) replays() bool { return c == ResumeAISDK || c == ResumeAISDK4 }
+func (c ResumeContract) replays() bool { return chatapi.ResumeReplays(string(c)) }
 
 // fits reports whether the contract resumes a stream of protocol p.
 func (c ResumeContract) fits(p Protocol) bool {
@@ -343,18 +341,5 @@ func (s *ChatStream) resumeCall() (call, error) {
 	if id == "" {
 		return call{}, errors.New("the stream named no chat id (no X-Chat-Id header, no messageMetadata.chatId, no data part with a chatId)")
 	}
-	index := strconv.Itoa(s.index)
-	switch c {
-	case ResumeAISDK:
-		return call{method: http.MethodGet, path: chatapi.ChatPath + "/" + url.PathEscape(id) + "/stream"}, nil
-	case ResumeWorkflow:
-		return call{method: http.MethodGet, path: chatapi.ChatPath + "/" + url.PathEscape(id) + "/stream?startIndex=" + index}, nil
-	case ResumeAISDK4:
-		return call{method: http.MethodGet, path: chatapi.ChatPath + "?chatId=" + url.QueryEscape(id)}, nil
-	}
-	q := url.Values{"startIndex": {index}}
-	if s.streamID != "" {
-		q.Set("streamId", s.streamID)
-	}
-	return call{method: http.MethodGet, path: chatapi.ChatPath + "/" + url.PathEscape(id) + "/subscribe?" + q.Encode()}, nil
+	return call{method: http.MethodGet, path: chatapi.ResumeTarget(chatapi.ChatPath, string(c), id, s.index, s.streamID)}, nil
 }

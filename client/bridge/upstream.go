@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chatwire/chatwire/internal/chatapi"
 	"github.com/chatwire/chatwire/internal/protocol"
 	"github.com/chatwire/chatwire/linestream"
 	"github.com/chatwire/chatwire/uistream"
@@ -229,23 +230,16 @@ func (u *upstream) lost(err error) {
 // contract names the resume contract of the upstream's protocol.
 func (u *upstream) contract() string {
 	if u.ui != nil {
-		return "ai-sdk"
+		return chatapi.ResumeAISDK
 	}
-	return "ai-sdk-4"
+	return chatapi.ResumeAISDK4
 }
 
 // resumeURL returns the resume request's URL: {api}/{chatId}/stream (UI)
 // or {api}?chatId=ID (v4), {api} the POST's path.
 func (u *upstream) resumeURL() string {
 	a, _ := url.Parse(u.api)
-	a.RawQuery = ""
-	if u.ui != nil {
-		a.Path = strings.TrimSuffix(a.Path, "/") + "/" + u.chatID + "/stream"
-		a.RawPath = ""
-	} else {
-		a.RawQuery = url.Values{"chatId": {u.chatID}}.Encode()
-	}
-	return a.String()
+	return a.Scheme + "://" + a.Host + chatapi.ResumeTarget(a.EscapedPath(), u.contract(), u.chatID, u.index, "")
 }
 
 // reconnect resumes the stream after the drop cause, trying again with

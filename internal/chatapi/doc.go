@@ -18,6 +18,7 @@
 // # Files
 //
 //	chatapi.go   the create path, the default backend, the status table, the key's variable
+//	resume.go    the resume contracts' names and the request that resumes by each
 //	table.go     Field and Type: the request body's and the Attachment's tables as data,
 //	             with the execution modes and reasoning efforts
 //	model.go     the current and earlier model sets
