@@ -32,6 +32,7 @@ var benchFormats = []string{"text", "bench"}
 const benchUsage = `usage: chatwire bench [-base-url URL] [-protocol v4|ui|auto] [-n N] [-c C | -rate R] [-duration D] [-warmup N]
                       [-max-chats N] [-format text|bench] [-json FILE] [-html FILE [-compare OLD.json]]
                       [-timeout D] [-first-line-timeout D] [-max-line BYTES] [-prompt S] [-model M] [-seed N] [-mock-pace D] [-mock-lines N]
+                      [-cut-after N -resume CONTRACT]
 
 Measure how fast POST /api/chat streams: time to first byte, first line and
 first text, the gaps between lines, end-to-end time, lines/s and MB/s, as
@@ -79,6 +80,16 @@ with a benchstat-like table of changes ("~": not significant):
 
 	chatwire bench -n 50 -json old.json
 	chatwire bench -n 50 -html report.html -compare old.json
+
+Resume: -cut-after N -resume CONTRACT cuts each stream client-side after
+N lines (events), as a dropped connection, and resumes it by the contract
+(ai-sdk, workflow, ai-sdk-4 or subscribe, as chatwire chat -resume): the
+report adds the time from the cut to the first line (event) past those
+read (TTFR), and counts and names the resumes that lost, duplicated or
+altered parts (resume_lost, resume_duplicated, resume_mismatch: compared
+with the replay, or with the stream read again from index 0), which fail
+their requests, as a resume that fails does (resume_no_stream,
+resume_http_<status>, …).
 
 A progress line
 goes to standard error; Ctrl-C stops sending, cuts off the streams in
@@ -131,6 +142,8 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	prompt := fs.String("prompt", live.DefaultPrompt, "the content of every request")
 	model := fs.String("model", "", "the model of every request (default: the team's configured model)")
 	seed := fs.Uint64("seed", 1, "seed of the open-loop schedule")
+	cutAfter := fs.Int("cut-after", 0, "cut each stream client-side after `N` lines (ui: events) and resume it with -resume; 0: no cut")
+	resume := fs.String("resume", "", "with -cut-after: the resume `CONTRACT`: ai-sdk, workflow (ui), ai-sdk-4 (v4) or subscribe")
 	mockPace := fs.Duration("mock-pace", defaultMockPace, "built-in mock only: pause before each stream line (ui: event) after the first")
 	mockLines := fs.Int("mock-lines", mock.DefaultLines, "built-in mock only: progress texts per stream (0: lines, ui: text deltas)")
 	fs.Usage = func() {
@@ -179,6 +192,14 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return usageErr("-mock-lines must be positive")
 	case *baseURL != "" && (set["mock-pace"] || set["mock-lines"]):
 		return usageErr("-mock-pace and -mock-lines apply to the built-in mock, not to -base-url")
+	case *cutAfter < 0:
+		return usageErr("-cut-after must not be negative")
+	case *cutAfter > 0 && *resume == "":
+		return usageErr("-cut-after needs -resume CONTRACT (ai-sdk, workflow, ai-sdk-4 or subscribe): how to resume the cut stream")
+	case *cutAfter == 0 && *resume != "":
+		return usageErr("-resume needs -cut-after N: the lines (events) to read before each cut")
+	case *resume != "" && !slices.Contains([]string{chatapi.ResumeAISDK, chatapi.ResumeWorkflow, chatapi.ResumeAISDK4, chatapi.ResumeSubscribe}, *resume):
+		return usageErr("-resume: unknown contract %q: want ai-sdk, workflow, ai-sdk-4 or subscribe", *resume)
 	case *compare != "" && *htmlFile == "":
 		return usageErr("-compare draws a previous run beside this one in the -html page; add -html FILE")
 	}
@@ -209,7 +230,7 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	cfg := live.Config{
 		Requests: *n, Warmup: *warmup, Concurrency: *c, Rate: *rate, Duration: *duration,
 		Timeout: *timeout, FirstLineTimeout: *firstLine, MaxLine: *maxLine, Seed: *seed, Prompt: *prompt, Model: *model, Protocol: p,
-		UserAgent: "chatwire/" + version + " bench",
+		UserAgent: "chatwire/" + version + " bench", CutAfter: *cutAfter, Resume: *resume,
 	}
 	if cfg.OpenLoop() && !set["c"] {
 		cfg.Concurrency = 0 // a true open loop: no limit on requests in flight

@@ -152,7 +152,7 @@ func flagValues(cmd, name string) []string {
 		return append(vs, "list")
 	case cmd == "bench" && name == "format":
 		return benchFormats
-	case cmd == "chat" && name == "resume":
+	case (cmd == "chat" || cmd == "bench") && name == "resume":
 		var vs []string
 		for _, c := range client.ResumeContracts() {
 			vs = append(vs, string(c))

@@ -97,6 +97,21 @@
 // population standard deviation. Percentiles are linearly interpolated
 // between the nearest ranks, NumPy's default and so vLLM's; see [Summary].
 //
+// # Cut and resume
+//
+// With Config.CutAfter and Config.Resume ([Meter.SetCut]) the meter cuts
+// each stream client-side after CutAfter units, closing its body as a
+// dropped connection does, and resumes it with the contract (ai-sdk,
+// workflow, ai-sdk-4, subscribe; the request is the Go client's,
+// chatapi.ResumeTarget, with the POST's headers). TTFR is the time from
+// the cut to the first unit past those read (a replay's replayed units
+// first): [Report.Resume] has its aggregate. A replay is matched unit by
+// unit against what was read; an index-based resume is compared with the
+// stream read again from index 0 after its end; units lost, duplicated
+// or altered fail the request, named (ErrResumeLost, ErrResumeDuplicated,
+// ErrResumeMismatch), and so does a resume that fails ("resume_" and its
+// kind). The gap across the cut is not one of the stream's gaps.
+//
 // # Closed and open loop
 //
 // In a closed loop (Config.Rate = 0) Config.Concurrency workers each send
@@ -125,6 +140,7 @@
 //	runner.go         Config and Run: the requests sent and measured
 //	meter.go          Sample and Meter: one request measured, both protocols read, the error kinds
 //	firstline.go      the first-line timeout: a stalled service ends its request, named where it stalled
+//	resume.go         the cut and the resume: SetCut, Resume, ResumeReport, what a resume lost or duplicated
 //	unit.go           Unit: the names of a protocol's units (lines, events) in every output
 //	uichunk.go        the members of a UI chunk the meter reads: the text of a delta, the chat id
 //	arrivals.go       the open-loop send schedule (Poisson)

@@ -83,6 +83,10 @@ func WriteText(w io.Writer, r *Report) error {
 	fmt.Fprintf(bw, "%-22s %12s %12s %12s %12s %12s\n", u.PerSecond(), fmtRate(r.OverallLinesPerSecond), fmtRate(l.P50), fmtRate(l.P99), fmtRate(l.Min), fmtRate(l.Max))
 	fmt.Fprintf(bw, "%-22s %12.3f %12.3f %12.3f %12.3f %12.3f\n", "MB/s", r.OverallBytesPerSecond/1e6, b.P50/1e6, b.P99/1e6, b.Min/1e6, b.Max/1e6)
 
+	if rr := r.Resume; rr != nil {
+		writeResume(bw, rr, u)
+	}
+
 	bw.WriteString("\nerrors: ")
 	if len(r.Errors) == 0 {
 		bw.WriteString("none")
@@ -122,6 +126,26 @@ func WriteText(w io.Writer, r *Report) error {
 		writeCounts(bw, r.Notes)
 	}
 	return bw.Flush()
+}
+
+// writeResume writes what the resumes of a run that cut its streams
+// measured.
+func writeResume(w *bufio.Writer, rr *ResumeReport, u Unit) {
+	fmt.Fprintf(w, "\nresume (%s, each stream cut after %d %s): %d cut, %d read whole across the cut", rr.Contract, rr.CutAfter, u.Many, rr.Cut, rr.Whole)
+	if rr.NotCut > 0 {
+		fmt.Fprintf(w, ", %d ended before the cut", rr.NotCut)
+	}
+	fmt.Fprintf(w, "\n  lost %s in %d streams, duplicated %s in %d, altered or reordered %d, resumes failed %d\n",
+		plural(rr.LostUnits, u), rr.Lost, plural(rr.DuplicatedUnits, u), rr.Duplicated, rr.Mismatched, rr.Failed)
+	writeTable(w, "time from the cut to the first "+u.One+" past it (TTFR)", []row{{"ttfr", rr.TTFR}})
+}
+
+// plural writes n of unit u: "1 event", "3 events".
+func plural(n int, u Unit) string {
+	if n == 1 {
+		return "1 " + u.One
+	}
+	return strconv.Itoa(n) + " " + u.Many
 }
 
 // writeCounts writes counts by name, in name order, on one line.

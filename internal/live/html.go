@@ -150,6 +150,9 @@ func WriteHTML(w io.Writer, r, base *Report) error {
 		writeBadLines(&b, r)
 	}
 	b.WriteString("</section>\n")
+	if rr := r.Resume; rr != nil {
+		writeResumeHTML(&b, rr, u)
+	}
 	if len(r.Ends) > 0 || len(r.Notes) > 0 {
 		b.WriteString("<section><h2>Stream ends</h2>\n<table class=\"run\">")
 		for _, k := range slices.Sorted(maps.Keys(r.Ends)) {
@@ -171,6 +174,30 @@ func WriteHTML(w io.Writer, r, base *Report) error {
 	b.WriteString("<p id=\"status\"></p>\n<script>" + pageScript + "</script>\n</body>\n</html>\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeResumeHTML writes the resumes of a run that cut its streams.
+func writeResumeHTML(b *strings.Builder, rr *ResumeReport, u Unit) {
+	fmt.Fprintf(b, "<section><h2>Resume</h2>\n<p class=\"note\">Each stream cut client-side after %d %s and resumed with the %s contract; "+
+		"the time from the cut to the first %s past those read (a replay's replayed ones first).</p>\n<table class=\"run\">",
+		rr.CutAfter, esc(u.Many), esc(rr.Contract), esc(u.One))
+	for _, kv := range []struct {
+		k string
+		v string
+	}{
+		{"cut", strconv.Itoa(rr.Cut)},
+		{"read whole across the cut", strconv.Itoa(rr.Whole)},
+		{"ended before the cut", strconv.Itoa(rr.NotCut)},
+		{"lost " + u.Many, fmt.Sprintf("%d (in %d streams)", rr.LostUnits, rr.Lost)},
+		{"duplicated " + u.Many, fmt.Sprintf("%d (in %d streams)", rr.DuplicatedUnits, rr.Duplicated)},
+		{"altered or reordered", strconv.Itoa(rr.Mismatched)},
+		{"resumes failed", strconv.Itoa(rr.Failed)},
+		{"TTFR p50", durOrNone(rr.TTFR.P50)},
+		{"TTFR p99", durOrNone(rr.TTFR.P99)},
+	} {
+		fmt.Fprintf(b, "<tr><th>%s</th><td>%s</td></tr>", esc(kv.k), esc(kv.v))
+	}
+	b.WriteString("</table>\n</section>\n")
 }
 
 // emptyReason says why the i-th distribution of [metrics] has no values.

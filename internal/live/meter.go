@@ -141,6 +141,7 @@ type Sample struct {
 	ChatID  string          // the chat id: of the first line, when it is a 2: part that holds one; of a start chunk's messageMetadata.chatId
 	End     string          // how a stream read to its end ended: EndDone, EndFinish, EndAbort, EndNoFinish
 	Notes   Notes           // ui: what the stream held that the client ignores without an error
+	Resume  Resume          // the cut and the resume, with a Meter's cut ([Meter.SetCut])
 
 	Kind     string                  // "" for success, else an error kind such as ErrBadLine or "http_500"
 	Err      string                  // what went wrong, for a failed request
@@ -221,6 +222,11 @@ type Meter struct {
 	lines    int           // units of the previous stream, to size the next one's gaps
 	id       []byte        // buffer of the chat id
 	stack    []byte        // scratch space of the JSON scanner
+	cut      *cutter       // SetCut's; nil: no cut
+
+	// The state of the stream being read, which a resumed body goes on.
+	last              time.Duration // the arrival of the last unit
+	finished, aborted bool          // a finish part or chunk, an abort chunk, was read
 }
 
 // NewMeter returns a meter that reads the time from clock (nil:
@@ -318,6 +324,10 @@ func (m *Meter) measure(client *http.Client, req *http.Request, s *Sample, redac
 		s.Protocol = protocol.FromHeader(resp.Header)
 	}
 	err = m.Read(resp.Body, s)
+	if errors.Is(err, errCut) {
+		resp.Body.Close() // the cut: the connection dropped, client-side
+		return m.resume(client, req, resp.Header, s, redact)
+	}
 	if err == nil && s.Lines == 0 {
 		s.Kind, s.Err = ErrEmptyStream, "status 200 with no "+s.Unit().One
 		return nil
@@ -429,7 +439,20 @@ func excerpt(b []byte, redact func(string) string) string {
 // it returns always ends in the latest read: that read's time is its
 // arrival time. Lines or events that arrive in one read share their time.
 func (m *Meter) Read(body io.Reader, s *Sample) error {
-	m.sr.r, m.sr.n, m.sr.at = body, 0, 0
+	return m.read(body, s, false)
+}
+
+// read is Read; with more, body is the resume of the stream read before
+// into s, which it goes on reading.
+func (m *Meter) read(body io.Reader, s *Sample, more bool) error {
+	m.sr.r, m.sr.at = body, 0
+	if !more {
+		m.sr.n = 0
+		m.last, m.finished, m.aborted = 0, false, false
+		if m.cut != nil {
+			m.cut.start()
+		}
+	}
 	m.sr.peek, m.sr.off, m.sr.perr = m.sr.peek[:0], 0, nil
 	if s.Protocol == protocol.Unknown {
 		if s.Protocol = m.sr.sniff(); s.Protocol == protocol.Unknown {
@@ -453,6 +476,19 @@ func (m *Meter) Read(body io.Reader, s *Sample) error {
 	return err
 }
 
+// unit counts a line or event read at at, raw its bytes, through the cut
+// when there is one; replayed reports a replayed one, matched and not
+// counted.
+func (m *Meter) unit(s *Sample, raw []byte, at time.Duration) (replayed bool, _ error) {
+	if m.cut != nil {
+		return m.cut.unit(m, s, raw, at)
+	}
+	return false, m.count(s, at, &m.last)
+}
+
+// cutNow reports whether the cut is due after the unit just read.
+func (m *Meter) cutNow(s *Sample) bool { return m.cut != nil && m.cut.due(s) }
+
 // count counts a line or event read at at (the time its last byte came):
 // the time to the first, or the gap since the one before, at *last, which
 // becomes at. Past maxUnits it returns ErrTooManyUnits. readV4 and readUI
@@ -475,8 +511,6 @@ func (m *Meter) count(s *Sample, at time.Duration, last *time.Duration) error {
 // readV4 reads a v4 data stream, line by line.
 func (m *Meter) readV4(s *Sample) error {
 	m.d.Reset(&m.sr)
-	var last time.Duration
-	finished := false
 	for m.d.Next() {
 		at := m.sr.at
 		part := m.d.Part()
@@ -485,8 +519,10 @@ func (m *Meter) readV4(s *Sample) error {
 				s.ChatID, m.id = string(id), id
 			}
 		}
-		if err := m.count(s, at, &last); err != nil {
+		if replayed, err := m.unit(s, part.Raw, at); err != nil {
 			return err
+		} else if replayed {
+			continue
 		}
 		switch part.Kind() {
 		case linestream.KindText:
@@ -496,14 +532,17 @@ func (m *Meter) readV4(s *Sample) error {
 				s.TTFT, s.HasTTFT = at-s.Sent, true
 			}
 		case linestream.KindFinishMessage:
-			finished = true
+			m.finished = true
+		}
+		if m.cutNow(s) {
+			return errCut
 		}
 	}
 	if err := m.d.Err(); err != nil {
 		return err
 	}
 	s.End = EndNoFinish
-	if finished {
+	if m.finished {
 		s.End = EndFinish
 	}
 	return nil
@@ -512,13 +551,13 @@ func (m *Meter) readV4(s *Sample) error {
 // readUI reads a UI message stream, event by event.
 func (m *Meter) readUI(s *Sample) error {
 	m.ui.Reset(&m.sr)
-	var last time.Duration
-	finished, aborted := false, false
 	for m.ui.Next() {
 		at := m.sr.at
 		c := m.ui.Chunk()
-		if err := m.count(s, at, &last); err != nil {
+		if replayed, err := m.unit(s, c.Data, at); err != nil {
 			return err
+		} else if replayed {
+			continue
 		}
 		switch c.Kind {
 		case uistream.ChunkTextDelta:
@@ -533,9 +572,12 @@ func (m *Meter) readUI(s *Sample) error {
 				}
 			}
 		case uistream.ChunkFinish:
-			finished = true
+			m.finished = true
 		case uistream.ChunkAbort:
-			aborted = true
+			m.aborted = true
+		}
+		if m.cutNow(s) {
+			return errCut
 		}
 	}
 	for _, w := range m.ui.Warnings() {
@@ -559,9 +601,9 @@ func (m *Meter) readUI(s *Sample) error {
 	switch {
 	case m.ui.Done():
 		s.End = EndDone
-	case aborted:
+	case m.aborted:
 		s.End = EndAbort
-	case finished:
+	case m.finished:
 		s.End = EndFinish
 	default:
 		s.End = EndNoFinish

@@ -42,6 +42,7 @@ func ReadJSON(r io.Reader) (*Report, error) {
 		BaseURL: c.BaseURL, Requests: c.Requests, Warmup: c.Warmup, Concurrency: c.Concurrency, Rate: c.Rate,
 		Duration: fromMS(c.DurationMS), Timeout: fromMS(c.TimeoutMS),
 		FirstLineTimeout: fromMS(c.FirstLineTimeoutMS), Seed: c.Seed, Model: c.Model, Prompt: c.Prompt,
+		CutAfter: c.CutAfter, Resume: c.Resume,
 	}
 	if c.Protocol != "" {
 		if cfg.Protocol, err = protocol.Parse(c.Protocol); err != nil {
@@ -74,6 +75,15 @@ func ReadJSON(r io.Reader) (*Report, error) {
 		for _, n := range p.Notes {
 			if k := slices.Index(noteNames[:], n); k >= 0 {
 				s.Notes |= 1 << k
+			}
+		}
+		if rs := p.Resume; rs != nil {
+			s.Resume = Resume{Cut: true, Replayed: rs.Replayed, Lost: rs.Lost, Duplicated: rs.Duplicated}
+			if rs.TTFRMS != nil {
+				s.Resume.TTFR, s.Resume.HasTTFR = fromMS(*rs.TTFRMS), true
+			}
+			if rs.MismatchAt != nil {
+				s.Resume.Mismatched, s.Resume.MismatchAt = true, *rs.MismatchAt
 			}
 		}
 		for _, g := range append(p.LineGaps, p.EventGaps...) {

@@ -58,6 +58,10 @@ type Report struct {
 	OverallLinesPerSecond float64
 	OverallBytesPerSecond float64
 
+	// Resume is what the resumes measured, in a run that cut its streams
+	// (Config.CutAfter); nil otherwise.
+	Resume *ResumeReport
+
 	Samples []Sample // every measured request, in send order
 }
 
@@ -79,10 +83,16 @@ func newReport(cfg *Config, samples []Sample, elapsed time.Duration) *Report {
 	rep.Config.Client, rep.Config.Clock = nil, nil
 	var ttfb, ttfl, ttft, e2e, sTTFB, sTTFL, sTTFT, sE2E, delay, gaps, gapP50, gapMean []time.Duration
 	var lps, bps []float64
-	var scratch []time.Duration
+	var scratch, ttfr []time.Duration
+	if cfg.CutAfter > 0 {
+		rep.Resume = &ResumeReport{Contract: cfg.Resume, CutAfter: cfg.CutAfter}
+	}
 	for i := range samples {
 		s := &samples[i]
 		rep.Sent++
+		if rep.Resume != nil && !s.Canceled {
+			rep.Resume.add(s, &ttfr)
+		}
 		if rep.Protocol == protocol.Unknown {
 			rep.Protocol = s.Protocol
 		}
@@ -138,6 +148,9 @@ func newReport(cfg *Config, samples []Sample, elapsed time.Duration) *Report {
 	rep.LinesPerSecond, rep.BytesPerSecond = SummarizeRates(lps), SummarizeRates(bps)
 	rep.OverallLinesPerSecond = perSecond(float64(rep.Lines), elapsed)
 	rep.OverallBytesPerSecond = perSecond(float64(rep.Bytes), elapsed)
+	if rep.Resume != nil {
+		rep.Resume.TTFR = Summarize(ttfr)
+	}
 	return rep
 }
 
@@ -178,6 +191,33 @@ type configJSON struct {
 	Prompt             string  `json:"prompt"`
 	MaxChats           int     `json:"max_chats"`
 	Protocol           string  `json:"protocol"` // v4, ui or auto (told from the responses)
+	CutAfter           int     `json:"cut_after,omitempty"`
+	Resume             string  `json:"resume,omitempty"`
+}
+
+// resumeJSON is a run's resumes in the JSON report; resumeSampleJSON one
+// request's.
+type resumeJSON struct {
+	Contract        string  `json:"contract"`
+	CutAfter        int     `json:"cut_after"`
+	Cut             int     `json:"cut"`
+	Whole           int     `json:"whole"`
+	NotCut          int     `json:"not_cut"`
+	Lost            int     `json:"lost"`
+	LostUnits       int     `json:"lost_units"`
+	Duplicated      int     `json:"duplicated"`
+	DuplicatedUnits int     `json:"duplicated_units"`
+	Mismatched      int     `json:"mismatched"`
+	Failed          int     `json:"failed"`
+	TTFR            Summary `json:"ttfr_ms"`
+}
+
+type resumeSampleJSON struct {
+	TTFRMS     *float64 `json:"ttfr_ms,omitempty"`
+	Replayed   int      `json:"replayed"`
+	Lost       int      `json:"lost"`
+	Duplicated int      `json:"duplicated"`
+	MismatchAt *int     `json:"mismatch_at,omitempty"`
 }
 
 // sampleJSON is one request's record in the JSON report (per_request). The
@@ -214,6 +254,8 @@ type sampleJSON struct {
 	MBPerS       float64   `json:"mb_per_s"`
 	LineGaps     []float64 `json:"line_gaps_ms,omitempty"`
 	EventGaps    []float64 `json:"event_gaps_ms,omitempty"`
+
+	Resume *resumeSampleJSON `json:"resume,omitempty"` // a stream cut and resumed
 }
 
 // unitJSON points at the keys of one unit's figures in a JSON record: those
@@ -341,6 +383,15 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 		if s.HasTTFT {
 			js.TTFTMS = ms(s.TTFT)
 		}
+		if rs := &s.Resume; rs.Cut {
+			js.Resume = &resumeSampleJSON{Replayed: rs.Replayed, Lost: rs.Lost, Duplicated: rs.Duplicated}
+			if rs.HasTTFR {
+				js.Resume.TTFRMS = ptr(ms(rs.TTFR))
+			}
+			if rs.Mismatched {
+				js.Resume.MismatchAt = &rs.MismatchAt
+			}
+		}
 		samples = append(samples, js)
 	}
 	errs := r.Errors
@@ -381,6 +432,7 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 		LinesPerS    *rate          `json:"lines_per_s,omitempty"`
 		EventsPerS   *rate          `json:"events_per_s,omitempty"`
 		MBPerS       rate           `json:"mb_per_s"`
+		Resume       *resumeJSON    `json:"resume,omitempty"`
 		PerRequest   []sampleJSON   `json:"per_request"`
 	}
 	out.headJSON = headJSON{
@@ -391,6 +443,7 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 			Concurrency: c.Concurrency, Rate: c.Rate, DurationMS: ms(c.Duration), TimeoutMS: ms(c.Timeout),
 			FirstLineTimeoutMS: ms(c.FirstLineTimeout),
 			Seed:               c.Seed, Model: c.Model, Prompt: c.Prompt, MaxChats: c.MaxChats(), Protocol: c.Protocol.String(),
+			CutAfter: c.CutAfter, Resume: c.Resume,
 		},
 		Requests: requestsJSON{r.Sent, r.OK, r.Failed, r.Canceled, r.WarmupFailed},
 		Spend:    spendJSON{r.ChatsCreated},
@@ -417,6 +470,10 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 	out.SendDelay = r.SendDelay
 	*unitJSON[*rate]{&out.LinesPerS, &out.EventsPerS}.pick(r.Protocol) = &rate{r.OverallLinesPerSecond, r.LinesPerSecond}
 	out.MBPerS = rate{r.OverallBytesPerSecond / 1e6, mb(r.BytesPerSecond)}
+	if rr := r.Resume; rr != nil {
+		out.Resume = &resumeJSON{rr.Contract, rr.CutAfter, rr.Cut, rr.Whole, rr.NotCut, rr.Lost, rr.LostUnits,
+			rr.Duplicated, rr.DuplicatedUnits, rr.Mismatched, rr.Failed, rr.TTFR}
+	}
 	out.PerRequest = samples
 	return json.Marshal(out)
 }

@@ -56,6 +56,12 @@ type Config struct {
 	// DefaultMaxUnits. Each costs a gap of 8 bytes, kept for the report.
 	MaxUnits int
 
+	// CutAfter, > 0, cuts each stream client-side after that many lines
+	// (events) and resumes it with the Resume contract (ai-sdk, workflow,
+	// ai-sdk-4, subscribe): see [Meter.SetCut] and [Report.Resume].
+	CutAfter int
+	Resume   string
+
 	Prompt    string // the request's content; DefaultPrompt when empty
 	Model     string // the request's model; left out when empty
 	UserAgent string // the User-Agent header, when not empty
@@ -92,6 +98,20 @@ func (c *Config) validate() error {
 		return fmt.Errorf("unknown protocol %d", c.Protocol)
 	case c.Duration < 0 || c.Timeout < 0 || c.FirstLineTimeout < 0:
 		return errors.New("durations must not be negative")
+	case c.CutAfter < 0:
+		return fmt.Errorf("cut after must not be negative, not %d", c.CutAfter)
+	case c.CutAfter > 0 && c.Resume == "":
+		return errors.New("a cut needs the resume contract to resume with")
+	case c.CutAfter == 0 && c.Resume != "":
+		return fmt.Errorf("resume %q without a cut: give the lines (events) to cut after", c.Resume)
+	}
+	if c.CutAfter > 0 {
+		if err := new(Meter).SetCut(c.CutAfter, c.Resume); err != nil {
+			return err
+		}
+		if fits := resumeFits(c.Resume); c.Protocol != protocol.Unknown && fits != protocol.Unknown && fits != c.Protocol {
+			return fmt.Errorf("the %s contract resumes the %s stream, not the %s stream", c.Resume, fits, c.Protocol)
+		}
 	}
 	return nil
 }
@@ -156,6 +176,7 @@ func NewRunner(cfg Config) (*Runner, error) {
 		m := newMeter(r.clock, &r.lines, cfg.MaxLine, cfg.MaxUnits)
 		m.SetProtocol(cfg.Protocol)
 		m.SetFirstLineTimeout(cfg.FirstLineTimeout)
+		m.SetCut(cfg.CutAfter, cfg.Resume) // checked by validate
 		return m
 	}
 	return r, nil
