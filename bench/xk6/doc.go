@@ -42,6 +42,7 @@
 //	chatwire_event_gap     trend, time  ui: between the arrivals of consecutive events; every gap
 //	chatwire_events        counter      ui: events read (failed streams included)
 //	chatwire_bad_events    counter      ui: streams cut short by a bad event (at most one each)
+//	chatwire_ttfr          trend, time  with params.cutAfter: from the cut to the first unit past those read
 //
 // A v4 stream's samples go to the line metrics, a UI stream's to the event
 // metrics; ttfb, ttft, e2e, stream bytes and stream failed take both.

@@ -27,6 +27,10 @@ const (
 	MetricEventGap  = "chatwire_event_gap"
 	MetricEvents    = "chatwire_events"
 	MetricBadEvents = "chatwire_bad_events"
+
+	// MetricTTFR is the time from a cut (params.cutAfter) to the first
+	// line or event past those read, of a stream read whole across it.
+	MetricTTFR = "chatwire_ttfr"
 )
 
 // streamMetrics are the custom metrics, registered once per test run.
@@ -36,6 +40,7 @@ type streamMetrics struct {
 	StreamFailed                   *metrics.Metric
 	TTFE, EventGap                 *metrics.Metric
 	Events, BadEvents              *metrics.Metric
+	TTFR                           *metrics.Metric
 }
 
 // registerMetrics registers the custom metrics in the VU's registry, which
@@ -67,6 +72,7 @@ func registerMetrics(vu modules.VU) (*streamMetrics, error) {
 		{&m.EventGap, MetricEventGap, metrics.Trend, metrics.Time},
 		{&m.Events, MetricEvents, metrics.Counter, metrics.Default},
 		{&m.BadEvents, MetricBadEvents, metrics.Counter, metrics.Default},
+		{&m.TTFR, MetricTTFR, metrics.Trend, metrics.Time},
 	} {
 		metric, err := env.Registry.NewMetric(d.name, d.typ, d.val)
 		if err != nil {

@@ -26,7 +26,7 @@ const DefaultTimeout = 60 * time.Second
 
 // paramKeys are the keys of post's params object, in the order the error
 // for an unknown key lists them.
-var paramKeys = []string{"headers", "timeout", "firstLineTimeout", "tags"}
+var paramKeys = []string{"headers", "timeout", "firstLineTimeout", "tags", "cutAfter", "resume"}
 
 // request is a post call's request, read from its arguments.
 type request struct {
@@ -40,6 +40,11 @@ type request struct {
 	// line before (chatwire check's and bench's -first-line-timeout).
 	firstLine time.Duration
 	tags      metrics.TagsAndMeta
+	// cutAfter and resume cut the stream client-side after cutAfter lines
+	// (events) and resume it by the contract (chatwire bench's -cut-after
+	// and -resume; see live.Meter.SetCut); 0 and "": no cut.
+	cutAfter int
+	resume   string
 }
 
 // newRequest reads post's arguments the way k6's http.post reads them: body
@@ -65,6 +70,16 @@ func newRequest(rt *sobek.Runtime, state *lib.State, url string, body, params so
 	}
 	if err := r.readParams(rt, params); err != nil {
 		return nil, err
+	}
+	switch {
+	case r.cutAfter > 0 && r.resume == "":
+		return nil, errors.New("params.cutAfter needs params.resume: ai-sdk, workflow, ai-sdk-4 or subscribe")
+	case r.cutAfter == 0 && r.resume != "":
+		return nil, errors.New("params.resume needs params.cutAfter: the lines (events) to read before the cut")
+	case r.cutAfter > 0:
+		if err := live.NewMeter(nil).SetCut(r.cutAfter, r.resume); err != nil {
+			return nil, fmt.Errorf("params: %w", err)
+		}
 	}
 	r.tags.SetSystemTagOrMetaIfEnabled(state.Options.SystemTags, metrics.TagMethod, http.MethodPost)
 	r.tags.SetSystemTagOrMetaIfEnabled(state.Options.SystemTags, metrics.TagURL, url)
@@ -156,6 +171,14 @@ func (r *request) readParams(rt *sobek.Runtime, params sobek.Value) error {
 			} else {
 				r.firstLine = d
 			}
+		case "cutAfter":
+			n := v.ToInteger()
+			if f := v.ToFloat(); f != float64(n) || n <= 0 {
+				return fmt.Errorf("params.cutAfter must be a positive whole number, not %v", v)
+			}
+			r.cutAfter = int(n)
+		case "resume":
+			r.resume = v.String()
 		case "tags":
 			if err := common.ApplyCustomUserTags(rt, &r.tags, v); err != nil {
 				return fmt.Errorf("params.tags: %w", err)

@@ -41,6 +41,7 @@ type Stream struct {
 	End       string   `js:"end"`        // how a stream read to its end ended: done, finish, abort, no_finish
 	Notes     []string `js:"notes"`      // ui: what the stream held that the client ignores (invalid_utf8, …)
 	Canceled  bool     `js:"canceled"`   // cut off because the VU's context ended: neither success nor failure
+	Resume    *Resume  `js:"resume"`     // with params.cutAfter, the cut and the resume; else null
 
 	TTFB         *float64 `js:"ttfb_ms"`
 	TTFL         *float64 `js:"ttfl_ms"` // v4
@@ -51,6 +52,19 @@ type Stream struct {
 	LineGapMean  *float64 `js:"line_gap_mean_ms"`  // v4: (last line − first line) / (lines − 1)
 	EventGapP50  *float64 `js:"event_gap_p50_ms"`  // ui: the median of this stream's gaps
 	EventGapMean *float64 `js:"event_gap_mean_ms"` // ui: (last event − first event) / (events − 1)
+}
+
+// A Resume is what a stream cut after params.cutAfter units and resumed
+// measured, as chatwire bench -cut-after's per-request record: the time
+// from the cut to the first unit past those read (null when none came),
+// the replayed units matched, the units lost and duplicated, the first
+// unit that differs (null when none does).
+type Resume struct {
+	TTFR       *float64 `js:"ttfr_ms"`
+	Replayed   int      `js:"replayed"`
+	Lost       int      `js:"lost"`
+	Duplicated int      `js:"duplicated"`
+	MismatchAt *int     `js:"mismatch_at"`
 }
 
 // A BadLine is where the strict decoder stopped: 1-based line and column
@@ -126,6 +140,7 @@ func (mi *ModuleInstance) do(vuCtx context.Context, state *lib.State, r *request
 		client.Jar = state.CookieJar
 	}
 	mi.meter.SetFirstLineTimeout(r.firstLine)
+	mi.meter.SetCut(r.cutAfter, r.resume) // checked by newRequest
 	if err := mi.meter.Measure(client, req, s, r.redact); err != nil {
 		fail(err)
 	}
@@ -191,6 +206,9 @@ func (mi *ModuleInstance) push(ctx context.Context, state *lib.State, tm *metric
 	if s.HasTTFT {
 		add(m.TTFT, since(s.TTFT), metrics.D(s.TTFT))
 	}
+	if s.Resume.HasTTFR {
+		add(m.TTFR, end, metrics.D(s.Resume.TTFR))
+	}
 	arrival := s.TTFL
 	for _, g := range s.Gaps {
 		arrival += g
@@ -237,6 +255,15 @@ func newStream(s *live.Sample) *Stream {
 	}
 	if s.HasTTFT {
 		st.TTFT = ms(s.TTFT)
+	}
+	if rs := &s.Resume; rs.Cut {
+		st.Resume = &Resume{Replayed: rs.Replayed, Lost: rs.Lost, Duplicated: rs.Duplicated}
+		if rs.HasTTFR {
+			st.Resume.TTFR = ms(rs.TTFR)
+		}
+		if rs.Mismatched {
+			st.Resume.MismatchAt = &rs.MismatchAt
+		}
 	}
 	if len(s.Gaps) > 0 {
 		p50, _ := s.GapPercentile(0.5, nil)

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -21,7 +22,9 @@ import (
 	"golang.org/x/time/rate"
 	"gopkg.in/guregu/null.v3"
 
+	"github.com/chatwire/chatwire/client/bridge"
 	"github.com/chatwire/chatwire/conformance/mock"
+	"github.com/chatwire/chatwire/internal/protocol"
 )
 
 // vuHarness is one VU with the module imported, moved to its VU context
@@ -91,11 +94,18 @@ type result struct {
 	EventGapMean *float64 `json:"event_gap_mean_ms"`
 	Canceled     bool     `json:"canceled"`
 	TTFB         *float64 `json:"ttfb_ms"`
-	TTFL         *float64 `json:"ttfl_ms"`
-	TTFT         *float64 `json:"ttft_ms"`
-	E2E          float64  `json:"e2e_ms"`
-	LineGapP50   *float64 `json:"line_gap_p50_ms"`
-	LineGapMean  *float64 `json:"line_gap_mean_ms"`
+	Resume       *struct {
+		TTFR       *float64 `json:"ttfr_ms"`
+		Replayed   int      `json:"replayed"`
+		Lost       int      `json:"lost"`
+		Duplicated int      `json:"duplicated"`
+		MismatchAt *int     `json:"mismatch_at"`
+	} `json:"resume"`
+	TTFL        *float64 `json:"ttfl_ms"`
+	TTFT        *float64 `json:"ttft_ms"`
+	E2E         float64  `json:"e2e_ms"`
+	LineGapP50  *float64 `json:"line_gap_p50_ms"`
+	LineGapMean *float64 `json:"line_gap_mean_ms"`
 }
 
 // post runs `chatwire.post(<args>)` in the VU and returns its result.
@@ -489,11 +499,15 @@ func TestPostBody(t *testing.T) {
 
 func TestPostBadArguments(t *testing.T) {
 	tests := []struct{ args, err string }{
-		{`'http://127.0.0.1:1', 'x', { timout: '1s' }`, `chatwire.post: unknown params key "timout"; post reads headers, timeout, firstLineTimeout, tags`},
+		{`'http://127.0.0.1:1', 'x', { timout: '1s' }`, `chatwire.post: unknown params key "timout"; post reads headers, timeout, firstLineTimeout, tags, cutAfter, resume`},
 		{`'http://127.0.0.1:1', 'x', { firstLineTimeout: 'soon' }`, `chatwire.post: params.firstLineTimeout: `},
 		{`'http://127.0.0.1:1', 'x', { firstLineTimeout: 0 }`, `chatwire.post: params.firstLineTimeout must be positive, not 0s`},
 		{`'http://127.0.0.1:1', 'x', { timeout: 'soon' }`, `chatwire.post: params.timeout: `},
 		{`'http://127.0.0.1:1', 'x', { timeout: -5 }`, `chatwire.post: params.timeout must be positive, not -5ms`},
+		{`'http://127.0.0.1:1', 'x', { cutAfter: 3 }`, `chatwire.post: params.cutAfter needs params.resume`},
+		{`'http://127.0.0.1:1', 'x', { resume: 'ai-sdk' }`, `chatwire.post: params.resume needs params.cutAfter`},
+		{`'http://127.0.0.1:1', 'x', { cutAfter: 2.5, resume: 'ai-sdk' }`, `chatwire.post: params.cutAfter must be a positive whole number, not 2.5`},
+		{`'http://127.0.0.1:1', 'x', { cutAfter: 3, resume: 'ai-sdk-5' }`, `chatwire.post: params: unknown resume contract "ai-sdk-5"`},
 		{`'http://127.0.0.1:1', 42`, `chatwire.post: body must be a string, an ArrayBuffer or an object, not int64`},
 		{`'http://127.0.0.1:1', 'x', { tags: { a: {} } }`, `chatwire.post: params.tags: `},
 		{`'127.0.0.1:8080/api/chat', 'x'`, `chatwire.post: url "127.0.0.1:8080/api/chat": want an http:// or https:// URL: first path segment in URL cannot contain colon`},
@@ -547,4 +561,28 @@ func TestVersion(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, Version, v.String())
 	assert.Regexp(t, `^v\d+\.\d+\.\d+$`, Version, "a semantic version tag")
+}
+
+// TestPostCutResume cuts the stream after 3 events and resumes it with the
+// ai-sdk contract from chatwire bridge (which keeps the streams it
+// translates) in front of the v4 mock: the stream reads whole across the
+// cut, with its resume's figures and a chatwire_ttfr sample.
+func TestPostCutResume(t *testing.T) {
+	up, err := url.Parse(mockServer(t, mock.Options{Pace: time.Millisecond, Lines: 6}))
+	require.NoError(t, err)
+	br := httptest.NewServer(&bridge.Proxy{Upstream: up, To: protocol.UI})
+	t.Cleanup(br.Close)
+	vu := newVU(t, nil)
+	r := vu.post(t, `'`+br.URL+`/api/chat', { content: 'a page' }, { headers: { Authorization: 'Bearer `+mock.KeyValid+`' }, cutAfter: 3, resume: 'ai-sdk' }`)
+	require.True(t, r.OK, "the stream reads whole across the cut: %+v", r)
+	require.NotNil(t, r.Resume, "the record has the resume")
+	require.NotNil(t, r.Resume.TTFR)
+	assert.Equal(t, 3, r.Resume.Replayed, "the replay's first 3 events matched")
+	assert.Zero(t, r.Resume.Lost)
+	assert.Nil(t, r.Resume.MismatchAt)
+	assert.Len(t, vu.values()[MetricTTFR], 1, "one chatwire_ttfr sample")
+
+	plain := vu.post(t, `'`+br.URL+`/api/chat', { content: 'a page' }, `+validAuth)
+	assert.Nil(t, plain.Resume, "no cut, no resume")
+	assert.Equal(t, r.Events, plain.Events, "the events across the cut are an uncut read's")
 }
