@@ -16,8 +16,11 @@
 // ToUI (v4 → UI) and ToV4 (UI → v4) take one part or chunk and append the
 // frames it becomes, zero or more; they keep the state of the stream (open
 // text and reasoning blocks, the message id, the annotations so far), never
-// the stream, and V4ToUI and UIToV4 write (and flush) after every part.
-// A text part costs no allocation in steady state (TestAllocs).
+// the stream. V4ToUI and UIToV4 write every part as it is translated and
+// flush before they wait for more input, so that no part waits and the
+// parts of one read leave in one write; the proxy reuses its decoders
+// across streams. A text part costs no allocation in steady state
+// (TestAllocs).
 //
 // The AI SDK has no translator of its own between the protocols (ai 5
 // dropped the v4 parser): the mapping follows the SDK 5 migration guide's

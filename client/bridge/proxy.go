@@ -95,10 +95,12 @@ type Proxy struct {
 	// new item; 0: DefaultResumeAttempts.
 	ResumeAttempts int
 
-	once     sync.Once
-	client   *http.Client
-	store    resumable.Store
-	handlers *resumable.Handlers
+	once       sync.Once
+	client     *http.Client
+	store      resumable.Store
+	handlers   *resumable.Handlers
+	v4Decoders sync.Pool // *linestream.Decoder, reused across streams
+	uiDecoders sync.Pool // *uistream.Decoder
 }
 
 // An Entry describes one proxied request, for logs: never a header or a
@@ -299,10 +301,11 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Del("Content-Encoding")
 	h.Del(protocol.HeaderV4)
 	h.Del(protocol.HeaderUI)
-	up := newUpstream(p, ctx, cancel, req, resp.Header, e.Got, src, idle)
+	out := &lazyFlush{}
+	up := newUpstream(p, ctx, cancel, req, resp.Header, e.Got, src, idle, out)
 	defer up.close()
 	up.first()
-	var out io.Writer = w
+	out.to(w)
 	var kept *resumable.Writer
 	if !p.NoResume {
 		chatID := clientChatID
@@ -310,7 +313,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			chatID = up.chatID
 		}
 		kept = resumable.NewWriter(context.WithoutCancel(ctx), p.store, w, keepMeta(e.Want, chatID, r.Header))
-		out = kept
+		out.to(kept)
 	}
 	if e.Want == protocol.UI {
 		uistream.Headers(h)

@@ -209,3 +209,41 @@ func TestMaxPartLength(t *testing.T) {
 	_, err = UIToV4Bytes([]byte(ui), NewToV4(Options{MaxPartLength: 64}))
 	assert.ErrorIs(t, err, uistream.ErrEventTooLong)
 }
+
+// TestProxyFlushesBeforeWaiting: a part the service sent reaches the
+// client before the service sends the next: the proxy flushes what it
+// translated before it waits for more. The service holds its third line
+// until the client has read the translation of the second.
+func TestProxyFlushesBeforeWaiting(t *testing.T) {
+	release := make(chan struct{})
+	up := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		linestream.SetHeaders(w.Header())
+		w.Write([]byte("2:[{\"chatId\":\"c\"}]\n0:\"first\"\n"))
+		w.(http.Flusher).Flush()
+		select {
+		case <-release:
+		case <-time.After(10 * time.Second):
+		}
+		w.Write([]byte("0:\"second\"\n"))
+	})
+	u, _ := proxyFor(t, up, func(p *Proxy) { p.To = protocol.UI })
+	req, err := http.NewRequest("POST", u+"/api/chat", strings.NewReader(`{"content":"x"}`))
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer k")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	d := uistream.NewDecoder(resp.Body)
+	start := time.Now()
+	for d.Next() {
+		if strings.Contains(string(d.Chunk().Data), `"delta":"first"`) {
+			break
+		}
+	}
+	require.NoError(t, d.Err())
+	assert.Less(t, time.Since(start), 5*time.Second, "the first text came before the service sent more")
+	close(release)
+	rest, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	assert.Contains(t, string(rest), `"delta":"second"`)
+}

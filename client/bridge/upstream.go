@@ -48,7 +48,8 @@ type upstream struct {
 	api    string      // the POST's URL: the resume requests' base
 	header http.Header // the POST's headers (the key), for the resumes
 	proto  protocol.Protocol
-	resume bool // resume drops (Proxy.NoResume unset)
+	resume bool       // resume drops (Proxy.NoResume unset)
+	out    *lazyFlush // flushed before each read of the input
 	idle   *idleReader
 	body   io.Closer // the current resume's body; nil for the first
 	v4     *linestream.Decoder
@@ -70,15 +71,24 @@ type upstream struct {
 
 // newUpstream reads the stream of the POST req (its response's header h)
 // from src, the first body.
-func newUpstream(p *Proxy, ctx context.Context, cancel context.CancelFunc, req *http.Request, h http.Header, proto protocol.Protocol, src io.Reader, idle *idleReader) *upstream {
+func newUpstream(p *Proxy, ctx context.Context, cancel context.CancelFunc, req *http.Request, h http.Header, proto protocol.Protocol, src io.Reader, idle *idleReader, out *lazyFlush) *upstream {
 	u := &upstream{p: p, ctx: ctx, cancel: cancel, api: req.URL.String(), header: req.Header, proto: proto,
-		resume: !p.NoResume, idle: idle, seed: maphash.MakeSeed()}
+		resume: !p.NoResume, idle: idle, seed: maphash.MakeSeed(), out: out}
+	src = out.reader(src)
 	if proto == protocol.UI {
-		u.ui = uistream.NewDecoder(src)
+		u.ui, _ = p.uiDecoders.Get().(*uistream.Decoder)
+		if u.ui == nil {
+			u.ui = uistream.NewDecoder(nil)
+		}
+		u.ui.Reset(src)
 		u.ui.SetMaxEventLength(p.Options.MaxPartLength)
 		u.chatID = h.Get("X-Chat-Id")
 	} else {
-		u.v4 = linestream.NewDecoder(src)
+		u.v4, _ = p.v4Decoders.Get().(*linestream.Decoder)
+		if u.v4 == nil {
+			u.v4 = linestream.NewDecoder(nil)
+		}
+		u.v4.Reset(src)
 		u.v4.SetMaxLineLength(p.Options.MaxPartLength)
 	}
 	return u
@@ -133,12 +143,22 @@ func (u *upstream) Part() linestream.Part { return u.v4.Part() }
 // Chunk returns the UI chunk next read.
 func (u *upstream) Chunk() uistream.Chunk { return u.ui.Chunk() }
 
-// close closes the body of the last resume (the proxy closes the first).
+// close closes the body of the last resume (the proxy closes the first)
+// and gives the decoder back to the proxy's pool: a decoder's buffers
+// (and linestream's 55 KiB of line skeletons) are most of what a stream
+// would allocate.
 func (u *upstream) close() {
 	if u.body != nil {
 		u.body.Close()
 	}
 	u.idle.stop()
+	if u.ui != nil {
+		u.ui.Reset(nil)
+		u.p.uiDecoders.Put(u.ui)
+	} else {
+		u.v4.Reset(nil)
+		u.p.v4Decoders.Put(u.v4)
+	}
 }
 
 func (u *upstream) fail(err error) { u.done, u.err = true, err }
@@ -281,7 +301,7 @@ func (u *upstream) reconnect(cause error) {
 		u.idle.stop()
 		u.body = resp.Body
 		u.idle = newIdleReader(resp.Body, u.idle.d, u.cancel)
-		src := cutReader{u.idle, u.ctx}
+		src := u.out.reader(cutReader{u.idle, u.ctx})
 		if u.ui != nil {
 			u.ui.Reset(src)
 		} else {
