@@ -3,12 +3,8 @@ package bridge
 import (
 	"bytes"
 	"context"
-	"net/http/httptest"
 	"strconv"
-	"strings"
 	"testing"
-
-	"github.com/stretchr/testify/require"
 
 	"github.com/chatwire/chatwire/conformance/mock"
 	"github.com/chatwire/chatwire/resumable"
@@ -18,14 +14,7 @@ import (
 // written as it is (Plain) or through a resumable.Writer into a Memory
 // store (Kept), as the proxy keeps it: the cost of keeping a stream.
 func BenchmarkKeep(b *testing.B) {
-	srv, err := mock.New(mock.Options{})
-	require.NoError(b, err)
-	req := httptest.NewRequest("POST", "/api/chat", strings.NewReader(`{"content":"Build a page"}`))
-	req.Header.Set("Authorization", "Bearer "+mock.KeyValid)
-	req.Header.Set("Content-Type", "application/json")
-	rec := httptest.NewRecorder()
-	srv.ServeHTTP(rec, req)
-	stream := rec.Body.Bytes()
+	stream := mockBody(b, mock.ProtocolV4).Bytes()
 	b.Run("Plain", func(b *testing.B) {
 		b.ReportAllocs()
 		b.SetBytes(int64(len(stream)))

@@ -1,11 +1,13 @@
 package bridge
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -23,9 +25,8 @@ import (
 	"github.com/chatwire/chatwire/uistream"
 )
 
-// mockStream returns the items (v4 lines, UI chunks' data) of one stream
-// of the mock speaking proto, and its chat id.
-func mockStream(t *testing.T, proto mock.Protocol) ([][]byte, string) {
+// mockBody returns the body of one stream of the mock speaking proto.
+func mockBody(t testing.TB, proto mock.Protocol) *bytes.Buffer {
 	t.Helper()
 	srv, err := mock.New(mock.Options{Protocol: proto, Seed: 7})
 	require.NoError(t, err)
@@ -35,10 +36,18 @@ func mockStream(t *testing.T, proto mock.Protocol) ([][]byte, string) {
 	rec := httptest.NewRecorder()
 	srv.ServeHTTP(rec, req)
 	require.Equal(t, 200, rec.Code, rec.Body.String())
+	return rec.Body
+}
+
+// mockStream returns the items (v4 lines, UI chunks' data) of one stream
+// of the mock speaking proto, and its chat id.
+func mockStream(t *testing.T, proto mock.Protocol) ([][]byte, string) {
+	t.Helper()
+	body := mockBody(t, proto)
 	var items [][]byte
 	chatID := ""
 	if proto == mock.ProtocolUI {
-		d := uistream.NewDecoder(rec.Body)
+		d := uistream.NewDecoder(body)
 		for d.Next() {
 			items = append(items, append([]byte(nil), d.Chunk().Data...))
 		}
@@ -46,7 +55,7 @@ func mockStream(t *testing.T, proto mock.Protocol) ([][]byte, string) {
 		chatID = string(member(member(items[0], "messageMetadata"), "chatId"))
 		chatID = strings.Trim(chatID, `"`)
 	} else {
-		d := linestream.NewDecoder(rec.Body)
+		d := linestream.NewDecoder(body)
 		for d.Next() {
 			items = append(items, append([]byte(nil), d.Part().Raw...))
 		}
@@ -74,9 +83,15 @@ type resumableService struct {
 }
 
 func newResumableService(t *testing.T, proto mock.Protocol, cutAfter int) (*resumableService, *httptest.Server) {
+	return newResumableServiceBounded(t, proto, cutAfter, resumable.Bounds{})
+}
+
+// newResumableServiceBounded is newResumableService with its store's
+// bounds.
+func newResumableServiceBounded(t *testing.T, proto mock.Protocol, cutAfter int, b resumable.Bounds) (*resumableService, *httptest.Server) {
 	t.Helper()
 	items, chatID := mockStream(t, proto)
-	s := &resumableService{items: items, chatID: chatID, cutAfter: cutAfter, store: resumable.NewMemory(resumable.MemoryOptions{})}
+	s := &resumableService{items: items, chatID: chatID, cutAfter: cutAfter, store: resumable.NewMemory(resumable.MemoryOptions{Bounds: b})}
 	s.proto = resumable.V4
 	if proto == mock.ProtocolUI {
 		s.proto = resumable.UI
@@ -98,17 +113,19 @@ func newResumableService(t *testing.T, proto mock.Protocol, cutAfter int) (*resu
 	return s, ts
 }
 
-// post writes the stream through a resumable.Writer; the second POST of
-// the service is a new message of the same chat.
+// post writes the stream through a resumable.Writer, each POST a chat of
+// its own: the mock's chat id with the POST's number.
 func (s *resumableService) post(w http.ResponseWriter, r *http.Request) {
 	n := s.posts.Add(1)
+	chatID := s.chatID + "_" + strconv.Itoa(int(n))
+	items := append([][]byte{bytes.Replace(s.items[0], []byte(s.chatID), []byte(chatID), 1)}, s.items[1:]...)
 	if s.proto == resumable.UI {
 		uistream.Headers(w.Header())
 	} else {
 		linestream.SetHeaders(w.Header())
 	}
 	sw := resumable.NewWriter(context.Background(), s.store, w, resumable.Meta{
-		ID: "strm_" + string(rune('a'+n)), ChatID: s.chatID, Owner: "team", Protocol: s.proto})
+		ID: "strm_" + strconv.Itoa(int(n)), ChatID: chatID, Owner: "team", Protocol: s.proto})
 	w.WriteHeader(http.StatusOK)
 	frame := func(it []byte) []byte {
 		if s.proto == resumable.UI {
@@ -116,13 +133,13 @@ func (s *resumableService) post(w http.ResponseWriter, r *http.Request) {
 		}
 		return append(append([]byte(nil), it...), '\n')
 	}
-	for i, it := range s.items {
+	for i, it := range items {
 		if s.cutAfter > 0 && i == s.cutAfter {
 			sw.Detach()
 			s.wg.Add(1)
 			go func() {
 				defer s.wg.Done()
-				for _, it := range s.items[i:] {
+				for _, it := range items[i:] {
 					sw.Write(frame(it))
 				}
 				if s.proto == resumable.UI {
@@ -145,11 +162,16 @@ func (s *resumableService) post(w http.ResponseWriter, r *http.Request) {
 // after cutAt bytes, as a connection that drops.
 type cutBody struct {
 	cutAt int
+	base  http.RoundTripper // nil: http.DefaultTransport
 	once  sync.Once
 }
 
 func (c *cutBody) RoundTrip(r *http.Request) (*http.Response, error) {
-	resp, err := http.DefaultTransport.RoundTrip(r)
+	base := c.base
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	resp, err := base.RoundTrip(r)
 	if err != nil || r.Method != http.MethodPost || c.cutAt <= 0 {
 		return resp, err
 	}
