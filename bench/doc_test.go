@@ -57,6 +57,7 @@
 //	uistream.sh       uistream against its floor
 //	assemble.sh       the message assembly against decoding alone and the SDK's own
 //	uiassemble.sh     the UI message assembly against the SDK's readUIMessageStream
+//	bridge.sh         chatwire bench through chatwire bridge against the mock directly
 //	harness.sh        what the scripts share: options, the rounds, the ratio tables' arithmetic
 //	RESULTS.md        the current figures and how to reproduce them
 //	TRIED.md          what was tried for speed and dropped, with why
