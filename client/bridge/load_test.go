@@ -44,9 +44,10 @@ func loadScale() (chats, concurrency int) {
 var loadBounds = resumable.Bounds{MaxStreams: 1000, MaxTotalBytes: 8 << 20}
 
 // TestHeldUnderLoad creates chats and resumes each across a cut, many at
-// once, against a service made resumable with package resumable (as the
-// mock is), its first responses cut after 4 lines, and through the bridge
-// in front of it, the client's connection to the bridge cut too: every
+// once, against the mock (its first responses cut after 4 chunks) and
+// through the bridge in front of a v4 service made resumable with package
+// resumable (cut after 4 lines), the client's connection to the bridge
+// cut too: every
 // stream reads to its end with the parts of an uncut read, once each, or
 // ends with the eviction named (ErrStreamEvicted, 410 with its bound);
 // no store holds more than its bounds; the heap's peak is reported
@@ -55,23 +56,23 @@ func TestHeldUnderLoad(t *testing.T) {
 	chats, concurrency := loadScale()
 	for _, tt := range []struct {
 		name      string
-		bridge    bool
+		target    loadTarget
 		clientCut int // bytes of the client's first response before its cut
 		bounds    resumable.Bounds
 		evicts    bool // the bounds evict streams that clients still resume
 	}{
-		{"service", false, 0, loadBounds, false},
-		{"bridge", true, 400, loadBounds, false},
+		{"mock", targetMock, 0, loadBounds, false},
+		{"bridge", targetBridge, 400, loadBounds, false},
 		// Room for fewer streams' bytes than are in flight: running
 		// streams are evicted under their clients, who must be told (the
 		// store remembers more evictions than there are streams in flight;
 		// an eviction it has forgotten is a chat it does not know).
-		{"service, streams evicted in flight", false, 0, resumable.Bounds{MaxStreams: loadBounds.MaxStreams, MaxTotalBytes: int64(concurrency) << 10, MaxBytes: 16 << 10}, true},
+		{"mock, streams evicted in flight", targetMock, 0, resumable.Bounds{MaxStreams: loadBounds.MaxStreams, MaxTotalBytes: int64(concurrency) << 10, MaxBytes: 16 << 10}, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			runtime.GC()
 			before := runtime.NumGoroutine()
-			f := runLoad(t, chats, concurrency, tt.bridge, tt.clientCut, tt.bounds)
+			f := runLoad(t, chats, concurrency, tt.target, tt.clientCut, tt.bounds)
 			t.Logf("%s: %d chats at concurrency %d in %v: %d whole, %d evicted (named), %d resumes; "+
 				"peak heap %.1f MiB (at rest before: %.1f MiB); stores' bytes at most %.1f MiB each, bound %.1f MiB, %d streams at most (bound %d); evictions %v",
 				tt.name, chats, concurrency, f.elapsed.Round(time.Millisecond), f.whole, f.evicted, f.resumes,
@@ -114,30 +115,44 @@ type loadFigures struct {
 	evictions               map[resumable.Why]int64
 }
 
-// runLoad runs chats through the service (a UI service; with bridge, a v4
-// one behind the bridge answering in UI) at concurrency, and closes
+// loadTarget is what a load run reads from.
+type loadTarget int
+
+const (
+	// targetMock: the mock speaking the UI stream, its first responses
+	// cut after 4 chunks (mock.Options.CutAfter), its store bounded.
+	targetMock loadTarget = iota
+	// targetBridge: the bridge answering in the UI stream in front of a v4
+	// service made resumable with package resumable, whose first
+	// responses are cut after 4 lines.
+	targetBridge
+)
+
+// runLoad runs chats through the target at concurrency, and closes
 // everything it started before it returns.
-func runLoad(t *testing.T, chats, concurrency int, viaBridge bool, clientCut int, bounds resumable.Bounds) loadFigures {
-	proto := mock.ProtocolUI
-	if viaBridge {
-		proto = mock.ProtocolV4
-	}
-	svc, up := newResumableServiceBounded(t, proto, 4, bounds)
-	stores := []*resumable.Memory{svc.store}
-	target := up.URL
-	var ps *httptest.Server
-	if viaBridge {
+func runLoad(t *testing.T, chats, concurrency int, target loadTarget, clientCut int, bounds resumable.Bounds) loadFigures {
+	var stores []*resumable.Memory
+	var servers []*httptest.Server
+	var want []uint64 // the parts of an uncut read, the first aside; nil: the mock's store says
+	var svc *resumableService
+	ms := resumable.NewMemory(resumable.MemoryOptions{Bounds: bounds})
+	rec := newRecordingStore(ms)
+	if target == targetMock {
+		m, err := mock.New(mock.Options{Protocol: mock.ProtocolUI, CutAfter: 4, Store: rec})
+		require.NoError(t, err)
+		servers = append(servers, httptest.NewServer(m))
+		stores = append(stores, ms)
+	} else {
+		var up *httptest.Server
+		svc, up = newResumableServiceBounded(t, mock.ProtocolV4, 4, bounds)
 		u, err := url.Parse(up.URL)
 		require.NoError(t, err)
-		bs := resumable.NewMemory(resumable.MemoryOptions{Bounds: bounds})
-		stores = append(stores, bs)
-		ps = httptest.NewServer(&Proxy{Upstream: u, To: protocol.UI, Store: bs})
-		target = ps.URL
+		stores = append(stores, svc.store, ms)
+		servers = append(servers, httptest.NewServer(&Proxy{Upstream: u, To: protocol.UI, Store: ms}), up)
+		want = referenceParts(t, svc, true)
 	}
+	base := servers[0].URL
 	transport := &http.Transport{MaxIdleConnsPerHost: concurrency}
-
-	// The reference: the parts of an uncut read (the chat id aside).
-	want := referenceParts(t, svc, viaBridge)
 
 	var f loadFigures
 	f.stores = len(stores)
@@ -181,7 +196,7 @@ func runLoad(t *testing.T, chats, concurrency int, viaBridge bool, clientCut int
 				if i > chats {
 					return
 				}
-				whole, err := loadChat(target, transport, clientCut, want, &resumes)
+				whole, err := loadChat(base, transport, clientCut, want, rec, &resumes)
 				mu.Lock()
 				switch {
 				case err == nil && whole:
@@ -216,11 +231,12 @@ func runLoad(t *testing.T, chats, concurrency int, viaBridge bool, clientCut int
 	}
 
 	transport.CloseIdleConnections()
-	if ps != nil {
-		ps.Close()
+	for _, srv := range servers {
+		srv.Close()
 	}
-	up.Close()
-	svc.wg.Wait()
+	if svc != nil {
+		svc.wg.Wait()
+	}
 	return f
 }
 
@@ -255,8 +271,10 @@ var loadSeed = maphash.MakeSeed()
 
 // loadChat creates one chat at target with the Go client resuming by the
 // ai-sdk contract, its first response cut after clientCut bytes when
-// positive, and reports whether its parts are the reference's, each once.
-func loadChat(target string, transport *http.Transport, clientCut int, want []uint64, resumes *atomic.Int64) (bool, error) {
+// positive, and reports whether its parts are an uncut read's, each once:
+// want's, or with want nil the items the service wrote of the chat
+// (store's record).
+func loadChat(target string, transport *http.Transport, clientCut int, want []uint64, store *recordingStore, resumes *atomic.Int64) (bool, error) {
 	var rt http.RoundTripper = transport
 	if clientCut > 0 {
 		rt = &cutBody{cutAt: clientCut, base: transport}
@@ -275,24 +293,79 @@ func loadChat(target string, transport *http.Transport, clientCut int, want []ui
 	}
 	defer s.Close()
 	var got []uint64
-	first := true
 	for s.Next() {
-		if first {
-			first = false
-			continue
-		}
 		got = append(got, maphash.Bytes(loadSeed, s.Chunk().Data))
 	}
 	if err := s.Err(); err != nil {
 		return false, err
 	}
+	if want == nil {
+		if want, err = store.parts(s.ChatID()); err != nil {
+			return false, err
+		}
+	} else {
+		got = got[1:] // the start chunk, with the chat id
+	}
 	if len(got) != len(want) {
-		return false, fmt.Errorf("%d parts after the first, want %d", len(got), len(want))
+		return false, fmt.Errorf("%d parts, want %d", len(got), len(want))
 	}
 	for i := range got {
 		if got[i] != want[i] {
-			return false, fmt.Errorf("part %d differs from an uncut read's", i+1)
+			return false, fmt.Errorf("part %d differs from an uncut read's", i)
 		}
 	}
 	return true, nil
+}
+
+// recordingStore is a Store that records the hashes of every item
+// appended to each stream, by the stream's chat: what the service
+// produced, to compare with what its clients read, whatever the bounds
+// evict after.
+type recordingStore struct {
+	resumable.Store
+	mu     sync.Mutex
+	chats  map[string]string // stream id → chat id
+	hashes map[string][]uint64
+}
+
+func newRecordingStore(s resumable.Store) *recordingStore {
+	return &recordingStore{Store: s, chats: map[string]string{}, hashes: map[string][]uint64{}}
+}
+
+func (r *recordingStore) Create(ctx context.Context, m resumable.Meta) error {
+	r.mu.Lock()
+	r.chats[m.ID] = m.ChatID
+	delete(r.hashes, m.ChatID)
+	r.mu.Unlock()
+	return r.Store.Create(ctx, m)
+}
+
+func (r *recordingStore) Append(ctx context.Context, id string, at int64, items ...[]byte) error {
+	r.record(id, items)
+	return r.Store.Append(ctx, id, at, items...)
+}
+
+func (r *recordingStore) End(ctx context.Context, id string, e resumable.End, tail ...[]byte) error {
+	r.record(id, tail)
+	return r.Store.End(ctx, id, e, tail...)
+}
+
+func (r *recordingStore) record(id string, items [][]byte) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	c := r.chats[id]
+	for _, it := range items {
+		r.hashes[c] = append(r.hashes[c], maphash.Bytes(loadSeed, it))
+	}
+}
+
+// parts returns the hashes of the items of chatID's stream.
+func (r *recordingStore) parts(chatID string) ([]uint64, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	h, ok := r.hashes[chatID]
+	if !ok {
+		return nil, fmt.Errorf("the service wrote no stream of chat %s", chatID)
+	}
+	return h, nil
 }

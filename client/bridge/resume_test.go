@@ -352,3 +352,36 @@ func TestProxyResumeUpstreamGone(t *testing.T) {
 	assert.Contains(t, body, `"type":"error","errorText":"upstream resume (ai-sdk-4) after 5 items`, "the error names the resume")
 	assert.NotContains(t, body, `"type":"finish"`)
 }
+
+// TestProxyResumeMock: the same through the bridge in front of the mock,
+// whose first response of each stream is cut after 4 lines or chunks
+// (mock.Options.CutAfter): the Go client's parts equal those of an uncut
+// read of a mock of the same seed, both directions, the bridge resuming
+// the mock by its protocol's contract.
+func TestProxyResumeMock(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		upstream mock.Protocol
+		to       protocol.Protocol
+		contract client.ResumeContract
+	}{
+		{"v4 mock, UI client", mock.ProtocolV4, protocol.UI, client.ResumeAISDK},
+		{"UI mock, v4 client", mock.ProtocolUI, protocol.V4, client.ResumeAISDK4},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			serve := func(cut int) string {
+				m, err := mock.New(mock.Options{Protocol: tt.upstream, Seed: 11, CutAfter: cut})
+				require.NoError(t, err)
+				srv := httptest.NewServer(m)
+				t.Cleanup(srv.Close)
+				return srv.URL
+			}
+			want, log := readThroughBridge(t, serve(0), tt.to, tt.contract, 0)
+			require.Greater(t, len(want), 10)
+			require.Zero(t, log[0].Resumes)
+			got, log := readThroughBridge(t, serve(4), tt.to, tt.contract, 300)
+			assert.Equal(t, want, got, "the parts across both cuts are an uncut read's")
+			assert.Equal(t, 1, log[0].Resumes, "the bridge resumed the mock once")
+		})
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"hash/maphash"
 	"io"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/chatwire/chatwire/internal/chatapi"
@@ -187,9 +188,9 @@ func (m *Meter) resume(client *http.Client, post *http.Request, h http.Header, s
 	}
 	switch {
 	case r.Lost > 0:
-		s.Kind, s.Err = ErrResumeLost, fmt.Sprintf("%s: %d %s lost", what, r.Lost, s.Unit().Many)
+		s.Kind, s.Err = ErrResumeLost, fmt.Sprintf("%s: %s lost", what, plural(r.Lost, s.Unit()))
 	case r.Duplicated > 0:
-		s.Kind, s.Err = ErrResumeDuplicated, fmt.Sprintf("%s: %d %s delivered twice", what, r.Duplicated, s.Unit().Many)
+		s.Kind, s.Err = ErrResumeDuplicated, fmt.Sprintf("%s: %s delivered twice", what, plural(r.Duplicated, s.Unit()))
 	case r.Mismatched:
 		s.Kind, s.Err = ErrResumeMismatch, fmt.Sprintf("%s: %s %d (from 0) is not the stream's", what, s.Unit().One, r.MismatchAt)
 	}
@@ -237,11 +238,18 @@ func (m *Meter) resumeFailed(post *http.Request, s *Sample, what string, err err
 	return nil
 }
 
-// whole reads the stream again from index 0 by the cut's contract and
-// returns the hashes of its units.
+// whole reads the stream again from its start by the cut's contract
+// (workflow's startIndex=0, subscribe without startIndex) and returns the
+// hashes of its units.
 func (m *Meter) whole(client *http.Client, post *http.Request, id string, ui bool) ([]uint64, error) {
 	c := m.cut
-	resp, err := m.get(client, post, chatapi.ResumeTarget(post.URL.EscapedPath(), c.contract, id, 0, ""))
+	target := chatapi.ResumeTarget(post.URL.EscapedPath(), c.contract, id, 0, "")
+	if c.contract == chatapi.ResumeSubscribe {
+		// Without startIndex: the whole stream by the convention's
+		// default, whatever the service makes of an index.
+		target, _, _ = strings.Cut(target, "?")
+	}
+	resp, err := m.get(client, post, target)
 	if err != nil {
 		return nil, err
 	}
