@@ -22,8 +22,9 @@ while [ $# -gt 0 ]; do
 done
 command -v jq >/dev/null || { echo "bridge.sh: needs jq" >&2; exit 2; }
 dir=$(mktemp -d)
-pids=()
-trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$dir"' EXIT
+# The servers' pids go to a file: start runs in a command substitution's
+# subshell, whose variables the script does not see.
+trap 'kill $(cat "$dir/pids" 2>/dev/null) 2>/dev/null || true; rm -rf "$dir"' EXIT
 go build -o "$dir/cw" ./cmd/chatwire
 if [ -n "$base" ]; then
 	mkdir "$dir/base"
@@ -35,7 +36,7 @@ start() {
 	local name=$1
 	shift
 	"$@" >"$dir/$name.out" 2>/dev/null &
-	pids+=($!)
+	echo $! >>"$dir/pids"
 	for _ in $(seq 100); do [ -s "$dir/$name.out" ] && break; sleep 0.05; done
 	sed -n 's/.* listening on //p' "$dir/$name.out"
 }
