@@ -15,6 +15,7 @@ import (
 	"github.com/chatwire/chatwire/client/bridge"
 	"github.com/chatwire/chatwire/conformance"
 	"github.com/chatwire/chatwire/internal/protocol"
+	"github.com/chatwire/chatwire/resumable"
 	"github.com/chatwire/chatwire/uistream/sdk"
 )
 
@@ -33,6 +34,8 @@ func runBridge(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	idle := fs.Duration("idle-timeout", bridge.DefaultIdleTimeout, "end a stream whose upstream sends nothing for this long")
 	timeout := fs.Duration("timeout", bridge.DefaultStreamTimeout, "longest exchange, stream included")
 	noResume := fs.Bool("no-resume", false, "keep no stream for its client's resume, and resume no dropped upstream")
+	var keep resumeStoreFlags
+	keep.register(fs, "bridge")
 	resumeAttempts := fs.Int("resume-attempts", bridge.DefaultResumeAttempts, "upstream resumes in a row without a new part before the stream ends with an error")
 	translate := fs.String("translate", "", "no proxy: translate the stream in `FILE` (- for standard input) to the other protocol (or -to's) on standard output, its losses on standard error")
 	fs.Usage = func() {
@@ -124,6 +127,21 @@ Flags:
 		return usageError("-data-name must not be empty")
 	case at.check() != nil:
 		return usageError("%v", at.check())
+	case keep.check() != nil:
+		return usageError("%v", keep.check())
+	}
+
+	var store resumable.Store
+	if !*noResume {
+		s, shared, closeStore, code := keep.open(ctx, "bridge", stderr)
+		if s == nil {
+			return code
+		}
+		defer closeStore()
+		store = s
+		if shared {
+			fmt.Fprintf(stderr, "chatwire bridge: resume-store %s: the streams are shared with every bridge on it\n", redactedURL(keep.url))
+		}
 	}
 
 	var logMu sync.Mutex
@@ -141,6 +159,7 @@ Flags:
 		IdleTimeout:    *idle,
 		StreamTimeout:  *timeout,
 		NoResume:       *noResume,
+		Store:          store,
 		ResumeAttempts: *resumeAttempts,
 		Log:            func(e bridge.Entry) { logf("%s\n", formatEntry(e)) },
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -24,7 +23,6 @@ import (
 
 	"github.com/chatwire/chatwire/conformance/mock"
 	"github.com/chatwire/chatwire/internal/protocol"
-	"github.com/chatwire/chatwire/resumable"
 )
 
 // defaultShutdownGrace is how long serve and bridge give open requests to
@@ -47,12 +45,8 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs.Var(&variants, "variant", "answer in an allowed `NAME`d variation (gzip, crlf, …; comma-separated, repeatable); -variant list lists them")
 	rateLimit := fs.Int("rate-limit", 0, "allow each key `N` chat requests a minute, then answer 429 with Retry-After (0: no limit)")
 	cutAfter := fs.Int("cut-after", 0, fmt.Sprintf("cut the first response of each created stream after its `N`-th line (v4) or chunk (ui), so that\nthe client must resume; resumes are not cut (0: no cut; %d cuts inside the first text part)", mock.DefaultCutAfter))
-	var bounds resumable.Bounds
-	fs.DurationVar(&bounds.TTL, "resume-ttl", resumable.DefaultTTL, "keep each stream for the resume routes this long after its last write (its end, for a finished one)")
-	fs.IntVar(&bounds.MaxChunks, "resume-max-chunks", resumable.DefaultMaxChunks, "keep at most `N` lines or chunks of each stream; past it the oldest are dropped (a resume from them: 410)")
-	fs.Int64Var(&bounds.MaxBytes, "resume-max-bytes", resumable.DefaultMaxBytes, "keep at most `N` bytes of each stream (its items plus 32 each); past it the oldest are dropped")
-	fs.IntVar(&bounds.MaxStreams, "resume-max-streams", resumable.DefaultMaxStreams, "keep at most `N` streams; past it the first ended (else the least recently written) is evicted")
-	storeURL := fs.String("resume-store", "memory", "keep the streams for the resume routes in `URL`: memory (this process), or redis://HOST:PORT/DB, shared by\nevery serve on that Redis, so that each resumes the others' chats (the -resume-* bounds hold for\nall of them; the URL's ttl, max_* and prefix parameters override them)")
+	var keep resumeStoreFlags
+	keep.register(fs, "serve")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), `usage: chatwire serve [-host 127.0.0.1] [-port 0] [-fault NAME] [-variant NAME] [-rate-limit N] [-pace DURATION] [-cut-after N] [flags]
 
@@ -132,23 +126,13 @@ Flags:
 		return usageError("-pace must not be negative, got %v", *pace)
 	case *cutAfter < 0:
 		return usageError("-cut-after must not be negative, got %d", *cutAfter)
-	case bounds.TTL <= 0:
-		return usageError("-resume-ttl must be positive, got %v", bounds.TTL)
-	case bounds.MaxChunks < 1:
-		return usageError("-resume-max-chunks must be at least 1, got %d", bounds.MaxChunks)
-	case bounds.MaxBytes < 1:
-		return usageError("-resume-max-bytes must be at least 1, got %d", bounds.MaxBytes)
-	case bounds.MaxStreams < 1:
-		return usageError("-resume-max-streams must be at least 1, got %d", bounds.MaxStreams)
+	case keep.check() != nil:
+		return usageError("%v", keep.check())
 	}
 
-	store, shared, closeStore, err := openResumeStore(ctx, *storeURL, bounds)
-	switch {
-	case errors.Is(err, resumable.ErrStoreURL):
-		return usageError("-resume-store: %v", err)
-	case err != nil:
-		fmt.Fprintf(stderr, "chatwire serve: -resume-store: %v\n", err)
-		return exitFail
+	store, shared, closeStore, code := keep.open(ctx, "serve", stderr)
+	if store == nil {
+		return code
 	}
 	defer closeStore()
 	seedSet := false
@@ -219,14 +203,14 @@ Flags:
 		logf("chatwire serve: variant %s: %s\n", v.Name, v.Description)
 	}
 	if shared {
-		logf("chatwire serve: resume-store %s: the streams are shared with every serve on it\n", redactedURL(*storeURL))
+		logf("chatwire serve: resume-store %s: the streams are shared with every serve on it\n", redactedURL(keep.url))
 	}
 	if *cutAfter > 0 {
 		logf("chatwire serve: cut-after %d: the first response of each created stream is cut after %d %s; resume it\n",
 			*cutAfter, *cutAfter, map[bool]string{true: "chunks", false: "lines"}[p == protocol.UI])
 	}
 	fmt.Fprintf(stdout, "chatwire mock listening on http://%s\n", ln.Addr())
-	code := serveUntilDone(ctx, srv, ln, "serve", at.grace, stderr, logf)
+	code = serveUntilDone(ctx, srv, ln, "serve", at.grace, stderr, logf)
 	srv.Close() // the streams the agent still writes into the store end, cut
 	return code
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"net/http"
@@ -84,4 +85,62 @@ func TestServeResumeStoreUnreachable(t *testing.T) {
 	assert.Contains(t, stderr.String(), "chatwire serve: -resume-store: resumable: store redis://:xxxxx@127.0.0.1:1/0?dial_timeout=100ms: resumable: redis store: redis: dial tcp 127.0.0.1:1")
 	assert.NotContains(t, stderr.String(), "secret")
 	assert.Empty(t, stdout.String(), "it never listened")
+}
+
+// TestBridgeResumeStoreRedis: two `chatwire bridge -resume-store redis://…`
+// in front of one v4 service, behind a round-robin proxy. A UI client whose
+// connection drops mid-stream on the first bridge resumes on the second
+// (useChat's GET /api/chat/{id}/stream): the replay is the whole stream the
+// first bridge wrote, as an uncut reader of it gets it.
+func TestBridgeResumeStoreRedis(t *testing.T) {
+	srv := redistest.Start(t)
+	upstream := startServe(t, "-pace", "30ms", "-lines", "8")
+	store := srv.URL() + "?prefix=bridge:"
+	args := []string{"-upstream", upstream.url, "-to", "ui", "-resume-store", store}
+	a, b := startListening(t, "bridge", args...), startListening(t, "bridge", args...)
+	assert.Contains(t, a.stderr.String(), "chatwire bridge: resume-store "+store+": the streams are shared with every bridge on it")
+	lb := redistest.RoundRobin(t, a.url, b.url)
+	request := func(method, path, body string) *http.Response {
+		req, err := http.NewRequestWithContext(t.Context(), method, lb.URL+path, strings.NewReader(body))
+		require.NoError(t, err)
+		req.Header.Set("Authorization", "Bearer "+mock.KeyValid)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err, "%s %s", method, path)
+		return resp
+	}
+
+	// To a: the stream read to its third event, then the connection dropped.
+	resp := request("POST", "/api/chat", `{"id":"chat-br","messages":[{"role":"user","parts":[{"type":"text","text":"x"}]}],"trigger":"submit-message"}`)
+	require.Equal(t, 200, resp.StatusCode)
+	head := bufio.NewReader(resp.Body)
+	var cut strings.Builder
+	for events := 0; events < 3; {
+		line, err := head.ReadString('\n')
+		require.NoError(t, err, "read the stream's start")
+		cut.WriteString(line)
+		if line == "\n" {
+			events++
+		}
+	}
+	resp.Body.Close()
+
+	// To b: the resume, replayed from the start and live to the end.
+	resp = request("GET", "/api/chat/chat-br/stream", "")
+	require.Equal(t, 200, resp.StatusCode, "the other bridge resumes the chat")
+	resumed, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.NoError(t, err, "the resume is whole")
+	// To a: the workflow route from index 0, the uncut stream as kept.
+	resp = request("GET", "/api/chat/chat-br/stream?startIndex=0", "")
+	require.Equal(t, 200, resp.StatusCode)
+	uncut, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.NoError(t, err)
+
+	assert.True(t, strings.HasPrefix(string(resumed), cut.String()), "the replay starts as the dropped response did:\n%s\n---\n%s", cut.String(), resumed)
+	assert.Contains(t, string(resumed), `"type":"finish"`, "the replay goes to the stream's end")
+	assert.Equal(t, strings.TrimSuffix(string(uncut), "data: [DONE]\n\n"), strings.TrimSuffix(string(resumed), "data: [DONE]\n\n"), "both bridges read the one stream kept in Redis")
+	assert.Contains(t, b.stderr.String(), "GET /api/chat/chat-br/stream", "b served the resume")
+	assert.NotContains(t, b.stderr.String(), "POST /api/chat", "b served no create")
 }
