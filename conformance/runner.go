@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -86,13 +87,20 @@ type Config struct {
 	// UI says how the protocol of each stream is told and which AI SDK
 	// clients judge a UI message stream (the chat/4.5/ui-* checks).
 	UI UIOptions
+	// Resume are the contracts whose resume checks run (-resume; see
+	// [ParseResume]); the resume checks of the others are skipped, opt-in.
+	Resume []string
 }
 
 // ChatsNeeded returns how many chats the checks' probes may create on a
 // conformant service (those that create one, and those the spec allows it
 // to accept or refuse): the default of -max-chats.
-func ChatsNeeded(checks []Check) int {
-	p := PlanOf(checks)
+func ChatsNeeded(checks []Check) int { return ChatsNeededWith(checks, nil) }
+
+// ChatsNeededWith is [ChatsNeeded] of a run with the resume checks of the
+// contracts resume (-resume): each contract's group creates one chat.
+func ChatsNeededWith(checks []Check, resume []string) int {
+	p := PlanWith(checks, resume)
 	return p.Chats + p.Maybe
 }
 
@@ -110,10 +118,25 @@ type Plan struct {
 	Streams int
 }
 
-// PlanOf returns the plan of a run of checks.
-func PlanOf(checks []Check) Plan {
+// PlanOf returns the plan of a run of checks without -resume: the resume
+// checks are skipped, opt-in, and send nothing.
+func PlanOf(checks []Check) Plan { return PlanWith(checks, nil) }
+
+// PlanWith returns the plan of a run of checks with the resume checks of
+// the contracts resume: each contract's group counts its requests
+// (check.ResumeSteps: the other team's only with its key), its create as
+// a chat, and the three streams it reads to their end.
+func PlanWith(checks []Check, resume []string) Plan {
 	var p Plan
 	for _, pr := range catalogue.Needed(checks, catalogue.Options{}) {
+		if pr.Resume != "" {
+			if slices.Contains(resume, pr.Resume) {
+				p.Probes += len(check.ResumeSteps())
+				p.Chats++
+				p.Streams += 3
+			}
+			continue
+		}
 		p.Probes++
 		if pr.Read == ReadToCap && check.Spends(pr.Cost) {
 			p.Streams++
@@ -213,16 +236,24 @@ func Run(ctx context.Context, cfg Config, ex Exchanger) (*Report, error) {
 	runs := map[string]*probeRun{}
 	order := make([]*probeRun, 0, len(probes))
 	for i, p := range probes {
-		pr := r.runProbe(ctx, p, i+1)
+		var pr *probeRun
+		if p.Resume != "" {
+			pr = r.runResume(ctx, p, i+1)
+		} else {
+			pr = r.runProbe(ctx, p, i+1)
+		}
 		runs[p.ID] = pr
 		order = append(order, pr)
 	}
 	r.settle(order)
 	// The invariants judge every exchange that was answered, as far as it
-	// went; not one the interrupt cut, nor one a stop discounted.
+	// went; not one the interrupt cut, nor one a stop discounted, nor the
+	// connections of a resume group, which the resume checks judge
+	// together (a cut create, and answers whose shapes the spec does not
+	// show).
 	var all []check.Observed
 	for _, pr := range order {
-		if pr.discounted {
+		if pr.discounted || pr.probe.Resume != "" {
 			continue
 		}
 		for _, o := range pr.obs {

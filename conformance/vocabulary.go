@@ -79,6 +79,9 @@ const (
 	// ReadToCap reads a body to its end or to the exchanger's line, byte or
 	// time cap, whichever comes first.
 	ReadToCap ReadMode = check.ReadToCap
+	// ReadCut reads a 200 stream to a point inside its first text part and
+	// closes it: the first connection of a resume check.
+	ReadCut ReadMode = check.ReadCut
 )
 
 // Cost says whether a probe spends: whether a conformant service creates a
@@ -148,3 +151,11 @@ const UnknownChat = check.UnknownChat
 // left as "{chatId}": the runner puts in the id of the first chat the run
 // created, or [UnknownChat].
 func FollowUpPath(op string) string { return check.FollowUpPath(op) }
+
+// ResumeContracts returns the contracts -resume names, in the catalogue's
+// order: ai-sdk, workflow, ai-sdk-4, subscribe.
+func ResumeContracts() []string { return check.ResumeContracts() }
+
+// ParseResume reads -resume's comma-separated contract names ("" is none);
+// an unknown name is an error that lists the known ones.
+func ParseResume(s string) ([]string, error) { return check.ParseResume(s) }

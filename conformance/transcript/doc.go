@@ -13,7 +13,7 @@
 // every later line is one event. The transcript of a probe that met a 429,
 // waited as Retry-After asked and was sent again (long lines cut here):
 //
-//	{"format":"chatwire-transcript/1","tool":"chatwire 0.1.0","recorded_at":"2026-11-02T10:00:00Z","target":"http://127.0.0.1:8080","probe":"chat/4.5/stream-default","key_role":"valid","redacted":["header:authorization","header:set-cookie"]}
+//	{"format":"chatwire-transcript/2","tool":"chatwire 0.1.0","recorded_at":"2026-11-02T10:00:00Z","target":"http://127.0.0.1:8080","probe":"chat/4.5/stream-default","key_role":"valid","redacted":["header:authorization","header:set-cookie"]}
 //	{"ev":"request","ex":0,"t":0,"method":"POST","url":"http://127.0.0.1:8080/api/chat","headers":{"Authorization":["Bearer <key:valid>"],"Content-Type":["application/json"]},"body":{"content":"Build a landing page"},"redacted":["header:authorization"]}
 //	{"ev":"response","ex":0,"t":3,"status":429,"proto":"HTTP/1.1","headers":{"Content-Type":["application/json"],"Retry-After":["1"]}}
 //	{"ev":"line","ex":0,"t":3,"text":"{\"error\":{\"code\":\"rate_limited\"}}","nl":false}
@@ -24,15 +24,18 @@
 //	{"ev":"line","ex":1,"t":1099,"text":"0:\"Planning the page\""}
 //	{"ev":"end","ex":1,"t":1100,"reason":"eof","lines":2,"bytes":49}
 //
-// The header's fields, in this order: format (always [Format]), tool,
+// The header's fields, in this order: format ([Format] when written;
+// a reader reads it and [FormatV1], the same events without the end reason
+// cut, which a resume check's first connection ends with), tool,
 // recorded_at (RFC 3339, UTC, whole seconds), target (the base URL, or
 // "built-in mock"), probe (the probe ID), key_role (the role of the first
 // request's key: a configured role such as "valid", or "unknown", "none" or
 // "empty"; see [Writer]) and redacted (what the writer redacted, see below).
 //
 // Every event starts with ev (request, response, line or end), ex (the
-// exchange's number in the scenario: 0, then 1, … for retries and
-// follow-ups) and t (integer milliseconds since the scenario's first request,
+// exchange's number in the scenario: 0, then 1, … for retries, follow-ups
+// and the connections of a resume check: its create, cut by the client
+// (reason cut), then each resume request, in the order they were sent) and t (integer milliseconds since the scenario's first request,
 // from a monotonic clock; a reader takes the request's t from the others to
 // get the [Exchange]'s durations). Then, by event:
 //
@@ -47,7 +50,7 @@
 //     without its '\n' ('\r' kept), or text_b64 (standard base64) when the
 //     line is not UTF-8; "nl":false on a final line that no '\n' ended;
 //     "cut":true on the line the body's excerpt ends inside.
-//   - end: reason (eof, cap, timeout, reset or cancel; see [End]), lines and
+//   - end: reason (eof, cap, timeout, reset, cancel or cut; see [End]), lines and
 //     bytes (how much of the body was read) and err (what went wrong, left
 //     out when empty); kind names the failure ("refused", "not_http",
 //     "body_cap", …; left out when none); truncated, when the lines hold

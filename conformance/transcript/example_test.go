@@ -41,7 +41,7 @@ func ExampleNewWriter() {
 		fmt.Println(err)
 	}
 	// Output:
-	// {"format":"chatwire-transcript/1","tool":"chatwire 0.1.0","recorded_at":"2026-11-02T10:00:01Z","target":"http://127.0.0.1:8080","probe":"chat/4.5/stream-default","key_role":"valid","redacted":["header:authorization"]}
+	// {"format":"chatwire-transcript/2","tool":"chatwire 0.1.0","recorded_at":"2026-11-02T10:00:01Z","target":"http://127.0.0.1:8080","probe":"chat/4.5/stream-default","key_role":"valid","redacted":["header:authorization"]}
 	// {"ev":"request","ex":0,"t":1000,"method":"POST","url":"http://127.0.0.1:8080/api/chat","headers":{"Authorization":["Bearer <key:valid>"],"Content-Type":["application/json"]},"body":{"content":"Build a landing page"},"redacted":["header:authorization"]}
 	// {"ev":"response","ex":0,"t":1041,"status":200,"proto":"HTTP/1.1","headers":{"Content-Type":["text/plain; charset=utf-8"]},"redacted":["header:set-cookie"]}
 	// {"ev":"line","ex":0,"t":1043,"text":"2:[{\"chatId\":\"chat_7QbA\"}]"}

@@ -54,6 +54,11 @@ const (
 	EndTimeout = "timeout" // a connect, first-line or idle timeout
 	EndReset   = "reset"   // the connection failed (also before the head)
 	EndCancel  = "cancel"  // the run was interrupted
+	// EndCut: the client closed the body on purpose, where its probe
+	// says (the first connection of a resume check, cut inside a text
+	// part so that the client must resume); Reading.Items.Cut says after
+	// how many lines or chunks. Not a failure, and not a truncation.
+	EndCut = "cut"
 )
 
 // End says how and when the exchange ended.

@@ -84,6 +84,8 @@ type reader struct {
 	t     *Transcript
 	exs   []*exchangeRead
 	final bool // the current line had no newline
+
+	format string // the header's format version
 }
 
 // exchangeRead is an exchange being rebuilt.
@@ -277,9 +279,10 @@ func (rd *reader) header(obj map[string]field) error {
 		}
 		return err
 	}
-	if format != Format {
-		return rd.errorAt(obj["format"].col, fmt.Sprintf("unsupported format %q: this reader reads %q", format, Format))
+	if format != Format && format != FormatV1 {
+		return rd.errorAt(obj["format"].col, fmt.Sprintf("unsupported format %q: this reader reads %q and %q", format, Format, FormatV1))
 	}
+	rd.format = format
 	h := Header{Format: format}
 	if h.Tool, err = rd.getString(obj, "tool", false); err != nil {
 		return err
@@ -471,8 +474,11 @@ func (rd *reader) end(obj map[string]field, x *Exchange, at time.Duration) error
 	if err != nil {
 		return err
 	}
-	if !slices.Contains([]string{EndEOF, EndCap, EndTimeout, EndReset, EndCancel}, reason) {
-		return rd.errorAt(obj["reason"].col, fmt.Sprintf("unknown end reason %q: want eof, cap, timeout, reset or cancel", reason))
+	if !slices.Contains([]string{EndEOF, EndCap, EndTimeout, EndReset, EndCancel, EndCut}, reason) {
+		return rd.errorAt(obj["reason"].col, fmt.Sprintf("unknown end reason %q: want eof, cap, timeout, reset, cancel or cut", reason))
+	}
+	if reason == EndCut && rd.format == FormatV1 {
+		return rd.errorAt(obj["reason"].col, fmt.Sprintf("end reason %q needs format %q; the header says %q", reason, Format, FormatV1))
 	}
 	lines, err := rd.getInt(obj, "lines", false)
 	if err != nil {

@@ -30,7 +30,7 @@ func TestReadErrors(t *testing.T) {
 	}{
 		{"empty", "", 1, 1, "empty transcript: no header line", -1},
 		{"event first", req0, 1, 1, "the first line must be the transcript header", -1},
-		{"other format", `{"format":"chatwire-transcript/2"}` + "\n", 1, 11, `unsupported format "chatwire-transcript/2"`, -1},
+		{"other format", `{"format":"chatwire-transcript/3"}` + "\n", 1, 11, `unsupported format "chatwire-transcript/3"`, -1},
 		{"not json", hdr + "{not json}\n", 2, 2, "invalid character 'n' looking for beginning of object key string", 0},
 		{"not an object", hdr + "[1]\n", 2, 1, "a line must be a JSON object", 0},
 		{"trailing text", hdr + `{"ev":"end"} x` + "\n", 2, 14, "text after the JSON object", 0},
@@ -44,6 +44,7 @@ func TestReadErrors(t *testing.T) {
 		{"event after end", hdr + req0 + end0 + `{"ev":"end","ex":0,"t":9,"reason":"eof"}` + "\n", 4, 7, "end of exchange 0 after its end", 1},
 		{"truncated without its sha256", hdr + req0 + `{"ev":"end","ex":0,"t":9,"reason":"cap","truncated":{"kept":1}}` + "\n", 3, 53, `field "truncated": want "kept" and a hex "sha256" of 64 digits`, 1},
 		{"unknown end reason", hdr + req0 + `{"ev":"end","ex":0,"t":9,"reason":"closed"}` + "\n", 3, 35, `unknown end reason "closed"`, 1},
+		{"cut in format 1", hdr + req0 + `{"ev":"end","ex":0,"t":9,"reason":"cut"}` + "\n", 3, 35, `end reason "cut" needs format "chatwire-transcript/2"; the header says "chatwire-transcript/1"`, 1},
 		{"bad base64", hdr + req0 + resp + `{"ev":"line","ex":0,"t":6,"text_b64":"!!"}` + "\n", 4, 38, `field "text_b64": not standard base64`, 1},
 		{"bad status", hdr + req0 + `{"ev":"response","ex":0,"t":5,"status":42}` + "\n", 3, 40, `field "status": 42 is not an HTTP status`, 1},
 		{"truncated last line", hdr + req0 + resp + `{"ev":"line","ex":0,"t":6,"te`, 4, 30, "unexpected end of line (the last line has no newline: the transcript was probably cut short)", 1},

@@ -30,7 +30,45 @@ type Reading struct {
 	End  *EndReading   `json:"end,omitempty"`
 	IDs  []ChatIDFound `json:"chat_ids,omitempty"`
 	Text *TextReading  `json:"text,omitempty"`
+	// Items are the stream's lines (v4) or chunks (UI) one by one, for
+	// the checks that compare several connections of one stream (the
+	// resume checks); nil for other probes.
+	Items *ItemsReading `json:"items,omitempty"`
 }
+
+// ItemsReading is a stream read item by item, in the index space of
+// RESUME.md and package resumable: each non-blank line of a v4 stream
+// (its 2: line is 0), each SSE event with data but [DONE] of a UI stream
+// (comments are not items).
+type ItemsReading struct {
+	// Count is how many items were read.
+	Count int `json:"count"`
+	// Hashes are the first MaxItems items' digests, in order: the first 16
+	// hex digits of the SHA-256 of the line (v4) or the event's data (UI).
+	// Two connections of one stream carry the same items when their
+	// hashes are equal.
+	Hashes []string `json:"hashes,omitempty"`
+	// Types are the items' types, in step with Hashes: the v4 line's
+	// code, or the UI chunk's type; what a reason names.
+	Types []string `json:"types,omitempty"`
+	// Capped: the stream had more than MaxItems items; those past it are
+	// counted, not kept.
+	Capped bool `json:"capped,omitempty"`
+	// Cut is how many items were read before the reader closed the body
+	// on purpose (End.Reason "cut"): it cuts inside the first text part,
+	// after the first text delta that follows a text start and one item
+	// more. 0 when the body was not cut.
+	Cut int `json:"cut,omitempty"`
+	// MessageID is the messageId of the UI stream's start chunk, "" when
+	// it has none.
+	MessageID string `json:"message_id,omitempty"`
+	// Finished: the stream carries the end of its message (a finish
+	// chunk, a v4 d: line).
+	Finished bool `json:"finished,omitempty"`
+}
+
+// MaxItems is how many items' digests an [ItemsReading] keeps.
+const MaxItems = 20_000
 
 // TextReading is what any body says in its first line, for the checks of
 // error bodies.

@@ -5,9 +5,15 @@ import (
 	"time"
 )
 
-// Format is the format version a transcript's header names. A reader
-// accepts this version only.
-const Format = "chatwire-transcript/1"
+// Format is the format version a writer names in a transcript's header.
+// Version 2 adds the end reason "cut" (a client that closed the body on
+// purpose, the first connection of a resume check); a reader accepts
+// version 2 and [FormatV1], which has no cut.
+const Format = "chatwire-transcript/2"
+
+// FormatV1 is the first format version, which a reader still reads: the
+// same events, without the end reason "cut".
+const FormatV1 = "chatwire-transcript/1"
 
 // Ext is the file name extension of a transcript.
 const Ext = ".chatlog.jsonl"

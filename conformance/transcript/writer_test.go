@@ -98,6 +98,17 @@ func TestRoundTrip(t *testing.T) {
 				Truncated: &Truncation{Kept: 27, SHA256: strings.Repeat("ab", 32), Reading: &Reading{Kind: "stream", Protocol: "v4", Whole: true,
 					V4: &V4Reading{Parts: 3, FirstLine: `2:[{"chatId":"c1"}]`, FirstChatID: "c1", HasFirstID: true}}}},
 		}}},
+		{"a resume group: a connection the client cut, then a resume", []*Exchange{{
+			Request:  Request{Method: "POST", URL: "http://x/api/chat", Header: http.Header{}, Body: []byte(`{"content":"x"}`)},
+			Response: &Response{Status: 200, Proto: "HTTP/1.1", Header: http.Header{}},
+			Lines:    []Line{{Text: []byte(`2:[{"chatId":"c1"}]`), NL: true}, {Text: []byte(`0:"a"`), NL: true}, {Text: []byte(`0:"b"`), NL: true}},
+			End:      End{Reason: EndCut, Lines: 3, Bytes: 33},
+		}, {
+			Request:  Request{Method: "GET", URL: "http://x/api/chat?chatId=c1", Header: http.Header{}},
+			Response: &Response{Status: 200, Proto: "HTTP/1.1", Header: http.Header{}},
+			Lines:    []Line{{Text: []byte(`2:[{"chatId":"c1"}]`), NL: true}},
+			End:      End{Reason: EndEOF, Lines: 1, Bytes: 21},
+		}}},
 		{"bodies of every encoding", []*Exchange{
 			{Request: Request{Method: "POST", URL: "http://x/api/chat", Header: http.Header{}, Body: []byte(`{not json`)}, End: End{Reason: EndCancel}},
 			{Request: Request{Method: "POST", URL: "http://x/api/chat", Header: http.Header{}, Body: []byte("{\n  \"content\": \"spaced\"\n}")}, End: End{Reason: EndTimeout, Err: "first line timeout"}},
@@ -170,7 +181,7 @@ func TestWriterCanonicalOutput(t *testing.T) {
 	require.NoError(t, err)
 	lines := strings.Split(string(data), "\n")
 	want := []string{
-		`{"format":"chatwire-transcript/1","tool":"chatwire 0.1.0","recorded_at":"2026-11-02T10:00:00Z","target":"http://127.0.0.1:8080","probe":"chat/4.5/stream-default","key_role":"valid","redacted":["header:authorization"]}`,
+		`{"format":"chatwire-transcript/2","tool":"chatwire 0.1.0","recorded_at":"2026-11-02T10:00:00Z","target":"http://127.0.0.1:8080","probe":"chat/4.5/stream-default","key_role":"valid","redacted":["header:authorization"]}`,
 		`{"ev":"request","ex":0,"t":1000,"method":"POST","url":"http://127.0.0.1:8080/api/chat","headers":{"Accept":["*/*"],"Authorization":["Bearer <key:valid>"],"Content-Type":["application/json"],"X-Z":["z"]},"body":{"content":"Build a landing page","model":"alpha-6.1-sol"},"redacted":["header:authorization"]}`,
 		`{"ev":"response","ex":0,"t":1012,"status":200,"proto":"HTTP/1.1","headers":{"Content-Type":["text/plain; charset=utf-8"],"X-Vercel-Ai-Data-Stream":["v1"]}}`,
 		`{"ev":"line","ex":0,"t":1013,"text":"2:[{\"chatId\":\"chat_1\"}]"}`,

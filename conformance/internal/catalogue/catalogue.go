@@ -135,6 +135,7 @@ func Catalogue() []check.Check {
 	authCheck("wrong-scheme-401", `"Authorization: Basic <valid key>" gets 401`, check.Should, "auth/basic-scheme")
 	authCheck("unknown-key-401", "an unknown key with the valid key's prefix gets 401", check.Must, "auth/unknown-key")
 	cs = append(cs, followUpChecks()...)
+	cs = append(cs, resumeChecks()...)
 	cs = append(cs, check.Bind(check.Check{ID: "chat/5.4/other-team-403", Section: "5.4", Title: "a key without permission for the team gets 403",
 		Level: check.Must, Kind: check.KindProbe, Requirement: reqTeam403,
 		Expected: []string{"403", "a 401 is a wrong mapping when the same key's invalid body gets another answer (it authenticates); else inconclusive"},

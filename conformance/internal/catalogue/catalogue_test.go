@@ -97,6 +97,14 @@ func TestCatalogueShape(t *testing.T) {
 		"chat/4.5/message-not-empty": check.Must, "chat/4.5/message-complete": check.Must, "chat/4.5/message-once": check.Must,
 		"chat/4.5/message-unaltered": check.Must, "chat/4.5/message-chat": check.Must, "chat/4.5/stream-error": check.Must,
 		"chat/4.4/chat-id-unique": check.Must,
+		"chat/4.7/resume-ai-sdk-cut": check.Must, "chat/4.7/resume-ai-sdk-skew": check.Must, "chat/4.7/resume-ai-sdk-after-end": check.Must,
+		"chat/4.7/resume-ai-sdk-unknown": check.Must, "chat/4.7/resume-ai-sdk-auth": check.Must,
+		"chat/4.7/resume-workflow-cut": check.Must, "chat/4.7/resume-workflow-after-end": check.Must,
+		"chat/4.7/resume-workflow-unknown": check.Must, "chat/4.7/resume-workflow-auth": check.Must,
+		"chat/4.7/resume-ai-sdk-4-cut": check.Must, "chat/4.7/resume-ai-sdk-4-after-end": check.Must,
+		"chat/4.7/resume-ai-sdk-4-unknown": check.Must, "chat/4.7/resume-ai-sdk-4-auth": check.Must,
+		"chat/4.7/resume-subscribe-cut": check.Should, "chat/4.7/resume-subscribe-after-end": check.Should,
+		"chat/4.7/resume-subscribe-unknown": check.Should, "chat/4.7/resume-subscribe-auth": check.Must,
 	}
 	byID := map[string]check.Check{}
 	for _, c := range Catalogue() {
@@ -110,6 +118,6 @@ func TestCatalogueShape(t *testing.T) {
 	}
 	// One per generated body (spectable.Cases), 2 Content-Types, the split, 9+4 models,
 	// 5+1 JSON and chat ids, 5 stream, 6 UI stream, 6 end state, 2 status, 4+1 auth, 6 follow-ups,
-	// 2 body, credits, rate limit.
-	assert.Equal(t, len(spectable.Cases())+2+1+9+4+6+5+6+6+2+4+1+6+2+1+1, len(byID), "checks in the catalogue")
+	// 2 body, credits, rate limit, and the resume checks.
+	assert.Equal(t, len(spectable.Cases())+2+1+9+4+6+5+6+6+2+4+1+6+2+1+1+resumeChecksN, len(byID), "checks in the catalogue")
 }

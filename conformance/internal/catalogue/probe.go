@@ -91,6 +91,7 @@ func Probes(o Options) []check.Probe {
 		}
 	}
 
+	ps = append(ps, resumeProbes()...)
 	add(check.Probe{ID: "rate-limit/burst", Auth: valid, Body: []byte(`{not json`), Burst: true})
 	return ps
 }

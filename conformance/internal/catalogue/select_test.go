@@ -9,6 +9,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// resumeChecksN is the number of resume checks: four aspects of each of
+// the four contracts (cut, after-end, unknown, auth), and ai-sdk's skew.
+const resumeChecksN = 4*4 + 1
+
 func TestSelect(t *testing.T) {
 	all := len(Catalogue())
 	cases := []struct {
@@ -25,9 +29,11 @@ func TestSelect(t *testing.T) {
 		{name: "exact ID with brackets", run: []string{"chat/4.3/model-current-accepted[gamma-k3]"}, want: 1, first: "chat/4.3/model-current-accepted[gamma-k3]"},
 		{name: "slug prefix", run: []string{"chat/4.3/model-current"}, want: 9},
 		{name: "glob in the slug", run: []string{"chat/*/missing-*"}, want: 1, first: "chat/5.3/missing-key-401"},
-		{name: "glob on a section", run: []string{"chat/4.*"}, want: 2 + len(spectable.Cases()) + 9 + 6 + 5 + 6 + 6 + 2},
+		{name: "glob on a section", run: []string{"chat/4.*"}, want: 2 + len(spectable.Cases()) + 9 + 6 + 5 + 6 + 6 + 2 + resumeChecksN},
+		{name: "the resume checks", run: []string{"chat/*/resume-*"}, want: resumeChecksN, first: "chat/4.7/resume-ai-sdk-cut"},
+		{name: "one contract's resume checks", run: []string{"chat/4.7/resume-workflow-"}, want: 4, first: "chat/4.7/resume-workflow-cut"},
 		{name: "escaped bracket", run: []string{`chat/9.2/model-earlier\[delta-*`}, want: 2, first: "chat/9.2/model-earlier[delta-4-5]"},
-		{name: "skip a section", skip: []string{"chat/4"}, want: all - (2 + len(spectable.Cases()) + 9 + 6 + 5 + 6 + 6 + 2)},
+		{name: "skip a section", skip: []string{"chat/4"}, want: all - (2 + len(spectable.Cases()) + 9 + 6 + 5 + 6 + 6 + 2 + resumeChecksN)},
 		{name: "run and skip", run: []string{"chat/5"}, skip: []string{"chat/5.4/other-team-403"}, want: 4 + 6},
 		{name: "run matches nothing", run: []string{"chat/5.9"}, err: `-run "chat/5.9" matches no check`},
 		{name: "one run pattern of two matches nothing", run: []string{"chat/5.3,chat/typo"}, err: `"chat/typo"`},

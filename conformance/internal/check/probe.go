@@ -25,6 +25,14 @@ type Probe struct {
 	// Burst marks the rate-limit probe: sent up to the run's
 	// RateLimitBurst times without pacing, until a 429 arrives.
 	Burst bool
+	// Resume names the contract of a resume probe group ("ai-sdk",
+	// "workflow", "ai-sdk-4", "subscribe"; see [ResumeContracts]): one
+	// probe whose exchanges are the group's several connections, each a
+	// step. The run sends it only for the contracts of -resume.
+	Resume string
+	// Step is the step of a resume group a request of it is (see
+	// [ResumeSteps]); the run sets it on each request it derives.
+	Step string
 }
 
 // Auth is a probe's Authorization header: a scheme and the role of the key
@@ -71,6 +79,10 @@ const (
 	// ReadToCap reads a body to its end or to the exchanger's line, byte or
 	// time cap, whichever comes first.
 	ReadToCap
+	// ReadCut reads a 200 stream to a point inside its first text part
+	// and closes it, as a client whose connection drops there: the first
+	// connection of a resume check (transcript.EndCut).
+	ReadCut
 )
 
 // Cost says whether a probe spends: whether a conformant service creates a

@@ -306,6 +306,8 @@ func (r *exchangeRun) read(resp *http.Response) {
 	case errors.Is(err, errBodyCap):
 		r.finish(transcript.EndCap, httpfail.BodyCap,
 			fmt.Sprintf("the body went on past the %s cap on what is read of it (-max-body)", byteSize(o.MaxBytes)))
+	case errors.Is(err, reading.ErrCut):
+		r.finish(transcript.EndCut, "", "")
 	case errors.Is(err, errLineCap), err == nil && !rec.eof:
 		r.finish(transcript.EndCap, "", "")
 	case err == nil:
@@ -505,5 +507,6 @@ func byteSize(n int64) string {
 // answer to p in a run with ui: the live exchanger's, and a replay's, so
 // that a recorded body is read as the live run read it.
 func ReadingOptions(ui check.UIOptions, p *check.Probe) reading.Options {
-	return reading.Options{Protocol: ui.Protocol, Client: ui.SDK, Releases: ui.Releases, FirstOnly: p.Read == check.ReadFirstLine}
+	return reading.Options{Protocol: ui.Protocol, Client: ui.SDK, Releases: ui.Releases, FirstOnly: p.Read == check.ReadFirstLine,
+		Stream: p.Resume != "" && p.Method == http.MethodGet, Items: p.Resume != "", Cut: p.Read == check.ReadCut}
 }

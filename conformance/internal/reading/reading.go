@@ -30,6 +30,17 @@ type Options struct {
 	// FirstOnly stops a stream's reading at its first line (v4) or first
 	// event (UI): the probes that only prove a chat was created.
 	FirstOnly bool
+	// Stream reads a 200 as a stream whatever the request's body: the
+	// answer to a resume request (a GET), which asks for the stream by
+	// its route.
+	Stream bool
+	// Items records the stream item by item (transcript.ItemsReading),
+	// for the checks that compare several connections of one stream.
+	Items bool
+	// Cut stops the stream inside its first text part, as a client whose
+	// connection drops there (ErrCut): after the first text delta that
+	// follows a text start, and one item more. It records the items.
+	Cut bool
 }
 
 func (o Options) client() sdk.Release {
@@ -68,7 +79,7 @@ func Read(req *transcript.Request, resp *transcript.Response, body io.Reader, o 
 	t := newTee(body)
 	br := bufio.NewReaderSize(t, 64<<10)
 	rd := &transcript.Reading{Kind: "other"}
-	stream := resp.Status == 200 && wantsStream(req.Body)
+	stream := resp.Status == 200 && (o.Stream || wantsStream(req.Body))
 	if !stream {
 		b, err := io.ReadAll(br)
 		readJSONOrText(rd, b)
@@ -95,7 +106,7 @@ func Read(req *transcript.Request, resp *transcript.Response, body io.Reader, o 
 	} else {
 		err = readV4(rd, in, t, o)
 	}
-	if o.FirstOnly {
+	if o.FirstOnly || errors.Is(err, ErrCut) {
 		return rd, err
 	}
 	if err == nil {

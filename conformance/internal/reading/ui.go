@@ -54,6 +54,7 @@ func readUI(rd *transcript.Reading, resp *transcript.Response, br io.Reader, t *
 		judged = len(clients) - 1
 	}
 	d := uistream.NewDecoder(br)
+	it := newItems(rd, o)
 	afterError := false
 	for d.Next() {
 		c := d.Chunk()
@@ -93,6 +94,9 @@ func readUI(rd *transcript.Reading, resp *transcript.Response, br io.Reader, t *
 		}
 		if o.FirstOnly {
 			return nil
+		}
+		if it.ui(c) {
+			return ErrCut
 		}
 	}
 	u.Events, u.Done = d.Events(), d.Done()

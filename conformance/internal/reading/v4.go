@@ -27,6 +27,7 @@ func readV4(rd *transcript.Reading, br io.Reader, t *tee, o Options) error {
 	c := transcript.ClientEnd{Client: V4Client, Newest: true}
 	d := linestream.NewDecoder(br)
 	a := message.NewAssembler()
+	it := newItems(rd, o)
 	var text []byte
 	var calls []string // tool call ids, in the order they started
 	afterError := false
@@ -64,6 +65,9 @@ func readV4(rd *transcript.Reading, br io.Reader, t *tee, o Options) error {
 		}
 		if o.FirstOnly {
 			return nil
+		}
+		if it.v4(p) {
+			return ErrCut
 		}
 		if c.Shown != "" {
 			continue // the client stopped; the stream's own facts are still read

@@ -1,0 +1,330 @@
+package conformance_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/chatwire/chatwire/conformance"
+	"github.com/chatwire/chatwire/linestream"
+	"github.com/chatwire/chatwire/resumable"
+	"github.com/chatwire/chatwire/uistream"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The keys of the resume test service: the valid key's team owns the
+// chats the run creates; the other team's key is valid, for another team.
+const (
+	resumeKeyValid = "rk_valid"
+	resumeKeyOther = "rk_other"
+)
+
+// resumeService is a chat service made of package resumable: a POST
+// handler that writes its stream through a resumable.Writer, an item
+// every few milliseconds so that a resume follows it live, and
+// resumable.Handlers for the four contracts. fault breaks one behaviour,
+// as a real service's bug would.
+type resumeService struct {
+	proto resumable.Protocol
+	fault string
+	store *resumable.Memory
+	h     *resumable.Handlers
+	n     atomic.Int64
+}
+
+func newResumeService(proto resumable.Protocol, fault string) *resumeService {
+	s := &resumeService{proto: proto, fault: fault, store: resumable.NewMemory(resumable.MemoryOptions{})}
+	s.h = &resumable.Handlers{Store: s.store, Authenticate: s.authenticate}
+	if fault == "other-team" {
+		s.h.Authorize = func(*http.Request, string, string) bool { return true }
+	}
+	return s
+}
+
+// authenticate answers 401 for a request without a known key, else names
+// the key's team.
+func (s *resumeService) authenticate(w http.ResponseWriter, r *http.Request) (string, bool) {
+	switch r.Header.Get("Authorization") {
+	case "Bearer " + resumeKeyValid:
+		return "team-a", true
+	case "Bearer " + resumeKeyOther:
+		return "team-b", true
+	}
+	if s.fault == "unauthenticated" && r.Method == http.MethodGet {
+		return "team-a", true
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusUnauthorized)
+	w.Write([]byte(`{"error":{"code":"unauthorized","message":"a valid key is required"}}`))
+	return "", false
+}
+
+func (s *resumeService) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /api/chat", s.create)
+	mux.HandleFunc("GET /api/chat/{id}/stream", s.stream)
+	mux.HandleFunc("GET /api/chat/{id}/subscribe", s.subscribe)
+	if s.fault != "no-ai-sdk-4" {
+		mux.HandleFunc("GET /api/chat", s.h.AISDK4)
+	}
+	mux.ServeHTTP(w, r)
+}
+
+// stream answers the ai-sdk and workflow routes, with the faults of each.
+func (s *resumeService) stream(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	q := r.URL.Query()
+	workflow := q.Has("startIndex")
+	known := s.known(r, id)
+	switch {
+	case s.fault == "unknown-404" && !workflow && !known:
+		w.WriteHeader(http.StatusNotFound)
+		return
+	case s.fault == "workflow-unknown-204" && workflow && !known:
+		w.WriteHeader(http.StatusNoContent)
+		return
+	case s.fault == "done-422" && !workflow && known && s.ended(r, id) && s.authorized(r):
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.WriteHeader(http.StatusUnprocessableEntity)
+		w.Write([]byte("Stream is already done"))
+		return
+	case s.fault == "rest-only" && !workflow && known:
+		q.Set("startIndex", "4")
+		r.URL.RawQuery = q.Encode()
+		w.Header().Set("X-Rest-Only", "1")
+	case s.fault == "workflow-off-by-one" && workflow && known:
+		for !s.ended(r, id) {
+			time.Sleep(time.Millisecond) // so that the index past the cut exists
+		}
+		n, _ := strconv.Atoi(q.Get("startIndex"))
+		q.Set("startIndex", strconv.Itoa(n+1))
+		r.URL.RawQuery = q.Encode()
+	case s.fault == "message-id-changes" && !workflow:
+		w = &rewriter{ResponseWriter: w, from: `"messageId":"msg_`, to: `"messageId":"new_`}
+	case s.fault == "no-finish":
+		w = &rewriter{ResponseWriter: w, drop: `"type":"finish"`}
+	}
+	s.h.Stream(w, r)
+}
+
+// subscribe answers the subscribe route, with its fault.
+func (s *resumeService) subscribe(w http.ResponseWriter, r *http.Request) {
+	if id := r.PathValue("id"); s.fault == "subscribe-off-by-one" && s.known(r, id) {
+		for !s.ended(r, id) {
+			time.Sleep(time.Millisecond) // so that the index past the cut exists
+		}
+		q := r.URL.Query()
+		n, _ := strconv.Atoi(q.Get("startIndex"))
+		q.Set("startIndex", strconv.Itoa(n+1))
+		r.URL.RawQuery = q.Encode()
+	}
+	s.h.Subscribe(w, r)
+}
+
+// known reports whether id names a chat or a stream of the store.
+func (s *resumeService) known(r *http.Request, id string) bool {
+	if _, err := s.store.Chat(r.Context(), id); err == nil {
+		return true
+	}
+	_, err := s.store.Stat(r.Context(), id)
+	return err == nil
+}
+
+// authorized reports whether r carries the valid key.
+func (s *resumeService) authorized(r *http.Request) bool {
+	return r.Header.Get("Authorization") == "Bearer "+resumeKeyValid
+}
+
+// ended reports whether the latest stream of chat id has ended.
+func (s *resumeService) ended(r *http.Request, id string) bool {
+	sid := id
+	if c, err := s.store.Chat(r.Context(), id); err == nil {
+		sid = c.Stream()
+	}
+	info, err := s.store.Stat(r.Context(), sid)
+	return err == nil && info.Ended()
+}
+
+// rewriter changes what a handler writes: from becomes to, and a write
+// that holds drop (one SSE event) is left out.
+type rewriter struct {
+	http.ResponseWriter
+	from, to, drop string
+}
+
+func (rw *rewriter) Write(p []byte) (int, error) {
+	if rw.drop != "" && bytes.Contains(p, []byte(rw.drop)) {
+		return len(p), nil
+	}
+	if rw.from != "" {
+		q := bytes.ReplaceAll(p, []byte(rw.from), []byte(rw.to))
+		_, err := rw.ResponseWriter.Write(q)
+		return len(p), err
+	}
+	return rw.ResponseWriter.Write(p)
+}
+
+func (rw *rewriter) Flush() {
+	if f, ok := rw.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// create answers a create with a stream of a few text deltas, kept in the
+// store while it goes live.
+func (s *resumeService) create(w http.ResponseWriter, r *http.Request) {
+	team, ok := s.authenticate(w, r)
+	if !ok {
+		return
+	}
+	var body map[string]any
+	if json.NewDecoder(r.Body).Decode(&body) != nil || body["content"] == nil {
+		w.WriteHeader(http.StatusBadRequest)
+		return
+	}
+	n := s.n.Add(1)
+	chat, msg := fmt.Sprintf("chat_%d", n), fmt.Sprintf("msg_%d", n)
+	meta := resumable.Meta{ID: fmt.Sprintf("strm_%d", n), ChatID: chat, RunID: fmt.Sprintf("run_%d", n), MessageID: msg, Owner: team, Protocol: s.proto}
+	if s.proto == resumable.UI {
+		uistream.Headers(w.Header())
+	} else {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Header().Set("X-Vercel-AI-Data-Stream", "v1")
+	}
+	sw := resumable.NewWriter(context.WithoutCancel(r.Context()), s.store, w, meta)
+	w.WriteHeader(http.StatusOK)
+	words := []string{"Planning ", "the ", "landing ", "page ", "now."}
+	pace := func() {
+		sw.Flush()
+		time.Sleep(2 * time.Millisecond)
+	}
+	if s.proto == resumable.UI {
+		uw := uistream.NewWriter(sw)
+		uw.WriteFrame(uistream.AppendStartChunk(nil, msg, []byte(`{"chatId":"`+chat+`"}`)))
+		uw.WriteFrame(uistream.AppendStartStepChunk(nil))
+		uw.WriteFrame(uistream.AppendTextStartChunk(nil, "t1"))
+		for _, word := range words {
+			pace()
+			uw.WriteFrame(uistream.AppendTextDeltaChunk(nil, "t1", word))
+		}
+		uw.WriteFrame(uistream.AppendTextEndChunk(nil, "t1"))
+		uw.WriteFrame(uistream.AppendFinishStepChunk(nil))
+		uw.WriteFrame(uistream.AppendFinishChunk(nil, "stop", nil))
+		uw.Done()
+	} else {
+		lw := linestream.NewWriter(sw)
+		lw.ChatID(chat)
+		for _, word := range words {
+			pace()
+			lw.Text(word)
+		}
+		lw.FinishMessage("stop", nil)
+	}
+	sw.Close()
+}
+
+// runResume runs the resume checks of contracts against a resume service.
+func runResume(t *testing.T, s *resumeService, contracts ...string) *conformance.Report {
+	t.Helper()
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	checks, err := conformance.Select(conformance.Catalogue(), []string{"chat/*/resume-*"}, nil)
+	require.NoError(t, err)
+	live, err := conformance.NewLive(conformance.LiveOptions{BaseURL: srv.URL, Keys: conformance.Keys{Valid: resumeKeyValid, OtherTeam: resumeKeyOther}, Timeout: 10 * time.Second})
+	require.NoError(t, err)
+	rep, err := conformance.Run(context.Background(), conformance.Config{Checks: checks, Strict: true, MaxChats: conformance.NoChatLimit,
+		Roles: []conformance.Role{conformance.RoleValid, conformance.RoleOtherTeam}, Resume: contracts}, live)
+	require.NoError(t, err)
+	return rep
+}
+
+// resumeFailures returns the IDs of the checks of contracts that did not
+// pass, with their reasons; the resume checks of the other contracts are
+// skipped, opt-in.
+func resumeFailures(t *testing.T, rep *conformance.Report, contracts []string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, r := range rep.Results {
+		c := r.Params["contract"]
+		if !slices.Contains(contracts, c) {
+			assert.Equal(t, conformance.Skip, r.Outcome, "%s is opt-in: %s", r.ID, r.Reason)
+			assert.Contains(t, r.Reason, "opt-in: -resume "+c)
+			continue
+		}
+		if r.Outcome != conformance.Pass {
+			out[r.ID] = string(r.Outcome) + ": " + r.Reason
+		}
+	}
+	return out
+}
+
+// TestResumeConformant: a service made of package resumable passes every
+// resume check of the contracts of its protocol, with -strict.
+func TestResumeConformant(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		proto     resumable.Protocol
+		contracts []string
+	}{
+		{"ui", resumable.UI, []string{"ai-sdk", "workflow", "subscribe"}},
+		{"v4", resumable.V4, []string{"ai-sdk-4", "subscribe"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rep := runResume(t, newResumeService(c.proto, ""), c.contracts...)
+			assert.Empty(t, resumeFailures(t, rep, c.contracts))
+			assert.Equal(t, len(c.contracts), rep.ChatsCreated, "one chat a contract")
+			assert.False(t, rep.Interrupted)
+		})
+	}
+}
+
+// TestResumeFaults: each fault of the resume routes fails exactly the
+// checks of the contract it harms, and says how.
+func TestResumeFaults(t *testing.T) {
+	ui := []string{"ai-sdk", "workflow", "subscribe"}
+	for _, c := range []struct {
+		fault     string
+		proto     resumable.Protocol
+		contracts []string
+		fails     []string
+		reason    string // in the reason of the first failing check
+	}{
+		{"message-id-changes", resumable.UI, ui, []string{"chat/4.7/resume-ai-sdk-cut", "chat/4.7/resume-ai-sdk-skew"}, "altered"},
+		{"rest-only", resumable.UI, ui, []string{"chat/4.7/resume-ai-sdk-cut", "chat/4.7/resume-ai-sdk-skew"}, "lost: items 0 to 3"},
+		{"subscribe-off-by-one", resumable.V4, []string{"ai-sdk-4", "subscribe"}, []string{"chat/4.7/resume-subscribe-cut"}, "lost"},
+		{"no-finish", resumable.UI, ui, []string{"chat/4.7/resume-ai-sdk-cut", "chat/4.7/resume-workflow-cut"}, "unfinished"},
+		{"workflow-off-by-one", resumable.UI, ui, []string{"chat/4.7/resume-workflow-cut"}, "lost"},
+		{"unknown-404", resumable.UI, ui, []string{"chat/4.7/resume-ai-sdk-unknown"}, "in error on mount"},
+		{"workflow-unknown-204", resumable.UI, ui, []string{"chat/4.7/resume-workflow-unknown"}, "204"},
+		{"done-422", resumable.UI, ui, []string{"chat/4.7/resume-ai-sdk-after-end"}, "422"},
+		{"unauthenticated", resumable.UI, ui, []string{"chat/4.7/resume-ai-sdk-auth", "chat/4.7/resume-subscribe-auth", "chat/4.7/resume-workflow-auth"}, "without a key"},
+		{"other-team", resumable.V4, []string{"ai-sdk-4", "subscribe"}, []string{"chat/4.7/resume-ai-sdk-4-auth", "chat/4.7/resume-subscribe-auth"}, "another team's chat"},
+		{"no-ai-sdk-4", resumable.V4, []string{"ai-sdk-4"}, []string{"chat/4.7/resume-ai-sdk-4-after-end", "chat/4.7/resume-ai-sdk-4-auth", "chat/4.7/resume-ai-sdk-4-cut", "chat/4.7/resume-ai-sdk-4-unknown"}, "does not serve the ai-sdk-4 contract"},
+	} {
+		t.Run(c.fault, func(t *testing.T) {
+			rep := runResume(t, newResumeService(c.proto, c.fault), c.contracts...)
+			got := resumeFailures(t, rep, c.contracts)
+			ids := make([]string, 0, len(got))
+			for id := range got {
+				ids = append(ids, id)
+			}
+			slices.Sort(ids)
+			want := slices.Sorted(slices.Values(c.fails))
+			require.Equal(t, want, ids, "failing checks: %v", got)
+			assert.Contains(t, got[c.fails[0]], c.reason)
+			for _, id := range ids {
+				assert.True(t, strings.HasPrefix(got[id], "fail: "), "%s fails: %s", id, got[id])
+			}
+		})
+	}
+}
