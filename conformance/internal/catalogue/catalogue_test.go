@@ -96,7 +96,7 @@ func TestCatalogueShape(t *testing.T) {
 		"chat/4.5/ui-assembly": check.Must, "chat/4.5/ui-chat-id": check.Should, "chat/4.5/ui-skew": check.Must,
 		"chat/4.5/message-not-empty": check.Must, "chat/4.5/message-complete": check.Must, "chat/4.5/message-once": check.Must,
 		"chat/4.5/message-unaltered": check.Must, "chat/4.5/message-chat": check.Must, "chat/4.5/stream-error": check.Must,
-		"chat/4.4/chat-id-unique": check.Must,
+		"chat/4.4/chat-id-unique":    check.Must,
 		"chat/4.7/resume-ai-sdk-cut": check.Must, "chat/4.7/resume-ai-sdk-skew": check.Must, "chat/4.7/resume-ai-sdk-after-end": check.Must,
 		"chat/4.7/resume-ai-sdk-unknown": check.Must, "chat/4.7/resume-ai-sdk-auth": check.Must,
 		"chat/4.7/resume-workflow-cut": check.Must, "chat/4.7/resume-workflow-after-end": check.Must,
