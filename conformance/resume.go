@@ -162,3 +162,13 @@ func ResumePath(c, id, run string, from int) string {
 	}
 	return api + "/" + url.PathEscape(id) + "/subscribe" + start
 }
+
+// ResumeSelected returns checks without the resume checks of the contracts
+// not in resume: what a run sends when -resume names those contracts (the
+// resume checks are opt-in; a run given them anyway skips them, opt-in).
+func ResumeSelected(checks []Check, resume []string) []Check {
+	return slices.DeleteFunc(slices.Clone(checks), func(c Check) bool {
+		ct := c.Params["contract"]
+		return ct != "" && !slices.Contains(resume, ct)
+	})
+}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/chatwire/chatwire/conformance"
+	"github.com/chatwire/chatwire/conformance/transcript"
 	"github.com/chatwire/chatwire/linestream"
 	"github.com/chatwire/chatwire/resumable"
 	"github.com/chatwire/chatwire/uistream"
@@ -236,11 +237,18 @@ func (s *resumeService) create(w http.ResponseWriter, r *http.Request) {
 // runResume runs the resume checks of contracts against a resume service.
 func runResume(t *testing.T, s *resumeService, contracts ...string) *conformance.Report {
 	t.Helper()
+	return runResumeObserved(t, s, conformance.Observer{}, contracts...)
+}
+
+// runResumeObserved is runResume with an observer of the exchanges.
+func runResumeObserved(t *testing.T, s *resumeService, obs conformance.Observer, contracts ...string) *conformance.Report {
+	t.Helper()
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
 	checks, err := conformance.Select(conformance.Catalogue(), []string{"chat/*/resume-*"}, nil)
 	require.NoError(t, err)
-	live, err := conformance.NewLive(conformance.LiveOptions{BaseURL: srv.URL, Keys: conformance.Keys{Valid: resumeKeyValid, OtherTeam: resumeKeyOther}, Timeout: 10 * time.Second})
+	live, err := conformance.NewLive(conformance.LiveOptions{BaseURL: srv.URL, Keys: conformance.Keys{Valid: resumeKeyValid, OtherTeam: resumeKeyOther},
+		Timeout: 10 * time.Second, Observer: obs})
 	require.NoError(t, err)
 	rep, err := conformance.Run(context.Background(), conformance.Config{Checks: checks, Strict: true, MaxChats: conformance.NoChatLimit,
 		Roles: []conformance.Role{conformance.RoleValid, conformance.RoleOtherTeam}, Resume: contracts}, live)
@@ -325,6 +333,89 @@ func TestResumeFaults(t *testing.T) {
 			for _, id := range ids {
 				assert.True(t, strings.HasPrefix(got[id], "fail: "), "%s fails: %s", id, got[id])
 			}
+		})
+	}
+}
+
+// replayer is the Exchanger of a replay: the recorded exchanges of each
+// probe, in the order they were recorded.
+type replayer struct{ r *transcript.Replayer }
+
+func (e replayer) Do(_ context.Context, p *conformance.Probe) (*transcript.Exchange, error) {
+	if x, ok := e.r.Next(p.ID); ok {
+		return x, nil
+	}
+	return nil, conformance.ErrNoExchange
+}
+
+// TestResumeRecordReplay: a resume group is recorded as one transcript of
+// its several connections, the create's marked cut by the client, and its
+// replay reaches the live verdicts, passes and failures alike.
+func TestResumeRecordReplay(t *testing.T) {
+	for _, c := range []struct {
+		fault     string
+		proto     resumable.Protocol
+		contracts []string
+	}{
+		{"", resumable.UI, []string{"ai-sdk", "workflow", "subscribe"}},
+		{"workflow-off-by-one", resumable.UI, []string{"ai-sdk", "workflow"}},
+		{"", resumable.V4, []string{"ai-sdk-4"}},
+	} {
+		t.Run(c.proto.String()+"/"+c.fault, func(t *testing.T) {
+			dir := t.TempDir()
+			keys := []transcript.Key{{Role: "valid", Value: resumeKeyValid}, {Role: "other-team", Value: resumeKeyOther}}
+			rec, err := transcript.NewRecorder(dir, transcript.Header{Tool: "chatwire test", Target: "resume service"}, transcript.Options{Keys: keys})
+			require.NoError(t, err)
+			obs := conformance.Observer{
+				OnRequest: func(p *conformance.Probe, ex int, r *transcript.Request) { assert.NoError(t, rec.Request(p.ID, ex, r)) },
+				OnResponse: func(p *conformance.Probe, ex int, r *transcript.Response) {
+					assert.NoError(t, rec.Response(p.ID, ex, r))
+				},
+				OnLine: func(p *conformance.Probe, ex int, l transcript.Line) { assert.NoError(t, rec.Line(p.ID, ex, l)) },
+				OnEnd: func(p *conformance.Probe, ex int, x *transcript.Exchange) {
+					assert.NoError(t, rec.End(p.ID, ex, x.End))
+				},
+			}
+			live := runResumeObserved(t, newResumeService(c.proto, c.fault), obs, c.contracts...)
+			require.NoError(t, rec.Close())
+
+			var ts []*transcript.Transcript
+			for _, path := range rec.Paths() {
+				tr, err := transcript.ReadFile(path)
+				require.NoError(t, err)
+				ts = append(ts, tr)
+			}
+			require.Len(t, ts, len(c.contracts), "one transcript a resume group")
+			for _, tr := range ts {
+				assert.Equal(t, transcript.Format, tr.Header.Format)
+				require.GreaterOrEqual(t, len(tr.Exchanges), 7, "the group's connections in %s", tr.Path)
+				assert.Equal(t, transcript.EndCut, tr.Exchanges[0].End.Reason, "the create is cut by the client")
+				assert.Empty(t, tr.Exchanges[0].End.Kind, "a cut is no failure")
+				for _, x := range tr.Exchanges[1:] {
+					assert.NotEqual(t, transcript.EndCut, x.End.Reason)
+				}
+			}
+			r, err := transcript.NewReplayer(ts)
+			require.NoError(t, err)
+			checks, err := conformance.Select(conformance.Catalogue(), []string{"chat/*/resume-*"}, nil)
+			require.NoError(t, err)
+			replayed, err := conformance.Run(context.Background(), conformance.Config{Checks: checks, Strict: true, MaxChats: conformance.NoChatLimit,
+				Roles: []conformance.Role{conformance.RoleValid, conformance.RoleOtherTeam}, Resume: c.contracts}, replayer{r})
+			require.NoError(t, err)
+			require.Len(t, replayed.Results, len(live.Results))
+			failed := 0
+			for i, want := range live.Results {
+				got := replayed.Results[i]
+				assert.Equal(t, want.ID, got.ID)
+				assert.Equal(t, want.Outcome, got.Outcome, "%s: live %q, replay %q", want.ID, want.Reason, got.Reason)
+				assert.Equal(t, want.Reason, got.Reason, want.ID)
+				assert.Equal(t, want.Actual, got.Actual, want.ID)
+				if want.Outcome == conformance.Fail {
+					failed++
+				}
+			}
+			assert.Equal(t, c.fault != "", failed > 0, "failures live: %d", failed)
+			assert.Empty(t, r.Unused(), "every recorded connection is replayed")
 		})
 	}
 }

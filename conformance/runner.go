@@ -36,7 +36,10 @@ const (
 // chats, and Roles to the key roles the exchanger can use.
 type Config struct {
 	// Checks are the checks to run, in report order; nil means
-	// [Catalogue]. [Select] picks them by -run and -skip patterns.
+	// [Catalogue] but the resume checks of the contracts not in Resume
+	// ([ResumeSelected]). [Select] picks them by -run and -skip patterns;
+	// a resume check given here whose contract is not in Resume is
+	// skipped, opt-in.
 	Checks []Check
 	// Tool and Version name the tool in the report; Target names what was
 	// checked ("https://…", "built-in mock", the transcripts replayed).
@@ -207,7 +210,7 @@ type runner struct {
 // error is for a configuration that cannot run.
 func Run(ctx context.Context, cfg Config, ex Exchanger) (*Report, error) {
 	if cfg.Checks == nil {
-		cfg.Checks = Catalogue()
+		cfg.Checks = ResumeSelected(Catalogue(), cfg.Resume)
 	}
 	if len(cfg.Checks) == 0 {
 		return nil, errors.New("no checks to run")

@@ -49,7 +49,7 @@ func checkMockWith(t *testing.T, opts mock.Options, strict bool) map[string]conf
 	live, err := conformance.NewLive(conformance.LiveOptions{BaseURL: ts.URL, Keys: mockKeys,
 		FirstLineTimeout: 5 * time.Second, Timeout: 10 * time.Second})
 	require.NoError(t, err, "NewLive")
-	rep, err := conformance.Run(context.Background(), conformance.Config{Checks: withoutResume(conformance.Catalogue()),
+	rep, err := conformance.Run(context.Background(), conformance.Config{Checks: conformance.ResumeSelected(conformance.Catalogue(), nil),
 		Target: "mock -fault " + fault, BaseURL: ts.URL, UI: conformance.UIOptions{Protocol: uiForced},
 		Strict: strict, Roles: mockKeys.Roles(), MaxChats: conformance.NoChatLimit, RateLimitBurst: SelfTestBurst}, live)
 	require.NoError(t, err, "Run against the mock with fault %q", fault)
@@ -59,12 +59,6 @@ func checkMockWith(t *testing.T, opts mock.Options, strict bool) map[string]conf
 		out[r.ID] = r
 	}
 	return out
-}
-
-// withoutResume returns the checks but the resume checks (chat/4.7/resume-…),
-// which are opt-in (-resume) and judged by resume_test.go.
-func withoutResume(checks []conformance.Check) []conformance.Check {
-	return slices.DeleteFunc(checks, func(c conformance.Check) bool { return c.Params["contract"] != "" })
 }
 
 // uiForced is the -protocol of the self-test's runs: unknown, so that the
@@ -88,7 +82,7 @@ func byOutcome(results map[string]conformance.Result, o conformance.Outcome) []s
 // the answer open, and a skip only for the opt-in rate-limit burst.
 func TestMockIsConformant(t *testing.T) {
 	results := checkMock(t, "", true)
-	require.Len(t, results, len(withoutResume(conformance.Catalogue())), "a result per check")
+	require.Len(t, results, len(conformance.ResumeSelected(conformance.Catalogue(), nil)), "a result per check")
 	for _, o := range []conformance.Outcome{conformance.Fail, conformance.Warn, conformance.Inconclusive, conformance.Error} {
 		assert.Empty(t, byOutcome(results, o), "checks with outcome %s against the conformant mock (strict)", o)
 	}
@@ -135,7 +129,7 @@ func TestMockVariants(t *testing.T) {
 	for _, v := range mock.Variants() {
 		t.Run(v.Name, func(t *testing.T) {
 			results := checkMockWith(t, mock.Options{Variants: []string{v.Name}}, true)
-			require.Len(t, results, len(withoutResume(conformance.Catalogue())), "a result per check")
+			require.Len(t, results, len(conformance.ResumeSelected(conformance.Catalogue(), nil)), "a result per check")
 			for _, o := range []conformance.Outcome{conformance.Fail, conformance.Warn, conformance.Inconclusive, conformance.Error} {
 				assert.Empty(t, byOutcome(results, o), "checks with outcome %s against the mock with variant %s (%s)", o, v.Name, v.Description)
 			}
@@ -149,7 +143,7 @@ func TestMockVariants(t *testing.T) {
 // warn list (which fail too with -strict), and nothing else goes wrong.
 func TestMockFaults(t *testing.T) {
 	ids := map[string]bool{}
-	for _, c := range withoutResume(conformance.Catalogue()) {
+	for _, c := range conformance.ResumeSelected(conformance.Catalogue(), nil) {
 		ids[c.ID] = true
 	}
 	for _, f := range mock.Faults() {
@@ -206,7 +200,7 @@ func uiInfo() []string {
 // their place.
 func TestUIMockIsConformant(t *testing.T) {
 	results := checkMockWith(t, mock.Options{Protocol: protocol.UI}, true)
-	require.Len(t, results, len(withoutResume(conformance.Catalogue())), "a result per check")
+	require.Len(t, results, len(conformance.ResumeSelected(conformance.Catalogue(), nil)), "a result per check")
 	for _, o := range []conformance.Outcome{conformance.Fail, conformance.Warn, conformance.Inconclusive, conformance.Error, conformance.Skip} {
 		assert.Empty(t, byOutcome(results, o), "checks with outcome %s against the conformant UI mock (strict)", o)
 	}

@@ -159,3 +159,13 @@ func ResumeContracts() []string { return check.ResumeContracts() }
 // ParseResume reads -resume's comma-separated contract names ("" is none);
 // an unknown name is an error that lists the known ones.
 func ParseResume(s string) ([]string, error) { return check.ParseResume(s) }
+
+// ResumeProbeID returns the ID of the resume probe group of contract c,
+// "resume/" and its name: the transcript of its connections is filed under
+// it.
+func ResumeProbeID(c string) string { return check.ResumeProbeID(c) }
+
+// ResumeSteps returns the steps of a resume probe group in sending order,
+// one request each: create, resume, reference, after-end, unknown, and
+// the three auth requests.
+func ResumeSteps() []string { return check.ResumeSteps() }

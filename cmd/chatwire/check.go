@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -41,6 +42,7 @@ type checkFlags struct {
 	maxBody          int64
 	forbidden        string
 	burst            int
+	resume           string
 	jsonFile         string
 	junitFile        string
 	mdFile           string
@@ -101,6 +103,7 @@ func registerCheckFlags(fs *flag.FlagSet, f *checkFlags, verb string) {
 	fs.Int64Var(&f.maxBody, "max-body", conformance.DefaultMaxBytes, "read at most `N` bytes of a body (decompressed), then close it; each body keeps its first 64 KiB\nas evidence, with its length and sha256")
 	fs.StringVar(&f.forbidden, "forbidden-header", "", "a header naming a team the key in "+conformance.EnvKey+" lacks, `'Name: value'`, to run chat/5.4/other-team-403 with")
 	fs.IntVar(&f.burst, "rate-limit-burst", 0, "opt in to chat/8.2/rate-limit-429: send up to `N` invalid requests at once; you say the limit\nis below N, so no 429 in N requests fails, and so does a 5xx where the 429 belongs")
+	fs.StringVar(&f.resume, "resume", "", "opt in to the resume checks (chat/4.7/resume-…) of the comma-separated `CONTRACTS` the service serves:\nai-sdk, workflow, ai-sdk-4, subscribe; each creates a chat, cuts its stream inside a text part\nand resumes it as that contract's client does (default: none)")
 	fs.StringVar(&f.jsonFile, "json", "", "write the JSON report to `FILE`")
 	fs.StringVar(&f.junitFile, "junit", "", "write a JUnit XML report to `FILE`")
 	fs.StringVar(&f.mdFile, "md", "", "write a Markdown report to `FILE`")
@@ -256,7 +259,7 @@ func exitCode(rep *conformance.Report) int {
 }
 
 // listChecks prints the checks that would run and what they cost.
-func listChecks(w io.Writer, checks []conformance.Check, p conformance.Plan) int {
+func listChecks(w io.Writer, checks []conformance.Check, p conformance.Plan, resume []string) int {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tLEVEL\tKIND\tCOST\tNEEDS")
 	for _, c := range checks {
@@ -267,6 +270,16 @@ func listChecks(w io.Writer, checks []conformance.Check, p conformance.Plan) int
 		"%s free unless the service wrongly accepts them; -max-chats bounds those too. Nothing was sent.\n",
 		count(len(checks), "check", "checks"), count(p.Probes, "probe", "probes"), count(p.Chats+p.Maybe, "chat", "chats"),
 		p.Chats, p.Maybe, count(p.Free, "probe is", "probes are"))
+	optIn := 0
+	for _, c := range checks {
+		if ct := c.Params["contract"]; ct != "" && !slices.Contains(resume, ct) {
+			optIn++
+		}
+	}
+	if optIn > 0 {
+		fmt.Fprintf(w, "%s opt-in: -resume CONTRACTS sends them (a chat and up to %d requests a contract).\n",
+			count(optIn, "resume check is", "resume checks are"), len(conformance.ResumeSteps()))
+	}
 	return exitOK
 }
 

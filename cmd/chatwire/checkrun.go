@@ -74,16 +74,28 @@ func (f *checkFlags) plan(cmd string, stderr io.Writer) (*checkRun, error) {
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
+	resume, err := conformance.ParseResume(f.resume)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
 	checks, err := conformance.Select(conformance.Catalogue(), f.run, f.skip)
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
+	if !f.list {
+		// The resume checks are opt-in: -list shows them all, a run sends
+		// those of the contracts -resume names.
+		if checks = conformance.ResumeSelected(checks, resume); len(checks) == 0 {
+			return nil, usagef("the checks -run selects are resume checks, which are opt-in: name the contracts to check with -resume CONTRACTS (%s)",
+				strings.Join(conformance.ResumeContracts(), ", "))
+		}
+	}
 	for _, p := range conformance.UnmatchedPatterns(conformance.Catalogue(), f.skip) {
 		fmt.Fprintf(stderr, "chatwire %s: warning: -skip %q matches no check\n", cmd, p)
 	}
-	r := &checkRun{checks: checks, plan: conformance.PlanOf(checks), needed: conformance.ChatsNeeded(checks), stop: func() {}}
+	r := &checkRun{checks: checks, plan: conformance.PlanWith(checks, resume), needed: conformance.ChatsNeededWith(checks, resume), stop: func() {}}
 	r.cfg = conformance.Config{Checks: checks, Tool: "chatwire", Version: version, Strict: f.strict,
-		ForbiddenHeader: forbidden, RateLimitBurst: f.burst, UI: ui}
+		ForbiddenHeader: forbidden, RateLimitBurst: f.burst, UI: ui, Resume: resume}
 	return r, nil
 }
 
@@ -163,7 +175,7 @@ func (f *checkFlags) start(cmd, verb string, stdout, stderr io.Writer) (r *check
 		return nil, exitUsage, false
 	}
 	if f.list {
-		return nil, listChecks(stdout, r.checks, r.plan), false
+		return nil, listChecks(stdout, r.checks, r.plan, r.cfg.Resume), false
 	}
 	if err := f.setUp(r, verb, stderr); err != nil {
 		fmt.Fprintf(stderr, "chatwire %s: %v\n", cmd, err)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/chatwire/chatwire/client"
+	"github.com/chatwire/chatwire/conformance"
 	"github.com/chatwire/chatwire/conformance/mock"
 	"github.com/chatwire/chatwire/internal/corpus"
 	"github.com/chatwire/chatwire/internal/protocol"
@@ -152,6 +153,8 @@ func flagValues(cmd, name string) []string {
 		return append(vs, "list")
 	case cmd == "bench" && name == "format":
 		return benchFormats
+	case (cmd == "check" || cmd == "record") && name == "resume":
+		return conformance.ResumeContracts()
 	case (cmd == "chat" || cmd == "bench") && name == "resume":
 		var vs []string
 		for _, c := range client.ResumeContracts() {

@@ -68,12 +68,16 @@ func (e *Exchanger) Unused() []string { return e.r.Unused() }
 //   - no chat budget (the live run's budget shows as missing transcripts);
 //   - the rate-limit burst as long as the recorded one (it is opt-in, and
 //     the live run stopped at the first 429 or at its -rate-limit-burst);
+//   - the resume checks of the contracts whose resume group was recorded
+//     (-resume is opt-in), the others left out of cfg.Checks (nil: the
+//     catalogue);
 //   - no waiting before retries: the recorded attempts follow each other;
 //   - Target names the recorded target and BaseURL, for the curl lines, is
 //     the recorded base URL when there is one.
 //
 // Fields of cfg that are set (Checks, Strict, Tool, Version, Logf, …) are
-// kept; Target, BaseURL, Roles, ForbiddenHeader, MaxChats, RateLimitBurst,
+// kept (Checks but the resume checks the recording did not opt in to);
+// Target, BaseURL, Roles, ForbiddenHeader, MaxChats, RateLimitBurst, Resume,
 // Sleep and Transcripts are set here. from describes where the transcripts came from,
 // such as a directory.
 func Config(cfg conformance.Config, ts []*transcript.Transcript, ex *Exchanger, from string) conformance.Config {
@@ -81,6 +85,11 @@ func Config(cfg conformance.Config, ts []*transcript.Transcript, ex *Exchanger, 
 	cfg.ForbiddenHeader = forbiddenHeader(ts)
 	cfg.MaxChats = conformance.NoChatLimit
 	cfg.RateLimitBurst = burstLength(ts)
+	cfg.Resume = resumeContracts(ts)
+	if cfg.Checks == nil {
+		cfg.Checks = conformance.Catalogue()
+	}
+	cfg.Checks = conformance.ResumeSelected(cfg.Checks, cfg.Resume)
 	cfg.Sleep = func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
 	cfg.Transcripts = ex.Transcripts
 	targets := Targets(ts)
@@ -157,6 +166,21 @@ func burstLength(ts []*transcript.Transcript) int {
 		}
 	}
 	return n
+}
+
+// resumeContracts returns the contracts whose resume group a recording
+// holds, in the catalogue's order: those of the live run's -resume.
+func resumeContracts(ts []*transcript.Transcript) []string {
+	var out []string
+	for _, c := range conformance.ResumeContracts() {
+		for _, t := range ts {
+			if t.Header.Probe == conformance.ResumeProbeID(c) {
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // roles returns the key roles a recording shows the live run had.
