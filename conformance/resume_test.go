@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/chatwire/chatwire/conformance"
+	"github.com/chatwire/chatwire/conformance/report"
 	"github.com/chatwire/chatwire/conformance/transcript"
 	"github.com/chatwire/chatwire/linestream"
 	"github.com/chatwire/chatwire/resumable"
@@ -417,5 +418,31 @@ func TestResumeRecordReplay(t *testing.T) {
 			assert.Equal(t, c.fault != "", failed > 0, "failures live: %d", failed)
 			assert.Empty(t, r.Unused(), "every recorded connection is replayed")
 		})
+	}
+}
+
+// TestResumeReports: the JSON, JUnit and Markdown reports and the console
+// carry the resume checks as they carry the others, a contract not served
+// with its one diagnosis, and the JSON report reads back the same.
+func TestResumeReports(t *testing.T) {
+	rep := runResume(t, newResumeService(resumable.V4, "no-ai-sdk-4"), "ai-sdk-4")
+	const id, diagnosis = "chat/4.7/resume-ai-sdk-4-cut", "does not serve the ai-sdk-4 contract"
+	var js, junit, md, console bytes.Buffer
+	require.NoError(t, report.WriteJSON(&js, rep))
+	require.NoError(t, report.WriteJUnit(&junit, rep))
+	require.NoError(t, report.WriteMarkdown(&md, rep))
+	require.NoError(t, report.WriteConsole(&console, rep, report.ConsoleOptions{}))
+	for name, out := range map[string]string{"json": js.String(), "junit": junit.String(), "markdown": md.String(), "console": console.String()} {
+		assert.Contains(t, out, id, name)
+		assert.Contains(t, out, diagnosis, name)
+	}
+	assert.Equal(t, 2, strings.Count(console.String(), diagnosis), "the diagnosis once in the list, once in the recap:\n%s", console.String())
+	assert.Equal(t, 3, strings.Count(console.String(), " — as chat/4.7/resume-ai-sdk-4-cut\n"), "the other checks refer to it:\n%s", console.String())
+	back, err := report.ReadJSON(&js)
+	require.NoError(t, err)
+	require.Len(t, back.Results, len(rep.Results))
+	for i, r := range rep.Results {
+		assert.Equal(t, r.Outcome, back.Results[i].Outcome, r.ID)
+		assert.Equal(t, r.Params["contract"], back.Results[i].Params["contract"], r.ID)
 	}
 }

@@ -30,7 +30,10 @@ type ConsoleOptions struct {
 //
 //	N passed, N failed, N warned, N info, N skipped, N inconclusive, N errors
 //
-// and the chats created and the duration. When the run stopped sending
+// and the chats created and the duration. Checks that fail one after the
+// other for the same reason, word for word (every check of a resume
+// contract the service does not serve), say it once: the first with the
+// reason, the next "as" the first. When the run stopped sending
 // early ([conformance.Report.Stopped]), one block before the checks says
 // why, what came back and what to check, and the checks the stop left are
 // counted there instead of listed (Verbose lists them). An interrupted run
@@ -58,8 +61,14 @@ func WriteConsole(w io.Writer, r *conformance.Report, opts ConsoleOptions) error
 			continue
 		}
 		fmt.Fprintf(c.w, "%s\n", c.paint(ansiBold, oneLine(sectionHeading(g.Section))))
+		var lead *conformance.Result // the first of checks that failed for one reason
 		for _, res := range shown {
+			if lead != nil && sameDiagnosis(lead, res) {
+				c.sameAs(res, lead)
+				continue
+			}
 			c.line(res)
+			lead = res
 		}
 		fmt.Fprintln(c.w)
 	}
@@ -217,6 +226,25 @@ func (c *console) stopped(r *conformance.Report) {
 
 // line writes a check's line: "  ✔ id  title", with " — reason" unless it
 // passed, and in verbose mode a second line of particulars.
+// sameDiagnosis reports whether res failed for the reason prev failed
+// for, word for word: one diagnosis of several checks (a resume contract
+// the service does not serve), which the console says once.
+func sameDiagnosis(prev, res *conformance.Result) bool {
+	return res.Outcome == conformance.Fail && prev.Outcome == conformance.Fail && res.Reason != "" && res.Reason == prev.Reason
+}
+
+// sameAs writes the line of res, which failed for the reason of first.
+func (c *console) sameAs(res, first *conformance.Result) {
+	fmt.Fprintf(c.w, "  %s %s", c.mark(res.Outcome), oneLine(res.ID))
+	if res.Title != "" {
+		fmt.Fprintf(c.w, "  %s", oneLine(res.Title))
+	}
+	fmt.Fprintf(c.w, " — as %s\n", oneLine(first.ID))
+	if c.opts.Verbose {
+		fmt.Fprintf(c.w, "      %s\n", oneLine(particulars(res)))
+	}
+}
+
 func (c *console) line(res *conformance.Result) {
 	fmt.Fprintf(c.w, "  %s %s", c.mark(res.Outcome), oneLine(res.ID))
 	if res.Title != "" {
@@ -267,6 +295,7 @@ func (c *console) recapped(o conformance.Outcome) bool {
 // recap writes the "Failures:" section, in section order.
 func (c *console) recap(groups []group) {
 	first := true
+	var prev *conformance.Result
 	for _, g := range groups {
 		for _, res := range g.Results {
 			if !c.recapped(res.Outcome) {
@@ -276,7 +305,12 @@ func (c *console) recap(groups []group) {
 				fmt.Fprintf(c.w, "%s\n\n", c.paint(ansiBold, "Failures:"))
 				first = false
 			}
+			if prev != nil && sameDiagnosis(prev, res) {
+				fmt.Fprintf(c.w, "  %s %s  as %s\n\n", c.mark(res.Outcome), oneLine(res.ID), oneLine(prev.ID))
+				continue
+			}
 			c.failure(res)
+			prev = res
 		}
 	}
 }
