@@ -249,3 +249,66 @@ func TestSkewAsUIMessage(t *testing.T) {
 	require.NoError(t, err)
 	assert.Greater(t, n, 100, "streams compared")
 }
+
+// TestReadItemsAndCut: a resume probe's reading keeps each line or chunk's
+// digest and type, and a cut stops the stream after the first text delta
+// inside a text part and one item more, in both protocols; a resume's GET
+// is read as a stream.
+func TestReadItemsAndCut(t *testing.T) {
+	ui := "data: {\"type\":\"start\",\"messageId\":\"m1\"}\n\n" +
+		": keep-alive\n\n" +
+		"data: {\"type\":\"text-start\",\"id\":\"t\"}\n\n" +
+		"data: {\"type\":\"text-delta\",\"id\":\"t\",\"delta\":\"Hel\"}\n\n" +
+		"data: {\"type\":\"text-delta\",\"id\":\"t\",\"delta\":\"lo\"}\n\n" +
+		"data: {\"type\":\"text-end\",\"id\":\"t\"}\n\n" +
+		"data: {\"type\":\"finish\"}\n\n" +
+		"data: [DONE]\n\n"
+	v4 := "2:[{\"chatId\":\"c1\"}]\n0:\"Hel\"\n0:\"lo\"\nd:{\"finishReason\":\"stop\"}\n"
+	uiHeader := http.Header{}
+	uistream.Headers(uiHeader)
+	get := &transcript.Request{Method: "GET"}
+	for _, c := range []struct {
+		name     string
+		req      *transcript.Request
+		header   http.Header
+		body     string
+		o        Options
+		types    []string
+		cut      int
+		msgID    string
+		finished bool
+	}{
+		{"ui, whole", get, uiHeader, ui, Options{Stream: true, Items: true},
+			[]string{"start", "text-start", "text-delta", "text-delta", "text-end", "finish"}, 0, "m1", true},
+		{"ui, cut", streamRequest, uiHeader, ui, Options{Cut: true},
+			[]string{"start", "text-start", "text-delta", "text-delta"}, 4, "m1", false},
+		{"v4, whole", get, nil, v4, Options{Stream: true, Items: true}, []string{"2", "0", "0", "d"}, 0, "", true},
+		{"v4, cut", streamRequest, nil, v4, Options{Cut: true}, []string{"2", "0", "0"}, 3, "", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rd, err := Read(c.req, ok(c.header), strings.NewReader(c.body), c.o)
+			if c.cut > 0 {
+				require.ErrorIs(t, err, ErrCut)
+				assert.False(t, rd.Whole, "a cut stream is not read whole")
+			} else {
+				require.NoError(t, err)
+			}
+			assert.Equal(t, "stream", rd.Kind)
+			it := rd.Items
+			require.NotNil(t, it)
+			assert.Equal(t, c.types, it.Types)
+			assert.Len(t, it.Hashes, len(c.types))
+			assert.Equal(t, len(c.types), it.Count)
+			assert.Equal(t, c.cut, it.Cut)
+			assert.Equal(t, c.msgID, it.MessageID)
+			assert.Equal(t, c.finished, it.Finished)
+		})
+	}
+	same, err := Read(get, ok(uiHeader), strings.NewReader(ui), Options{Stream: true, Items: true})
+	require.NoError(t, err)
+	cut, _ := Read(streamRequest, ok(uiHeader), strings.NewReader(ui), Options{Cut: true})
+	assert.Equal(t, same.Items.Hashes[:4], cut.Items.Hashes, "the same chunks have the same digests")
+	other, err := Read(get, ok(nil), strings.NewReader(v4), Options{})
+	require.NoError(t, err)
+	assert.Equal(t, "other", other.Kind, "without Stream a GET's body is not read as a stream")
+}
