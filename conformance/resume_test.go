@@ -308,8 +308,9 @@ func TestResumeFaults(t *testing.T) {
 		fails     []string
 		reason    string // in the reason of the first failing check
 	}{
-		{"message-id-changes", resumable.UI, ui, []string{"chat/4.7/resume-ai-sdk-cut", "chat/4.7/resume-ai-sdk-skew"}, "altered"},
+		{"message-id-changes", resumable.UI, ui, []string{"chat/4.7/resume-ai-sdk-skew", "chat/4.7/resume-ai-sdk-cut"}, "is not the cut message's"},
 		{"rest-only", resumable.UI, ui, []string{"chat/4.7/resume-ai-sdk-cut", "chat/4.7/resume-ai-sdk-skew"}, "lost: items 0 to 3"},
+		{"rest-only", resumable.UI, ui, []string{"chat/4.7/resume-ai-sdk-skew", "chat/4.7/resume-ai-sdk-cut"}, "not at the start: after a reload"},
 		{"subscribe-off-by-one", resumable.V4, []string{"ai-sdk-4", "subscribe"}, []string{"chat/4.7/resume-subscribe-cut"}, "lost"},
 		{"no-finish", resumable.UI, ui, []string{"chat/4.7/resume-ai-sdk-cut", "chat/4.7/resume-workflow-cut"}, "unfinished"},
 		{"workflow-off-by-one", resumable.UI, ui, []string{"chat/4.7/resume-workflow-cut"}, "lost"},
@@ -320,7 +321,7 @@ func TestResumeFaults(t *testing.T) {
 		{"other-team", resumable.V4, []string{"ai-sdk-4", "subscribe"}, []string{"chat/4.7/resume-ai-sdk-4-auth", "chat/4.7/resume-subscribe-auth"}, "another team's chat"},
 		{"no-ai-sdk-4", resumable.V4, []string{"ai-sdk-4"}, []string{"chat/4.7/resume-ai-sdk-4-after-end", "chat/4.7/resume-ai-sdk-4-auth", "chat/4.7/resume-ai-sdk-4-cut", "chat/4.7/resume-ai-sdk-4-unknown"}, "does not serve the ai-sdk-4 contract"},
 	} {
-		t.Run(c.fault, func(t *testing.T) {
+		t.Run(c.fault+"/"+c.fails[0], func(t *testing.T) {
 			rep := runResume(t, newResumeService(c.proto, c.fault), c.contracts...)
 			got := resumeFailures(t, rep, c.contracts)
 			ids := make([]string, 0, len(got))

@@ -136,7 +136,8 @@ func (g *resumeGroup) stream(step, what string) (*transcript.ItemsReading, check
 }
 
 // statusHarm says what the client of contract c does with a resume
-// answered status s (resume-contracts.md).
+// answered status s (chatwire's reference on the resume contracts, from
+// each client's source).
 func statusHarm(c string, s int) string {
 	switch {
 	case s == 204 && c == check.ResumeAISDK:
@@ -318,7 +319,10 @@ func ResumeSkew(l check.Level) func(obs []check.Observed) check.Verdict {
 			return v
 		}
 		create := items(g.x[check.StepCreate])
-		full := diff(res.Hashes[:min(g.cut, len(res.Hashes))], g.first, res.Types) == ""
+		// A replay from the start: the create's first items again, but for
+		// the start chunk's messageId, which sameID judges.
+		full := len(res.Hashes) >= g.cut && len(res.Types) > 0 && len(create.Types) > 0 && res.Types[0] == create.Types[0] &&
+			diff(res.Hashes[1:g.cut], g.first[1:], res.Types[1:]) == ""
 		sameID := res.MessageID != "" && res.MessageID == create.MessageID
 		var clients []transcript.ClientEnd
 		if rd := g.x[check.StepResume].Reading; rd != nil && rd.End != nil {
@@ -328,6 +332,7 @@ func ResumeSkew(l check.Level) func(obs []check.Observed) check.Verdict {
 			return check.Verdict{Outcome: check.Inconclusive, Reason: "the resume's stream was not read by the skew range's releases (is it a UI message stream?)"}
 		}
 		var lines, newestHarm, olderHarm, limits []string
+		var why string // the harm of the first release harmed
 		for _, ce := range clients {
 			r, err := sdk.Parse(ce.Client)
 			if err != nil {
@@ -345,6 +350,9 @@ func ResumeSkew(l check.Level) func(obs []check.Observed) check.Verdict {
 			case sameTabAppend(r):
 				limit = "replaces the message after a reload; in the same tab it appends the full replay to the parts it kept (vercel/ai#14688)"
 			}
+			if harm != "" && why == "" {
+				why = harm
+			}
 			switch {
 			case harm != "" && ce.Newest:
 				newestHarm = append(newestHarm, r.String())
@@ -359,13 +367,13 @@ func ResumeSkew(l check.Level) func(obs []check.Observed) check.Verdict {
 				lines = append(lines, r.String()+": replaces the cut message")
 			}
 		}
-		rule := " (by the rule of resume-contracts.md A: 7.0.61+, 6.0.250+, 5.0.233+ replace by the start chunk's messageId, earlier releases append)"
+		rule := " (judged by the rule of the AI SDK's chat.ts, not a model of useChat: 7.0.61+, 6.0.250+ and 5.0.233+ replace the cut message when the resumed start chunk carries its messageId, earlier releases append)"
 		actual := strings.Join(lines, "; ")
 		switch {
 		case len(newestHarm) > 0:
-			return g.fail("the newest release of a maintained major is harmed by this service's resume: "+strings.Join(newestHarm, ", ")+rule, actual)
+			return g.fail("the newest release of a maintained major is harmed by this service's resume: "+strings.Join(newestHarm, ", ")+": "+why+rule, actual)
 		case len(olderHarm) > 0:
-			return check.Verdict{Outcome: check.Warn, Reason: "older releases only are harmed by this service's resume: " + strings.Join(olderHarm, ", ") + rule, Actual: actual}
+			return check.Verdict{Outcome: check.Warn, Reason: "older releases only are harmed by this service's resume: " + strings.Join(olderHarm, ", ") + ": " + why + rule, Actual: actual}
 		}
 		reason := "no release of the skew range is harmed by this service's resume" + rule
 		if len(limits) > 0 {
@@ -395,7 +403,7 @@ func ResumeAfterEnd(c string, l check.Level) func(obs []check.Observed) check.Ve
 		}
 		x := g.x[check.StepAfterEnd]
 		if x != nil && x.Response != nil && x.Response.Status == 204 && c == check.ResumeAISDK {
-			return check.Verdict{Outcome: check.Pass, Reason: "204 after the end: no active stream, quiet to useChat (the resume-contracts.md A.3 answer)", Actual: DescribeResponse(x)}
+			return check.Verdict{Outcome: check.Pass, Reason: "204 after the end: no active stream, quiet to useChat (the answer of the AI SDK docs' server)", Actual: DescribeResponse(x)}
 		}
 		if x != nil && x.Response != nil && x.Response.Status == 204 && c == check.ResumeSubscribe {
 			return g.fail("204 after the end: chatwire's subscribe convention keeps an ended stream readable (200) for the store's time to live", DescribeResponse(x))
@@ -459,7 +467,7 @@ func ResumeUnknown(c string, l check.Level) func(obs []check.Observed) check.Ver
 		case c == check.ResumeAISDK && s == 204, c == check.ResumeAISDK && s == 200:
 			return check.Verdict{Outcome: check.Pass, Reason: "no stream to resume: quiet to useChat({resume: true})", Actual: d}
 		case c == check.ResumeAISDK:
-			return g.fail(fmt.Sprintf("%d for a chat with nothing to resume puts useChat({resume: true}) in error on mount; 204 is the answer (resume-contracts.md A.3)", s), d)
+			return g.fail(fmt.Sprintf("%d for a chat with nothing to resume puts useChat({resume: true}) in error on mount; 204 (no stream to resume) is the answer reconnectToStream takes quietly", s), d)
 		case s == 404:
 			return check.Verdict{Outcome: check.Pass, Reason: "404: an unknown chat, an error the client names", Actual: d}
 		case s == 204:
