@@ -59,6 +59,8 @@
 //	                  the probes generated from spectable; Catalogue, Select
 //	runner.go, verdict.go  the run: probes sent through an Exchanger in order, the
 //	                  budget, retries and interference; each check's result
+//	resume.go         the run of a resume probe group: its connections, each request
+//	                  derived from the exchanges before it (-resume)
 //	stop.go           the early stops: no connection, no answer, a rejected key, no API at
 //	                  the base URL
 //	progress.go       Progress: what a run tells of each probe while it runs
@@ -119,6 +121,30 @@
 // stopped before its end leaves message-complete inconclusive, never
 // passed; streams are read to their end (DefaultMaxLines, the byte cap and
 // the time limit) so that their end can be judged.
+//
+// # Resume
+//
+// [Config.Resume] (-resume CONTRACTS) opts in to the resume checks,
+// chat/4.7/resume-<contract>-<aspect>, for the contracts named (ai-sdk,
+// workflow, ai-sdk-4, subscribe: how each real client resumes a stream
+// whose connection dropped). Each contract is one probe, resume/<contract>,
+// whose exchanges are the connections of one stream (its steps): a create
+// whose stream the exchanger closes inside its first text part
+// ([ReadCut]; transcript.EndCut), the contract's resume request, an uncut
+// reader (a resume from the start once the stream ended), the resume
+// after the end, the resume of an unknown chat, and the resume without a
+// key, with an unknown key and with another team's. The run derives each
+// request from the exchanges before it (the chat id, the workflow run id,
+// the count of items read before the cut), so that a replay derives the
+// same ones; a reading records each stream item by item
+// (transcript.ItemsReading), and the judges compare the readings: what the
+// contract's client holds after the cut and the resume against the uncut
+// reader's, what each AI SDK release is left with (the skew), the answers
+// after the end, for an unknown chat and without the chat's key. The
+// resume groups are not among the exchanges the invariants judge: a cut
+// create and the answers of routes whose shapes the spec does not show.
+// Without -resume the checks are left out of a run ([ResumeSelected]), and
+// the follow-up routes are probed for their 401 only.
 //
 // # Bounded evidence
 //

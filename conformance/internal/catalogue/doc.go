@@ -26,5 +26,7 @@
 //	ui.go         the chat/4.5/ui-* checks of the UI message stream (AI SDK 5, 6, 7)
 //	end.go        the end-state checks: chat/4.5/message-*, stream-error,
 //	              chat/4.4/chat-id-unique
+//	resume.go     the chat/4.7/resume-* checks and the resume probe groups, one a
+//	              contract
 //	select.go     Select, UnmatchedPatterns: checks picked by -run and -skip
 package catalogue

@@ -24,4 +24,6 @@
 //	            follow-up path and its placeholder chat id
 //	role.go     Role and the environment variables of the keys
 //	ui.go       UIOptions: which client releases and protocol a reading assumes
+//	resume.go   the resume contracts (-resume), ParseResume, the steps of a resume
+//	            probe group and its probe IDs
 package check

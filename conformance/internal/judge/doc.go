@@ -31,4 +31,6 @@
 //	              release skew
 //	end.go        what a client's user is left with: message-*, stream-error,
 //	              chat-id-unique
+//	resume.go     the resume checks: a resume group's connections judged together
+//	              (cut, skew, after-end, unknown, auth; a contract not served)
 package judge

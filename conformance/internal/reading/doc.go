@@ -25,4 +25,6 @@
 //	ui.go       a UI message stream: framing, each release's schema and assembly,
 //	            the skew, chat ids
 //	end.go      what a UI stream sent against what each release's message shows
+//	items.go    a stream item by item, for the resume checks, and the cut inside
+//	            its first text part
 package reading
