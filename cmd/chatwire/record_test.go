@@ -211,3 +211,40 @@ func TestRecordTakesTheCheckFlags(t *testing.T) {
 	record := slices.DeleteFunc(usageFlags(recordUsage), func(n string) bool { return n == "out" || n == "overwrite" })
 	assert.Equal(t, check, record, "record takes check's flags, and -out and -overwrite")
 }
+
+// TestRecordThenReplayResume records the resume checks of a contract the
+// service does not serve (the mock's creates, and 404 to every GET): the
+// group is one transcript whose create is cut by the client, and its
+// replay reaches the same report, the one diagnosis said once.
+func TestRecordThenReplayResume(t *testing.T) {
+	setRecordKeys(t)
+	srv, err := mock.New(mock.Options{Seed: 3})
+	require.NoError(t, err)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			http.NotFound(w, r)
+			return
+		}
+		srv.ServeHTTP(w, r)
+	}))
+	t.Cleanup(ts.Close)
+	out := filepath.Join(t.TempDir(), "rec")
+	flags := []string{"-resume", "ai-sdk-4", "-run", "chat/*/resume-*"}
+	code, stdout, stderr := runTranscriptCmd(t, append([]string{"record", "-base-url", ts.URL, "-rate", "0", "-out", out}, flags...)...)
+	require.Equal(t, exitFail, code, "record exit status; stderr:\n%s", stderr)
+	assert.Contains(t, stderr, "chatwire: this run creates up to 1 chat (-max-chats 1)")
+	assert.Contains(t, stdout, "✗ chat/4.7/resume-ai-sdk-4-cut")
+	assert.Contains(t, stdout, "the service does not serve the ai-sdk-4 contract: GET /api/chat?chatId=")
+	assert.Contains(t, stdout, "✗ chat/4.7/resume-ai-sdk-4-auth  ai-sdk-4: a resume without the chat's key is refused, never answered with a stream — as chat/4.7/resume-ai-sdk-4-cut\n")
+	tr, err := transcript.ReadFile(filepath.Join(out, "resume_ai-sdk-4"+transcript.Ext))
+	require.NoError(t, err)
+	assert.Equal(t, transcript.Format, tr.Header.Format)
+	require.Len(t, tr.Exchanges, 8, "the group's connections: create, resume, reference, after the end, unknown, three auth")
+	assert.Equal(t, transcript.EndCut, tr.Exchanges[0].End.Reason, "the create is cut by the client")
+	recorded, _ := strings.CutSuffix(stdout[:strings.Index(stdout, "\nTranscripts: ")], "\n")
+
+	t.Setenv("CHATWIRE_API_KEY", "")
+	code, replayed, rstderr := runTranscriptCmd(t, "replay", "-run", "chat/*/resume-*", out)
+	assert.Equal(t, exitFail, code, "replay exit status equals record's; stderr:\n%s", rstderr)
+	assert.Equal(t, reportBody(recorded), reportBody(strings.TrimSuffix(replayed, "\n")), "the same console report")
+}
