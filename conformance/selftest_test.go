@@ -36,12 +36,34 @@ func checkMock(t *testing.T, fault string, strict bool) map[string]conformance.R
 	return checkMockWith(t, mock.Options{Fault: fault}, strict)
 }
 
-// checkMockWith runs the whole catalogue against a mock with opts (its
-// seed and rate limit set here).
+// checkMockWith runs the whole catalogue (but the opt-in resume checks)
+// against a mock with opts (its seed and rate limit set here).
 func checkMockWith(t *testing.T, opts mock.Options, strict bool) map[string]conformance.Result {
+	t.Helper()
+	return checkMockResume(t, opts, strict, nil)
+}
+
+// resumePace is the pause between the parts of the mock's streams in the
+// resume self-tests.
+const resumePace = 10 * time.Millisecond
+
+// resumeContracts are the resume contracts of a mock of protocol p: ai
+// 4's on the v4 stream, the AI SDK 5–7 transports' on the UI stream, the
+// spec's subscribe on both.
+func resumeContracts(p protocol.Protocol) []string {
+	if p == protocol.UI {
+		return []string{"ai-sdk", "workflow", "subscribe"}
+	}
+	return []string{"ai-sdk-4", "subscribe"}
+}
+
+// checkMockResume runs the whole catalogue with the resume checks of
+// contracts (-resume) against a mock with opts.
+func checkMockResume(t *testing.T, opts mock.Options, strict bool, contracts []string) map[string]conformance.Result {
 	t.Helper()
 	fault := opts.Fault
 	opts.Seed, opts.RateLimit = 1, SelfTestRateLimit
+
 	srv, err := mock.New(opts)
 	require.NoError(t, err, "mock.New(fault %q)", fault)
 	ts := httptest.NewServer(srv)
@@ -49,7 +71,7 @@ func checkMockWith(t *testing.T, opts mock.Options, strict bool) map[string]conf
 	live, err := conformance.NewLive(conformance.LiveOptions{BaseURL: ts.URL, Keys: mockKeys,
 		FirstLineTimeout: 5 * time.Second, Timeout: 10 * time.Second})
 	require.NoError(t, err, "NewLive")
-	rep, err := conformance.Run(context.Background(), conformance.Config{Checks: conformance.ResumeSelected(conformance.Catalogue(), nil),
+	rep, err := conformance.Run(context.Background(), conformance.Config{Checks: conformance.ResumeSelected(conformance.Catalogue(), contracts), Resume: contracts,
 		Target: "mock -fault " + fault, BaseURL: ts.URL, UI: conformance.UIOptions{Protocol: uiForced},
 		Strict: strict, Roles: mockKeys.Roles(), MaxChats: conformance.NoChatLimit, RateLimitBurst: SelfTestBurst}, live)
 	require.NoError(t, err, "Run against the mock with fault %q", fault)
@@ -272,6 +294,100 @@ func TestEachBodyReadOnce(t *testing.T) {
 			require.NoError(t, err)
 			require.NotZero(t, answered, "the run got answers")
 			assert.Equal(t, int64(answered), reading.Reads()-before, "bodies read: one a response, for %d checks", len(rep.Results))
+		})
+	}
+}
+
+// TestMockResume is the self-test of the resume checks: against the
+// conformant mock of each protocol and each of its variants, the whole
+// catalogue with -resume for the contracts of its protocol, strict, has
+// no fail, warn, inconclusive or error, and every resume check passes.
+func TestMockResume(t *testing.T) {
+	for _, p := range []protocol.Protocol{protocol.V4, protocol.UI} {
+		variants := []string{""}
+		for _, v := range mock.VariantsFor(p) {
+			variants = append(variants, v.Name)
+		}
+		for _, v := range variants {
+			t.Run(p.String()+"/"+v, func(t *testing.T) {
+				opts := mock.Options{Protocol: p}
+				if v != "" {
+					opts.Variants = []string{v}
+				}
+				if v == "" || strings.HasPrefix(v, "resume-") {
+					// A stream that takes a while, as a real one does, so
+					// that the resume comes while it is still written:
+					// what a 204 or an empty answer means depends on it.
+					opts.Pace = resumePace
+				}
+				contracts := resumeContracts(p)
+				results := checkMockResume(t, opts, true, contracts)
+				require.Len(t, results, len(conformance.ResumeSelected(conformance.Catalogue(), contracts)), "a result per check")
+				for _, o := range []conformance.Outcome{conformance.Fail, conformance.Warn, conformance.Inconclusive, conformance.Error} {
+					assert.Empty(t, byOutcome(results, o), "checks with outcome %s against the %s mock, variant %q, -resume %v (strict)", o, p, v, contracts)
+				}
+				n := 0
+				for id, r := range results {
+					if c := r.Params["contract"]; c != "" {
+						n++
+						assert.Equal(t, conformance.Pass, r.Outcome, "%s: %s", id, r.Reason)
+					}
+				}
+				assert.Equal(t, 4*len(contracts)+boolInt(p == protocol.UI), n, "the resume checks of %v", contracts)
+			})
+		}
+	}
+}
+
+// boolInt is 1 for true.
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// TestMockResumeFaults is the mutation test of the resume checks: each
+// resume fault of the mock, with -resume for the contracts of its
+// protocol, fails exactly the checks the mock's table lists (with -strict
+// too), and nothing else goes wrong.
+func TestMockResumeFaults(t *testing.T) {
+	ids, level := map[string]bool{}, map[string]conformance.Level{}
+	for _, c := range conformance.Catalogue() {
+		ids[c.ID], level[c.ID] = true, c.Level
+	}
+	for _, f := range mock.ResumeFaults() {
+		t.Run(f.Protocol.String()+"/"+f.Name, func(t *testing.T) {
+			for _, id := range append(slices.Clone(f.Fails), f.Warns...) {
+				assert.True(t, ids[id], "fault %s lists check %s, which is not in the catalogue", f.Name, id)
+			}
+			contracts := resumeContracts(f.Protocol)
+			opts := mock.Options{Protocol: f.Protocol, Fault: f.Name, Pace: resumePace}
+			results := checkMockResume(t, opts, false, contracts)
+			// The mock's table lists subscribe's checks among the failures;
+			// they are SHOULDs (the spec shows subscribe's route, not its
+			// shape: chatwire's convention), so they warn, and fail with
+			// -strict.
+			fails, warns := []string{}, slices.Clone(f.Warns)
+			for _, id := range f.Fails {
+				if level[id] == conformance.Should {
+					warns = append(warns, id)
+					continue
+				}
+				fails = append(fails, id)
+			}
+			assert.Equal(t, orEmpty(slices.Sorted(slices.Values(fails))), orEmpty(byOutcome(results, conformance.Fail)), "checks failed by resume fault %s (%s)", f.Name, f.Description)
+			assert.Equal(t, orEmpty(slices.Sorted(slices.Values(warns))), orEmpty(byOutcome(results, conformance.Warn)), "checks warned by resume fault %s", f.Name)
+			for _, o := range []conformance.Outcome{conformance.Inconclusive, conformance.Error} {
+				assert.Empty(t, byOutcome(results, o), "checks with outcome %s, resume fault %s", o, f.Name)
+			}
+			for _, id := range f.Fails {
+				assert.NotEmpty(t, results[id].Actual, "failed check %s says what it saw", id)
+				assert.NotEmpty(t, results[id].Curl, "failed check %s has a curl line", id)
+			}
+			strict := checkMockResume(t, opts, true, contracts)
+			all := slices.Sorted(slices.Values(append(slices.Clone(f.Fails), f.Warns...)))
+			assert.Equal(t, orEmpty(slices.Compact(all)), orEmpty(byOutcome(strict, conformance.Fail)), "checks failed by resume fault %s with -strict", f.Name)
 		})
 	}
 }

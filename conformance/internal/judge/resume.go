@@ -185,7 +185,9 @@ func (g *resumeGroup) joined(res *transcript.ItemsReading) (hashes, types []stri
 // start the create's stream vouches for.
 func (g *resumeGroup) reference(joined, types []string) (hashes, refTypes []string, what string, altered string) {
 	ref, _, ok := g.stream(check.StepReference, "uncut reader")
-	if !ok {
+	if !ok || ref.Count == 0 {
+		// An empty answer after the end is the quiet answer of some
+		// servers (the after-end check judges it), not an uncut reader.
 		return joined, types, "no uncut reader could be read after the end, so the resumed message is judged on its own", ""
 	}
 	if d := diff(ref.Hashes[:min(g.cut, len(ref.Hashes))], g.first, ref.Types); d != "" {
@@ -434,7 +436,13 @@ func ResumeAfterEnd(c string, l check.Level) func(obs []check.Observed) check.Ve
 				return g.fail("an empty 200 after the end: no finish chunk, so WorkflowChatTransport resumes again, and errors", DescribeResponse(x))
 			}
 		}
-		if d := diff(got.Hashes, want, got.Types); d != "" {
+		gotHashes := got.Hashes
+		if replays(c) && len(got.Types) > 0 && got.Types[0] == "start" && len(want) > 0 && len(gotHashes) > 0 && gotHashes[0] != want[0] {
+			// A replay's start chunk whose messageId changed is the skew's
+			// to judge, not what the end changed.
+			gotHashes = append([]string{want[0]}, gotHashes[1:]...)
+		}
+		if d := diff(gotHashes, want, got.Types); d != "" {
 			return g.fail("the resume after the end does not give what the same resume gave while the stream ran: "+d, itemsText(got))
 		}
 		return check.Verdict{Outcome: check.Pass, Reason: fmt.Sprintf("after the end the resume still gives the %d items it gave while the stream ran", len(want)), Actual: itemsText(got)}
