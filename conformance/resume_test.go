@@ -208,7 +208,7 @@ func (s *resumeService) create(w http.ResponseWriter, r *http.Request) {
 	words := []string{"Planning ", "the ", "landing ", "page ", "now."}
 	pace := func() {
 		sw.Flush()
-		time.Sleep(2 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond) // a stream that runs while it is resumed, also on a busy machine
 	}
 	if s.proto == resumable.UI {
 		uw := uistream.NewWriter(sw)

@@ -45,7 +45,7 @@ func checkMockWith(t *testing.T, opts mock.Options, strict bool) map[string]conf
 
 // resumePace is the pause between the parts of the mock's streams in the
 // resume self-tests.
-const resumePace = 10 * time.Millisecond
+const resumePace = 15 * time.Millisecond
 
 // resumeContracts are the resume contracts of a mock of protocol p: ai
 // 4's on the v4 stream, the AI SDK 5–7 transports' on the UI stream, the
