@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/chatwire/chatwire/conformance/internal/check"
 	"github.com/chatwire/chatwire/conformance/internal/judge"
@@ -103,8 +104,25 @@ func (r *runner) runResume(ctx context.Context, p *Probe, index int) *probeRun {
 		if x.Response.Status != http.StatusOK || st.chat == "" {
 			return pr // the judges say why no resume was sent
 		}
+		if err := r.cfg.Sleep(ctx, reconnectPause(x, st.cut)); err != nil {
+			r.interrupt(pr, InterruptedReason)
+			return pr
+		}
 	}
 	return pr
+}
+
+// reconnectPause is how long the run waits between the cut and the resume,
+// as a client does that notices the drop and reconnects: twice the mean
+// gap between the items read before the cut, from 10 ms to 1 s. The
+// service has then written on, and seen its connection go, while its
+// stream still runs. A replay does not wait (its Sleep returns at once).
+func reconnectPause(x *transcript.Exchange, items int) time.Duration {
+	gap := time.Duration(0)
+	if x.Response != nil && items > 1 {
+		gap = (x.End.At - x.Response.At) / time.Duration(items)
+	}
+	return min(max(2*gap, 10*time.Millisecond), time.Second)
 }
 
 // resumeStep returns the request of step of group p, and false when the
