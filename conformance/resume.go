@@ -44,15 +44,7 @@ func (r *runner) runResume(ctx context.Context, p *Probe, index int) *probeRun {
 		pr.outcome, pr.reason = Skip, "opt-in: -resume "+p.Resume+" checks how a cut stream resumes by the "+p.Resume+" contract"
 		return pr
 	}
-	if ctx.Err() != nil {
-		r.interrupt(pr, InterruptedReason)
-		return pr
-	}
-	if pr.outcome, pr.reason = r.precheck(p); pr.outcome != "" {
-		if r.stop != nil && pr.reason == r.stop.Reason {
-			pr.failure = r.stopKind
-		}
-		r.logf("skip %s: %s", p.ID, pr.reason)
+	if r.notSent(ctx, pr) {
 		return pr
 	}
 	var st resumeState

@@ -354,16 +354,7 @@ func (r *runner) runProbe(ctx context.Context, p *Probe, index int) *probeRun {
 	defer func() {
 		r.progress(Progress{Event: ProgressDone, Probe: p.ID, Index: index, Attempt: len(pr.obs), Outcome: pr.outcome, Reason: pr.reason})
 	}()
-	if ctx.Err() != nil {
-		r.interrupt(pr, InterruptedReason)
-		r.logf("skip %s: %s", p.ID, pr.reason)
-		return pr
-	}
-	if pr.outcome, pr.reason = r.precheck(p); pr.outcome != "" {
-		if r.stop != nil && pr.reason == r.stop.Reason {
-			pr.failure = r.stopKind
-		}
-		r.logf("skip %s: %s", p.ID, pr.reason)
+	if r.notSent(ctx, pr) {
 		return pr
 	}
 	retries, retried500 := 0, false
@@ -425,6 +416,25 @@ func (r *runner) runProbe(ctx context.Context, p *Probe, index int) *probeRun {
 		break
 	}
 	return pr
+}
+
+// notSent reports whether pr's probe is not sent, and why in pr: the run
+// was interrupted, or precheck keeps it back.
+func (r *runner) notSent(ctx context.Context, pr *probeRun) bool {
+	p := pr.probe
+	if ctx.Err() != nil {
+		r.interrupt(pr, InterruptedReason)
+		r.logf("skip %s: %s", p.ID, pr.reason)
+		return true
+	}
+	if pr.outcome, pr.reason = r.precheck(p); pr.outcome != "" {
+		if r.stop != nil && pr.reason == r.stop.Reason {
+			pr.failure = r.stopKind
+		}
+		r.logf("skip %s: %s", p.ID, pr.reason)
+		return true
+	}
+	return false
 }
 
 // interrupt marks pr as not judged because the run was interrupted, and
