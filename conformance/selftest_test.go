@@ -352,9 +352,9 @@ func boolInt(b bool) int {
 // protocol, fails exactly the checks the mock's table lists (with -strict
 // too), and nothing else goes wrong.
 func TestMockResumeFaults(t *testing.T) {
-	ids, level := map[string]bool{}, map[string]conformance.Level{}
+	ids := map[string]bool{}
 	for _, c := range conformance.Catalogue() {
-		ids[c.ID], level[c.ID] = true, c.Level
+		ids[c.ID] = true
 	}
 	for _, f := range mock.ResumeFaults() {
 		t.Run(f.Protocol.String()+"/"+f.Name, func(t *testing.T) {
@@ -364,18 +364,7 @@ func TestMockResumeFaults(t *testing.T) {
 			contracts := resumeContracts(f.Protocol)
 			opts := mock.Options{Protocol: f.Protocol, Fault: f.Name, Pace: resumePace}
 			results := checkMockResume(t, opts, false, contracts)
-			// The mock's table lists subscribe's checks among the failures;
-			// they are SHOULDs (the spec shows subscribe's route, not its
-			// shape: chatwire's convention), so they warn, and fail with
-			// -strict.
-			fails, warns := []string{}, slices.Clone(f.Warns)
-			for _, id := range f.Fails {
-				if level[id] == conformance.Should {
-					warns = append(warns, id)
-					continue
-				}
-				fails = append(fails, id)
-			}
+			fails, warns := f.Fails, f.Warns
 			assert.Equal(t, orEmpty(slices.Sorted(slices.Values(fails))), orEmpty(byOutcome(results, conformance.Fail)), "checks failed by resume fault %s (%s)", f.Name, f.Description)
 			assert.Equal(t, orEmpty(slices.Sorted(slices.Values(warns))), orEmpty(byOutcome(results, conformance.Warn)), "checks warned by resume fault %s", f.Name)
 			for _, o := range []conformance.Outcome{conformance.Inconclusive, conformance.Error} {

@@ -103,8 +103,8 @@ func TestCatalogueShape(t *testing.T) {
 		"chat/4.7/resume-workflow-unknown": check.Must, "chat/4.7/resume-workflow-auth": check.Must,
 		"chat/4.7/resume-ai-sdk-4-cut": check.Must, "chat/4.7/resume-ai-sdk-4-after-end": check.Must,
 		"chat/4.7/resume-ai-sdk-4-unknown": check.Must, "chat/4.7/resume-ai-sdk-4-auth": check.Must,
-		"chat/4.7/resume-subscribe-cut": check.Should, "chat/4.7/resume-subscribe-after-end": check.Should,
-		"chat/4.7/resume-subscribe-unknown": check.Should, "chat/4.7/resume-subscribe-auth": check.Must,
+		"chat/4.7/resume-subscribe-cut": check.Must, "chat/4.7/resume-subscribe-after-end": check.Must,
+		"chat/4.7/resume-subscribe-unknown": check.Must, "chat/4.7/resume-subscribe-auth": check.Must,
 	}
 	byID := map[string]check.Check{}
 	for _, c := range Catalogue() {

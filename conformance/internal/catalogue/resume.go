@@ -83,9 +83,11 @@ func resumeChecks() []check.Check {
 			case a.slug == "auth":
 				req = reqEveryRequest
 			case c == check.ResumeSubscribe:
-				// The spec shows subscribe's route, not its shape: what
-				// chatwire's convention adds is a SHOULD.
-				level, req = check.Should, reqSubscribe
+				// The spec shows subscribe's route, not its shape; a user
+				// who names the contract with -resume asks for chatwire's
+				// convention to be held, and a reader that loses or
+				// repeats a part is harmed whatever the shape.
+				req = reqSubscribe
 			}
 			cs = append(cs, check.Bind(check.Check{ID: "chat/4.7/resume-" + c + "-" + a.slug, Section: "4.7",
 				Title: c + ": " + a.title, Level: level, Kind: check.KindProbe, Requirement: req,
