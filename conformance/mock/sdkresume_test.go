@@ -7,13 +7,13 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -76,7 +76,8 @@ type resumeRun struct {
 	ChatID   string         `json:"chatId"`
 	Body     map[string]any `json:"body,omitempty"`
 	Tail     int            `json:"tail,omitempty"`
-	fault    string
+	fault    string         // the mock's fault
+	variant  string         // the mock's variant
 }
 
 // resumeError is an error as resume.mjs reports it.
@@ -95,6 +96,16 @@ type resumeRequest struct {
 	RunID     string       `json:"runId"`
 	TailIndex string       `json:"tailIndex"`
 	Broken    bool         `json:"broken"`
+}
+
+// startIndex returns a workflow request's startIndex.
+func (q resumeRequest) startIndex(t *testing.T) int {
+	t.Helper()
+	u, err := url.Parse(q.Path)
+	require.NoError(t, err)
+	n, err := strconv.Atoi(u.Query().Get("startIndex"))
+	require.NoError(t, err, "%s", q.Path)
+	return n
 }
 
 // resumeResult is resume.mjs's result of one run.
@@ -142,12 +153,14 @@ func resumeMock(t *testing.T, opts Options, running bool) string {
 	release := make(chan struct{})
 	var once sync.Once
 	if running && opts.CutAfter > 0 {
-		var sleeps atomic.Int64
 		opts.Pace = time.Millisecond
-		opts.Sleep = func(ctx context.Context, _ time.Duration) error {
-			if sleeps.Add(1) < int64(opts.CutAfter) {
-				return nil // the frames before the cut
+		opts.Sleep = func(ctx context.Context, d time.Duration) error {
+			if ctx.Value(http.ServerContextKey) != nil {
+				// A response's pause (its pace before the cut, the
+				// slow-first-line variant's) is as long as it says.
+				return sleep(ctx, d)
 			}
+			// The agent's, after the cut: the rest waits for the resume.
 			select {
 			case <-release:
 				return nil
@@ -228,19 +241,23 @@ func (w *releaseWriter) Flush() {
 func (w *releaseWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // newResumeRun returns the run of client's scenario against a mock with
-// fault (or none), its mocks started.
-func newResumeRun(t *testing.T, client, scenario, fault string, seed uint64) *resumeRun {
+// opts's fault and variants (or none), its mocks started.
+func newResumeRun(t *testing.T, client, scenario string, opts Options, seed uint64) *resumeRun {
 	t.Helper()
-	opts := Options{Seed: seed, Fault: fault}
+	opts = Options{Seed: seed, Fault: opts.Fault, Variants: opts.Variants}
 	run := &resumeRun{
-		Client: client, Scenario: scenario, fault: fault,
+		Client: client, Scenario: scenario, fault: opts.Fault,
 		Key: KeyValid, OtherKey: KeyOtherTeam,
 		Text:   "A bakery in Lyon",
 		ChatID: "chat-under-test",
 	}
 	run.Name = client + " " + scenario
-	if fault != "" {
-		run.Name = fault + ": " + run.Name
+	if opts.Fault != "" {
+		run.Name = opts.Fault + ": " + run.Name
+	}
+	if len(opts.Variants) > 0 {
+		run.variant = opts.Variants[0]
+		run.Name = "variant " + run.variant + ": " + run.Name
 	}
 	if client != clientAI4 {
 		opts.Protocol = protocol.UI
@@ -272,7 +289,8 @@ func lastStepTail(t *testing.T, opts Options, run *resumeRun) int {
 	require.Equal(t, http.StatusOK, res.StatusCode, stream)
 	var types []string
 	for _, line := range strings.Split(stream, "\n") {
-		data, ok := strings.CutPrefix(line, "data: ")
+		data, ok := strings.CutPrefix(strings.TrimSuffix(line, "\r"), "data:")
+		data = strings.TrimPrefix(data, " ")
 		if !ok || data == "[DONE]" {
 			continue
 		}
@@ -348,6 +366,9 @@ func replayAppended(t *testing.T, r resumeResult) string {
 	t.Helper()
 	ref, cut := messagesOf(t, r.Reference), messagesOf(t, r.Cut)
 	require.Len(t, ref, 2)
+	if len(cut) == 1 {
+		return canonical(t, r.Reference) // nothing of the answer was kept
+	}
 	require.Len(t, cut, 2)
 	kept := cut[1]["parts"].([]any)
 	ref[1]["parts"] = append(append([]any(nil), kept...), ref[1]["parts"].([]any)...)
@@ -365,6 +386,9 @@ func v4ReplayAppended(t *testing.T, r resumeResult) (want, got string) {
 	t.Helper()
 	ref, cut := messagesOf(t, r.Reference), messagesOf(t, r.Cut)
 	require.Len(t, ref, 2)
+	if len(cut) == 1 { // nothing of the answer was kept
+		return v4Duplicate(t, ref), v4Duplicate(t, messagesOf(t, r.Messages))
+	}
 	require.Len(t, cut, 2)
 	out := cut[1]
 	out["content"] = cut[1]["content"].(string) + ref[1]["content"].(string)
@@ -410,7 +434,7 @@ func TestResumeRealClients(t *testing.T) {
 	var runs []*resumeRun
 	for _, c := range resumeClients {
 		for _, sc := range resumeScenarios[c] {
-			runs = append(runs, newResumeRun(t, c, sc, "", uint64(7000+len(runs))))
+			runs = append(runs, newResumeRun(t, c, sc, Options{}, uint64(7000+len(runs))))
 		}
 	}
 	nodeVersion, results := runResumeClients(t, node, runs)
@@ -434,8 +458,8 @@ func assertConformantResume(t *testing.T, run *resumeRun, r resumeResult) {
 		// which the workflow transport does not send: an app of this API
 		// adds it in prepareSendMessagesRequest.
 		require.NotNil(t, r.Error, "%+v", r.Requests)
-		assert.Contains(t, r.Error.Message, "Failed to fetch chat: 400 ")
-		assert.Contains(t, r.Error.Message, codeContentType)
+		assert.Regexp(t, `^Failed to fetch chat: 4\d\d `, r.Error.Message)
+		assert.Contains(t, r.Error.Message, "Content-Type must be application/json")
 		return
 	}
 	if run.Scenario != "unknown" {
@@ -450,7 +474,11 @@ func assertConformantResume(t *testing.T, run *resumeRun, r resumeResult) {
 		} else {
 			require.NotNil(t, r.CutError, "the cut POST ends in an error")
 		}
-		assert.Len(t, messagesOf(t, r.Cut), 2, "the cut read holds the user's message and the answer's beginning")
+		if run.variant != variantGzip {
+			// Through gzip, undici may end the body at the cut before it
+			// hands on what it inflated: the cut read may hold less.
+			assert.Len(t, messagesOf(t, r.Cut), 2, "the cut read holds the user's message and the answer's beginning")
+		}
 	}
 	outcome := fmt.Sprintf("status %s, error %+v, requests %+v, logs %q", r.Status, r.Error, r.Requests, r.Logs)
 	switch run.Scenario {
@@ -463,7 +491,7 @@ func assertConformantResume(t *testing.T, run *resumeRun, r resumeResult) {
 		case clientAI4:
 			require.NotNil(t, r.Error, outcome)
 			assert.Equal(t, "error", r.Status, outcome)
-			assert.Contains(t, r.Error.Message, codeNotFound, "ai 4 throws the 404's body: %s", outcome)
+			assert.Contains(t, r.Error.Message, "no chat with id", "ai 4 throws the 404's body: %s", outcome)
 		default:
 			assert.Nil(t, r.Error, outcome)
 			assert.Equal(t, "ready", r.Status, "a 204 is nothing to resume: %s", outcome)
@@ -553,13 +581,21 @@ func assertResumeRequests(t *testing.T, run *resumeRun, r resumeResult) {
 		require.NotEmpty(t, runID, "the POST carries x-workflow-run-id")
 		switch run.Scenario {
 		case "post-cut":
-			assert.Equal(t, fmt.Sprintf("%s/%s/stream?startIndex=%d", chatapi.ChatPath, runID, DefaultCutAfter), get.Path,
+			received := DefaultCutAfter
+			if run.variant == variantGzip {
+				received = gets[0].startIndex(t)
+				assert.LessOrEqual(t, received, DefaultCutAfter)
+			}
+			assert.Equal(t, fmt.Sprintf("%s/%s/stream?startIndex=%d", chatapi.ChatPath, runID, received), gets[0].Path,
 				"the transport resumes by the run id, from the chunks it received")
 		case "tail":
 		default:
 			cut := messagesOf(t, r.Cut)
-			chatID := cut[len(cut)-1]["metadata"].(map[string]any)["chatId"]
-			assert.Equal(t, fmt.Sprintf("%s/%s/stream?startIndex=0", chatapi.ChatPath, chatID), get.Path,
+			id := runID // where the cut came before the start chunk
+			if md, ok := cut[len(cut)-1]["metadata"].(map[string]any); ok {
+				id = md["chatId"].(string)
+			}
+			assert.Equal(t, fmt.Sprintf("%s/%s/stream?startIndex=0", chatapi.ChatPath, id), get.Path,
 				"a new page resumes by the chat id")
 		}
 	default:
@@ -831,7 +867,7 @@ func TestResumeRealClientsFaults(t *testing.T) {
 				continue
 			}
 			for _, sc := range resumeScenarios[c] {
-				runs = append(runs, newResumeRun(t, c, sc, f.Name, uint64(9000+len(runs))))
+				runs = append(runs, newResumeRun(t, c, sc, Options{Fault: f.Name}, uint64(9000+len(runs))))
 			}
 		}
 	}
@@ -841,6 +877,65 @@ func TestResumeRealClientsFaults(t *testing.T) {
 		r := results[i]
 		t.Run(run.Name, func(t *testing.T) {
 			want, ok := resumeHarm[run.fault][run.Client+" "+run.Scenario]
+			if !ok {
+				want = harmNone
+			}
+			t.Logf("%s", want.what)
+			want.check(t, run, r)
+		})
+	}
+}
+
+// resumeVariantHarm is what each variant of the mock changes for the real
+// resuming clients, as its description says: for each variant, the
+// clients and scenarios that end otherwise than against the conformant
+// mock, and how. No variant harms a client beyond what its description
+// says; every run not named ends as against the conformant mock.
+var resumeVariantHarm = map[string]map[string]resumeOutcome{
+	// useChat keeps the answer it holds.
+	variantResume204AfterEnd: {
+		clientAI5 + " after-end": harmKeepsHeld,
+		clientAI6 + " after-end": harmKeepsHeld,
+		clientAI7 + " after-end": harmKeepsHeld,
+	},
+	// ai 4 changes nothing: a page that holds the user's message alone
+	// (loaded before the end, resumed after it) shows no answer.
+	variantResumeEmptyAfterEnd: {
+		clientAI4 + " after-end": harmUserOnly,
+	},
+}
+
+// harmKeepsHeld: a 204 after the end, the chat keeps the messages it holds.
+var harmKeepsHeld = resumeOutcome{"keeps the answer it holds, no request error", func(t *testing.T, _ *resumeRun, r resumeResult) {
+	assertQuiet(t, r)
+	assert.Equal(t, canonical(t, r.Reference), canonical(t, r.Messages))
+	assert.Equal(t, http.StatusNoContent, r.Requests[len(r.Requests)-1].Status)
+}}
+
+// TestResumeRealClientsVariants runs every real resuming client of a
+// variant's protocol, in every scenario, against each variant of the
+// mock: a conformant service may show them, so each client ends as
+// against the conformant mock, but where resumeVariantHarm says.
+func TestResumeRealClientsVariants(t *testing.T) {
+	node := needResumeClients(t)
+	var runs []*resumeRun
+	for _, p := range []Protocol{protocol.V4, protocol.UI} {
+		for _, v := range VariantsFor(p) {
+			for _, c := range resumeClients {
+				if (c == clientAI4) == (p == protocol.UI) {
+					continue
+				}
+				for _, sc := range resumeScenarios[c] {
+					runs = append(runs, newResumeRun(t, c, sc, Options{Variants: []string{v.Name}}, uint64(11000+len(runs))))
+				}
+			}
+		}
+	}
+	_, results := runResumeClients(t, node, runs)
+	for i, run := range runs {
+		r := results[i]
+		t.Run(run.Name, func(t *testing.T) {
+			want, ok := resumeVariantHarm[run.variant][run.Client+" "+run.Scenario]
 			if !ok {
 				want = harmNone
 			}

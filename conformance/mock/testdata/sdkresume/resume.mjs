@@ -277,8 +277,9 @@ async function workflow(run) {
     let chat = page1;
     if (run.scenario !== 'post-cut' && run.scenario !== 'default-headers') {
       // The new page knows the chat by the id the server gave it (the
-      // start chunk's metadata), not the one the old page made up.
-      const chatId = page1.messages.at(-1)?.metadata?.chatId ?? 'no-chat-id-in-the-stream';
+      // start chunk's metadata), not the one the old page made up; where
+      // the cut came before it, by the POST's x-workflow-run-id.
+      const chatId = page1.messages.at(-1)?.metadata?.chatId ?? rec.requests[0]?.runId;
       const key = run.scenario === 'no-key' ? '' : run.scenario === 'other-team' ? run.otherKey : run.key;
       const start = run.scenario === 'tail' ? run.tail : undefined;
       chat = newChat(ai7, { id: chatId, transport: transport(key, run.url, { page: 2, initialStartIndex: start }), messages: [userMessage(run.text)], prefix: 'gen2' });
