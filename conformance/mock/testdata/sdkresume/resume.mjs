@@ -19,9 +19,11 @@
 //
 //   npm ci && node resume.mjs < runs.json > results.json
 //
-// runs.json is [{name, client, scenario, url, ref, key, text, body, tail}]:
-// url the cutting mock's base URL, ref an uncut twin's (the same seed: the
-// same ids), key the API key, text the user's message, body extra fields
+// runs.json is [{name, client, scenario, url, ref, key, otherKey, text,
+// chatId, body, tail}]: url the cutting mock's base URL, ref an uncut
+// twin's (the same seed: the same ids), key the API key, otherKey a key
+// of another team, text the user's message, chatId the chat id the AI SDK
+// clients choose (the workflow transport sends none), body extra fields
 // of the POST body (backend for the workflow transport), tail the negative
 // initialStartIndex of the tail scenario. The scenarios:
 //
@@ -29,33 +31,41 @@
 //                   cut reaches the client as a browser reports a broken
 //                   body (Chromium: TypeError "network error"), which the
 //                   AI SDK 5-7 Chat counts as a disconnect and keeps its
-//                   streaming state for.
+//                   streaming state for (ai 4: experimental_resume on the
+//                   same useChat).
 //   same-page-node  the same with Node's own fetch error (undici's
 //                   TypeError "terminated"), which no release counts as a
 //                   disconnect: the Chat keeps no streaming state.
+//   post-cut        (workflow) the POST is cut; the transport resumes by
+//                   itself, GET by the run id from the chunks it counted.
 //   reload          the POST is cut, the page closes; a new page holds the
 //                   user message alone and resumes on mount.
-//   after-end       a new page after the stream ended holds what the
-//                   server persisted (the user message, and for the AI SDK
-//                   5-7 the whole answer) and resumes on mount.
+//   after-end       the stream ended; a new page holds what the server
+//                   persisted and resumes on mount: the whole answer for
+//                   DefaultChatTransport's clients, the user message alone
+//                   for the workflow transport and for ai 4 (whose
+//                   useAutoResume resumes only then).
 //   unknown         a new chat (an id the client made up, no message)
 //                   resumes on mount.
 //   no-key, other-team  as after-end, resuming without a key, or with
-//                   the key of another team (key).
+//                   otherKey.
 //   tail            (workflow) after the stream ended, a new page resumes
 //                   from the tail: initialStartIndex = tail.
 //   default-headers (workflow) the POST with the transport's own headers
 //                   alone (no Content-Type), where every other scenario's
 //                   app adds Content-Type: application/json.
 //
-// The output is [{name, reference, cut, messages, status, error, requests,
-// chunkIndex, logs}]: reference the messages of an uncut read by the same
-// client (ref), cut the messages as they stood after the cut, messages and
-// status the chat's at the end, error {name, message} of the error the
-// chat ended in (or null), requests [{page, method, path, status, runId,
-// tailIndex, broken, error}] as the client sent them (page 2 the new
-// page's; error where fetch threw), chunkIndex the workflow
-// transport's onChatEnd count, logs what the client logged (first lines).
+// The output is {node, results: [{name, reference, referenceChunks, cut,
+// cutError, messages, status, error, requests, chunkIndex, logs}]}:
+// reference the messages of an uncut read by the same client (ref),
+// referenceChunks the chunks the workflow transport counted in it, cut
+// the messages as they stood after the cut (cutError the error the cut
+// POST ended in), messages and status the chat's at the end, error
+// {name, message} of the error the chat ended in (or null), requests
+// [{page, method, path, status, runId, tailIndex, broken, error}] as the
+// client sent them (page 2 the new page's; error where fetch threw),
+// chunkIndex the workflow transport's onChatEnd count, logs what the
+// client logged (first lines).
 // Each run has a time limit, and the workflow transport, which asks again
 // without end for a stream without finish, is stopped at MAX_REQUESTS:
 // both end the run with an error that says so, never a hang.
