@@ -1,14 +1,11 @@
 package mock
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -126,17 +123,7 @@ type resumeResult struct {
 // are missing, except under CI=true, where .ci/run installs them.
 func needResumeClients(t *testing.T) string {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	_, statErr := os.Stat(filepath.Join(sdkResumeDir, "node_modules", "@ai-sdk", "workflow", "package.json"))
-	if err == nil && statErr == nil {
-		return node
-	}
-	msg := "the real resuming clients need node and `npm ci` in conformance/mock/testdata/sdkresume"
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("%s (CI=true: .ci/run installs them)", msg)
-	}
-	t.Skip(msg)
-	return ""
+	return needNodePackages(t, "the real resuming clients", sdkResumeDir, "@ai-sdk/workflow")
 }
 
 // resumeMock starts a mock with opts for one run. Where running, the
@@ -312,15 +299,7 @@ func runResumeClients(t *testing.T, node string, runs []*resumeRun) (string, []r
 	t.Helper()
 	in, err := json.Marshal(runs)
 	require.NoError(t, err)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, node, "resume.mjs")
-	cmd.Dir = sdkResumeDir
-	cmd.Stdin = bytes.NewReader(in)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	require.NoError(t, err, "node resume.mjs: %s", stderr.String())
+	out := runNodeProgram(t, node, sdkResumeDir, "resume.mjs", in, 10*time.Minute)
 	var got struct {
 		Node    string         `json:"node"`
 		Results []resumeResult `json:"results"`
