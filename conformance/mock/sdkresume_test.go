@@ -39,7 +39,7 @@ var resumeScenarios = map[string][]string{
 	clientAI5:      {"same-page", "same-page-node", "reload", "after-end", "unknown", "no-key", "other-team"},
 	clientAI6:      {"same-page", "same-page-node", "reload", "after-end", "unknown", "no-key", "other-team"},
 	clientAI7:      {"same-page", "same-page-node", "reload", "after-end", "unknown", "no-key", "other-team"},
-	clientWorkflow: {"post-cut", "reload", "tail", "after-end", "unknown", "no-key", "other-team", "default-headers"},
+	clientWorkflow: {"post-cut", "reload", "tail", "after-end", "unknown", "no-key", "other-team"},
 	clientAI4:      {"same-page", "reload", "after-end", "unknown", "no-key", "other-team"},
 }
 
@@ -60,19 +60,18 @@ func resumeRunning(scenario string) bool {
 // resumeRun is one run of resume.mjs: a client, a scenario, the cutting
 // mock and its uncut twin.
 type resumeRun struct {
-	Name     string         `json:"name"`
-	Client   string         `json:"client"`
-	Scenario string         `json:"scenario"`
-	URL      string         `json:"url"`
-	Ref      string         `json:"ref"`
-	Key      string         `json:"key"`
-	OtherKey string         `json:"otherKey"`
-	Text     string         `json:"text"`
-	ChatID   string         `json:"chatId"`
-	Body     map[string]any `json:"body,omitempty"`
-	Tail     int            `json:"tail,omitempty"`
-	fault    string         // the mock's fault
-	variant  string         // the mock's variant
+	Name     string `json:"name"`
+	Client   string `json:"client"`
+	Scenario string `json:"scenario"`
+	URL      string `json:"url"`
+	Ref      string `json:"ref"`
+	Key      string `json:"key"`
+	OtherKey string `json:"otherKey"`
+	Text     string `json:"text"`
+	ChatID   string `json:"chatId"`
+	Tail     int    `json:"tail,omitempty"`
+	fault    string // the mock's fault
+	variant  string // the mock's variant
 }
 
 // resumeError is an error as resume.mjs reports it.
@@ -247,9 +246,6 @@ func newResumeRun(t *testing.T, client, scenario string, opts Options, seed uint
 	if client != clientAI4 {
 		opts.Protocol = protocol.UI
 	}
-	if client == clientWorkflow {
-		run.Body = map[string]any{"backend": "WORKFLOW"}
-	}
 	if scenario == "tail" {
 		run.Tail = lastStepTail(t, opts, run)
 	}
@@ -266,7 +262,6 @@ func lastStepTail(t *testing.T, opts Options, run *resumeRun) int {
 	t.Helper()
 	body, err := json.Marshal(map[string]any{
 		"messages": []any{map[string]any{"id": "user-1", "role": "user", "parts": []any{map[string]any{"type": "text", "text": run.Text}}}},
-		"backend":  run.Body["backend"],
 	})
 	require.NoError(t, err)
 	_, ts := newMock(t, opts)

@@ -80,6 +80,15 @@ var (
 		assert.Nil(t, got[1]["metadata"])
 		assert.Equal(t, jsonOf(t, ref[1]["parts"]), jsonOf(t, got[1]["parts"]))
 	}}
+	// harmOtherChat: a new chat shows the answer of the chat before it,
+	// as its own.
+	harmOtherChat = resumeOutcome{"shows another chat's answer as its own", func(t *testing.T, _ *resumeRun, r resumeResult) {
+		assertQuiet(t, r)
+		ref, got := messagesOf(t, r.Reference), messagesOf(t, r.Messages)
+		require.Len(t, got, 1, "%s", r.Messages)
+		assert.Equal(t, "assistant", got[0]["role"])
+		assert.Equal(t, jsonOf(t, ref[1]["parts"]), jsonOf(t, got[0]["parts"]), "the answer of the chat cut before")
+	}}
 	// harmV4RestAppended: ai 4 on the page that lost the connection
 	// appends the rest to what it kept: the text whole, its parts split at
 	// the cut.
@@ -170,6 +179,7 @@ var resumeHarm = map[string]map[clientScenario]resumeOutcome{
 	faultSubscribeOffByOne:     {},
 	faultSubscribeGoneAfterEnd: {},
 	faultSubscribeUnknownEmpty: {},
+	faultResumeOtherChat:       {{clientAI4, "unknown"}: harmOtherChat},
 	faultResumeUnauthenticated: {{clientAI4, "no-key"}: harmReads},
 	faultResumeOtherTeam:       {{clientAI4, "other-team"}: harmReads},
 
@@ -213,6 +223,7 @@ var resumeHarm = map[string]map[clientScenario]resumeOutcome{
 		{clientWorkflow, "after-end"}:  harmPolls,
 		{clientWorkflow, "no-key"}:     harmPolls,
 		{clientWorkflow, "other-team"}: harmPolls,
+		{clientWorkflow, "unknown"}:    harmPolls,
 	},
 	faultUIResume204Running: {
 		{clientAI5, "same-page"}:      harmKeepsCut,
@@ -247,6 +258,11 @@ var resumeHarm = map[string]map[clientScenario]resumeOutcome{
 		{clientWorkflow, "reload"}:    harmLostStart,
 		{clientWorkflow, "after-end"}: harmLostStart,
 	},
+	faultUIResumeOtherChat: {
+		{clientAI5, "unknown"}: harmOtherChat,
+		{clientAI6, "unknown"}: harmOtherChat,
+		{clientAI7, "unknown"}: harmOtherChat,
+	},
 	faultUISubscribeOffByOne:     {},
 	faultUISubscribeGoneAfterEnd: {},
 	faultUISubscribeUnknownEmpty: {},
@@ -272,7 +288,8 @@ func TestResumeRealClientsFaults(t *testing.T) {
 	node := needResumeClients(t)
 	var runs []*resumeRun
 	for _, f := range ResumeFaults() {
-		require.Contains(t, resumeHarm, f.Name, "the fault table has a row for every resume fault")
+		_, ok := resumeHarm[f.Name]
+		require.True(t, ok, "the fault table has no row for %s: %s", f.Name, f.Description)
 		for _, c := range resumeClients {
 			if (c == clientAI4) == (f.Protocol == protocol.UI) {
 				continue

@@ -20,12 +20,12 @@
 //   npm ci && node resume.mjs < runs.json > results.json
 //
 // runs.json is [{name, client, scenario, url, ref, key, otherKey, text,
-// chatId, body, tail}]: url the cutting mock's base URL, ref an uncut
-// twin's (the same seed: the same ids), key the API key, otherKey a key
-// of another team, text the user's message, chatId the chat id the AI SDK
-// clients choose (the workflow transport sends none), body extra fields
-// of the POST body (backend for the workflow transport), tail the negative
-// initialStartIndex of the tail scenario. The scenarios:
+// chatId, tail}]: url the cutting mock's base URL, ref an uncut twin's
+// (the same seed: the same ids), key the API key, otherKey a key of
+// another team, text the user's message, chatId the chat id the AI SDK
+// clients choose (the workflow transport sends none), tail the negative
+// initialStartIndex of the tail scenario. Each client sends its own
+// request bodies and headers, its key added. The scenarios:
 //
 //   same-page       the POST is cut; resumeStream() on the same Chat. The
 //                   cut reaches the client as a browser reports a broken
@@ -45,15 +45,12 @@
 //                   DefaultChatTransport's clients, the user message alone
 //                   for the workflow transport and for ai 4 (whose
 //                   useAutoResume resumes only then).
-//   unknown         a new chat (an id the client made up, no message)
-//                   resumes on mount.
+//   unknown         after the cut chat, a new chat (an id the client
+//                   made up, no message) resumes on mount.
 //   no-key, other-team  as after-end, resuming without a key, or with
 //                   otherKey.
 //   tail            (workflow) after the stream ended, a new page resumes
 //                   from the tail: initialStartIndex = tail.
-//   default-headers (workflow) the POST with the transport's own headers
-//                   alone (no Content-Type), where every other scenario's
-//                   app adds Content-Type: application/json.
 //
 // The output is {node, results: [{name, reference, referenceChunks, cut,
 // cutError, messages, status, error, requests, chunkIndex, logs}]}:
@@ -207,11 +204,6 @@ async function aiSDK(sdk, run) {
   out.reference = ref.messages;
   rec.requests.length = 0;
 
-  if (run.scenario === 'unknown') {
-    const chat = newChat(sdk, { id: 'chat-made-up-by-the-client', transport: transport(run.key, run.url), prefix: 'gen' });
-    await settle(chat, () => chat.resumeStream(), 'resumeStream');
-    return { ...out, messages: chat.messages, status: chat.status, error: errorOf(chat.error) };
-  }
   const page1 = newChat(sdk, { id: run.chatId, transport: transport(run.key, run.url), prefix: 'gen' });
   await settle(page1, () => page1.sendMessage(userMessage(run.text)), 'the cut POST');
   out.cut = page1.messages;
@@ -223,6 +215,9 @@ async function aiSDK(sdk, run) {
       break;
     case 'reload':
       chat = newChat(sdk, { id: run.chatId, transport: transport(run.key, run.url, 2), messages: [userMessage(run.text)], prefix: 'gen2' });
+      break;
+    case 'unknown':
+      chat = newChat(sdk, { id: 'chat-made-up-by-the-client', transport: transport(run.key, run.url, 2), prefix: 'gen2' });
       break;
     case 'after-end':
     case 'no-key':
@@ -245,25 +240,21 @@ async function workflow(run) {
   const out = { requests: rec.requests };
   const logs = [];
   const ends = [];
-  const transport = (key, api, { page = 1, initialStartIndex, plain = false } = {}) =>
+  const transport = (key, api, { page = 1, initialStartIndex } = {}) =>
     new WorkflowChatTransport({
       api: new URL('/api/chat', api).href,
       fetch: rec.fetchOf(page),
       initialStartIndex,
       onChatEnd: ({ chunkIndex }) => ends.push(chunkIndex),
-      // The transport sends no Content-Type (fetch labels its string body
-      // text/plain); this API's spec requires application/json, which an
-      // app adds here, but in the default-headers scenario.
-      prepareSendMessagesRequest: ({ messages, body }) => ({
-        headers: plain ? headersOf(key) : { ...headersOf(key), 'Content-Type': 'application/json' },
-        body: { messages, ...body },
-      }),
+      // The app adds its key; the body is the transport's own, {messages},
+      // sent without a Content-Type (fetch labels it text/plain).
+      prepareSendMessagesRequest: () => ({ headers: headersOf(key) }),
       prepareReconnectToStreamRequest: () => ({ headers: headersOf(key) }),
     });
   const logged = console.error;
   console.error = (...args) => logs.push(args.map((a) => String(a?.message ?? a)).join(' ').split('\n')[0]);
   try {
-    const send = (chat) => chat.sendMessage(userMessage(run.text), { body: run.body });
+    const send = (chat) => chat.sendMessage(userMessage(run.text));
     const ref = newChat(ai7, { id: 'client-chat-id', transport: transport(run.key, run.ref), prefix: 'gen' });
     await settle(ref, () => send(ref), 'the uncut read');
     out.reference = ref.messages;
@@ -272,27 +263,23 @@ async function workflow(run) {
     ends.length = 0;
     logs.length = 0;
 
-    if (run.scenario === 'unknown') {
-      const chat = newChat(ai7, { id: 'chat-made-up-by-the-client', transport: transport(run.key, run.url), prefix: 'gen' });
-      await settle(chat, () => chat.resumeStream(), 'resumeStream');
-      return { ...out, messages: chat.messages, status: chat.status, error: errorOf(chat.error), logs };
-    }
-    const plain = run.scenario === 'default-headers';
-    const page1 = newChat(ai7, { id: 'client-chat-id', transport: transport(run.key, run.url, { plain }), prefix: 'gen' });
+    const page1 = newChat(ai7, { id: 'client-chat-id', transport: transport(run.key, run.url), prefix: 'gen' });
     if (run.scenario === 'reload') rec.onBroken = () => page1.stop(); // the page closes at the cut
     await settle(page1, () => send(page1), 'the cut POST');
     rec.onBroken = () => {};
     out.cut = page1.messages;
     out.cutError = errorOf(page1.error);
     let chat = page1;
-    if (run.scenario !== 'post-cut' && run.scenario !== 'default-headers') {
+    if (run.scenario !== 'post-cut') {
       // The new page knows the chat by the id the server gave it (the
       // start chunk's metadata), not the one the old page made up; where
       // the cut came before it, by the POST's x-workflow-run-id.
-      const chatId = page1.messages.at(-1)?.metadata?.chatId ?? rec.requests[0]?.runId;
+      let chatId = page1.messages.at(-1)?.metadata?.chatId ?? rec.requests[0]?.runId;
+      if (run.scenario === 'unknown') chatId = 'chat-made-up-by-the-client';
       const key = run.scenario === 'no-key' ? '' : run.scenario === 'other-team' ? run.otherKey : run.key;
       const start = run.scenario === 'tail' ? run.tail : undefined;
-      chat = newChat(ai7, { id: chatId, transport: transport(key, run.url, { page: 2, initialStartIndex: start }), messages: [userMessage(run.text)], prefix: 'gen2' });
+      const held = run.scenario === 'unknown' ? [] : [userMessage(run.text)];
+      chat = newChat(ai7, { id: chatId, transport: transport(key, run.url, { page: 2, initialStartIndex: start }), messages: held, prefix: 'gen2' });
       await settle(chat, () => chat.resumeStream(), 'resumeStream');
     }
     return { ...out, messages: chat.messages, status: chat.status, error: errorOf(chat.error), chunkIndex: ends.at(-1), logs };
@@ -365,11 +352,6 @@ async function aiSDK4(run) {
   out.reference = v4Messages(ref.messages);
   rec.requests.length = 0;
 
-  if (run.scenario === 'unknown') {
-    const chat = new V4Chat({ id: 'chat-made-up-by-the-client', api: run.url, key: run.key, fetch: rec.fetchOf(1) });
-    await settle(chat, () => chat.experimental_resume(), 'experimental_resume');
-    return { ...out, messages: v4Messages(chat.messages), status: chat.status, error: errorOf(chat.error) };
-  }
   const page1 = new V4Chat({ id: run.chatId, api: run.url, key: run.key, fetch: rec.fetchOf(1) });
   await settle(page1, () => page1.append(run.text), 'the cut POST');
   out.cut = v4Messages(page1.messages);
@@ -379,7 +361,9 @@ async function aiSDK4(run) {
     // useAutoResume (ai 4.3.19's docs) resumes on mount when the last
     // message the server persisted is the user's.
     const key = run.scenario === 'no-key' ? '' : run.scenario === 'other-team' ? run.otherKey : run.key;
-    chat = new V4Chat({ id: run.chatId, api: run.url, key, fetch: rec.fetchOf(2), messages: [page1.messages[0]] });
+    chat = run.scenario === 'unknown'
+      ? new V4Chat({ id: 'chat-made-up-by-the-client', api: run.url, key, fetch: rec.fetchOf(2) })
+      : new V4Chat({ id: run.chatId, api: run.url, key, fetch: rec.fetchOf(2), messages: [page1.messages[0]] });
   }
   await settle(chat, () => chat.experimental_resume(), 'experimental_resume');
   return { ...out, messages: v4Messages(chat.messages), status: chat.status, error: errorOf(chat.error) };
