@@ -201,12 +201,12 @@ async function aiSDK(sdk, run) {
 
   const ref = newChat(sdk, { id: run.chatId, transport: transport(run.key, run.ref), prefix: 'gen' });
   await settle(ref, () => ref.sendMessage(userMessage(run.text)), 'the uncut read');
-  out.reference = ref.messages;
+  out.reference = structuredClone(ref.messages);
   rec.requests.length = 0;
 
   const page1 = newChat(sdk, { id: run.chatId, transport: transport(run.key, run.url), prefix: 'gen' });
   await settle(page1, () => page1.sendMessage(userMessage(run.text)), 'the cut POST');
-  out.cut = page1.messages;
+  out.cut = structuredClone(page1.messages);
   out.cutError = errorOf(page1.error);
   let chat = page1;
   switch (run.scenario) {
@@ -257,7 +257,7 @@ async function workflow(run) {
     const send = (chat) => chat.sendMessage(userMessage(run.text));
     const ref = newChat(ai7, { id: 'client-chat-id', transport: transport(run.key, run.ref), prefix: 'gen' });
     await settle(ref, () => send(ref), 'the uncut read');
-    out.reference = ref.messages;
+    out.reference = structuredClone(ref.messages);
     out.referenceChunks = ends[0];
     rec.requests.length = 0;
     ends.length = 0;
@@ -267,7 +267,7 @@ async function workflow(run) {
     if (run.scenario === 'reload') rec.onBroken = () => page1.stop(); // the page closes at the cut
     await settle(page1, () => send(page1), 'the cut POST');
     rec.onBroken = () => {};
-    out.cut = page1.messages;
+    out.cut = structuredClone(page1.messages);
     out.cutError = errorOf(page1.error);
     let chat = page1;
     if (run.scenario !== 'post-cut') {
@@ -349,12 +349,12 @@ async function aiSDK4(run) {
   const out = { requests: rec.requests };
   const ref = new V4Chat({ id: run.chatId, api: run.ref, key: run.key, fetch: rec.fetchOf(1) });
   await settle(ref, () => ref.append(run.text), 'the uncut read');
-  out.reference = v4Messages(ref.messages);
+  out.reference = v4Messages(structuredClone(ref.messages));
   rec.requests.length = 0;
 
   const page1 = new V4Chat({ id: run.chatId, api: run.url, key: run.key, fetch: rec.fetchOf(1) });
   await settle(page1, () => page1.append(run.text), 'the cut POST');
-  out.cut = v4Messages(page1.messages);
+  out.cut = v4Messages(structuredClone(page1.messages));
   out.cutError = errorOf(page1.error);
   let chat = page1;
   if (run.scenario !== 'same-page') {
