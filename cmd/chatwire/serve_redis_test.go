@@ -39,15 +39,7 @@ func TestServeResumeStoreRedis(t *testing.T) {
 			assert.Contains(t, a.stderr.String(), "chatwire serve: resume-store "+store+": the streams are shared with every serve on it")
 			lb := redistest.RoundRobin(t, a.url, b.url)
 			do := func(method, path, body string) (int, string, error) {
-				req, err := http.NewRequest(method, lb.URL+path, strings.NewReader(body))
-				require.NoError(t, err)
-				req.Header.Set("Authorization", "Bearer "+mock.KeyValid)
-				req.Header.Set("Content-Type", "application/json")
-				resp, err := http.DefaultClient.Do(req)
-				require.NoError(t, err, "%s %s", method, path)
-				defer resp.Body.Close()
-				got, err := io.ReadAll(resp.Body)
-				return resp.StatusCode, string(got), err
+				return keyedRequest(t, method, lb.URL+path, body)
 			}
 
 			code, head, err := do("POST", "/api/chat", tt.body) // to a

@@ -401,15 +401,7 @@ func TestServeCutAfterAndResume(t *testing.T) {
 			s := startServe(t, "-protocol", tt.proto, "-pace", "0s", "-lines", "3", "-cut-after", "4", "-resume-max-streams", "1")
 			assert.Contains(t, s.stderr.String(), "chatwire serve: cut-after 4: the first response of each created stream is cut after 4 ")
 			do := func(method, path, body string) (int, string, error) {
-				req, err := http.NewRequest(method, s.url+path, strings.NewReader(body))
-				require.NoError(t, err)
-				req.Header.Set("Authorization", "Bearer "+mock.KeyValid)
-				req.Header.Set("Content-Type", "application/json")
-				resp, err := http.DefaultClient.Do(req)
-				require.NoError(t, err, "%s %s", method, path)
-				defer resp.Body.Close()
-				b, err := io.ReadAll(resp.Body)
-				return resp.StatusCode, string(b), err
+				return keyedRequest(t, method, s.url+path, body)
 			}
 			code, got, err := do("POST", "/api/chat", tt.body)
 			require.Equal(t, 200, code, got)
@@ -443,4 +435,20 @@ func TestServeCutAfterAndResume(t *testing.T) {
 			assert.Equal(t, exitOK, s.stop(t))
 		})
 	}
+}
+
+// keyedRequest sends a JSON request with the mock's valid key and reads
+// its whole body: the status, the body, and the error that ended the
+// read (a cut stream's).
+func keyedRequest(t *testing.T, method, url, body string) (int, string, error) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+mock.KeyValid)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err, "%s %s", method, url)
+	defer resp.Body.Close()
+	got, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(got), err
 }
