@@ -17,6 +17,7 @@ import (
 
 	"github.com/chatwire/chatwire/internal/chatapi"
 	"github.com/chatwire/chatwire/internal/protocol"
+	"github.com/chatwire/chatwire/internal/redistest"
 	"github.com/chatwire/chatwire/resumable"
 )
 
@@ -132,7 +133,26 @@ func needResumeClients(t *testing.T) string {
 // an ended one. Either way the run does not depend on timing.
 func resumeMock(t *testing.T, opts Options, running bool) string {
 	t.Helper()
-	store := resumable.NewMemory(resumable.MemoryOptions{})
+	return resumeMockOn(t, opts, running, "")
+}
+
+// resumeMockOn is resumeMock, on two instances behind a round-robin proxy
+// where pair is a Redis store's URL: both keep their streams in it, the
+// first request (the create) goes to the first and the next (its resume)
+// to the second, as behind a load balancer.
+func resumeMockOn(t *testing.T, opts Options, running bool, pair string) string {
+	t.Helper()
+	var store resumable.Store = resumable.NewMemory(resumable.MemoryOptions{})
+	var second resumable.Store
+	if pair != "" {
+		open := func() resumable.Store {
+			st, closeStore, err := resumable.Open(t.Context(), pair, resumable.Bounds{})
+			require.NoError(t, err, "the Redis store")
+			t.Cleanup(func() { closeStore() })
+			return st
+		}
+		store, second = open(), open()
+	}
 	opts.Store = store
 	release := make(chan struct{})
 	var once sync.Once
@@ -153,24 +173,33 @@ func resumeMock(t *testing.T, opts Options, running bool) string {
 			}
 		}
 	}
-	s, err := New(opts)
-	require.NoError(t, err)
-	t.Cleanup(s.Close)
-	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet {
-			s.ServeHTTP(w, r)
-			return
-		}
-		if !running {
-			waitEnded(r.Context(), store, resumeID(r))
-		}
-		rw := &releaseWriter{ResponseWriter: w, release: func() { once.Do(func() { close(release) }) }}
-		defer rw.release()
-		s.ServeHTTP(rw, r)
-	})
-	ts := httptest.NewServer(h)
-	t.Cleanup(ts.Close)
-	return ts.URL
+	serve := func(opts Options) string {
+		s, err := New(opts)
+		require.NoError(t, err)
+		t.Cleanup(s.Close)
+		h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method != http.MethodGet {
+				s.ServeHTTP(w, r)
+				return
+			}
+			if !running {
+				waitEnded(r.Context(), store, resumeID(r))
+			}
+			rw := &releaseWriter{ResponseWriter: w, release: func() { once.Do(func() { close(release) }) }}
+			defer rw.release()
+			s.ServeHTTP(rw, r)
+		})
+		ts := httptest.NewServer(h)
+		t.Cleanup(ts.Close)
+		return ts.URL
+	}
+	first := serve(opts)
+	if second == nil {
+		return first
+	}
+	opts.Store = second
+	opts.Seed += 1 << 32 // its own ids, as instances sharing a store must have
+	return redistest.RoundRobin(t, first, serve(opts)).URL
 }
 
 // resumeID returns the chat, run or stream id a resume request names.
@@ -228,6 +257,13 @@ func (w *releaseWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 // opts's fault and variants (or none), its mocks started.
 func newResumeRun(t *testing.T, client, scenario string, opts Options, seed uint64) *resumeRun {
 	t.Helper()
+	return newResumeRunOn(t, client, scenario, opts, seed, "")
+}
+
+// newResumeRunOn is newResumeRun, its cutting mock two instances on the
+// Redis store at pair (resumeMockOn) where pair is not empty.
+func newResumeRunOn(t *testing.T, client, scenario string, opts Options, seed uint64, pair string) *resumeRun {
+	t.Helper()
 	opts = Options{Seed: seed, Fault: opts.Fault, Variants: opts.Variants}
 	run := &resumeRun{
 		Client: client, Scenario: scenario, fault: opts.Fault,
@@ -251,7 +287,7 @@ func newResumeRun(t *testing.T, client, scenario string, opts Options, seed uint
 	}
 	run.Ref = resumeMock(t, opts, false)
 	opts.CutAfter = DefaultCutAfter
-	run.URL = resumeMock(t, opts, resumeRunning(scenario))
+	run.URL = resumeMockOn(t, opts, resumeRunning(scenario), pair)
 	return run
 }
 

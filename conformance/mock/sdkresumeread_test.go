@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/chatwire/chatwire/internal/chatapi"
+	"github.com/chatwire/chatwire/internal/redistest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -93,6 +94,31 @@ func TestResumeRealClients(t *testing.T) {
 	}
 	nodeVersion, results := runResumeClients(t, node, runs)
 	t.Logf("node %s, %d runs", nodeVersion, len(runs))
+	for i, run := range runs {
+		r := results[i]
+		t.Run(run.Name, func(t *testing.T) {
+			assertConformantResume(t, run, r)
+		})
+	}
+}
+
+// TestResumeRealClientsRedisPair is TestResumeRealClients with the cutting
+// mock on two instances that keep their streams in one real Redis
+// (redis-server, internal/redistest), behind a round-robin proxy: each
+// real client's stream is cut on the first instance and resumed on the
+// second, and ends as against one mock.
+func TestResumeRealClientsRedisPair(t *testing.T) {
+	node := needResumeClients(t)
+	srv := redistest.Start(t)
+	var runs []*resumeRun
+	for _, c := range resumeClients {
+		for _, sc := range resumeScenarios[c] {
+			pair := fmt.Sprintf("%s?prefix=pair%d:", srv.URL(), len(runs))
+			runs = append(runs, newResumeRunOn(t, c, sc, Options{}, uint64(9000+len(runs)), pair))
+		}
+	}
+	nodeVersion, results := runResumeClients(t, node, runs)
+	t.Logf("node %s, %d runs on two instances sharing Redis", nodeVersion, len(runs))
 	for i, run := range runs {
 		r := results[i]
 		t.Run(run.Name, func(t *testing.T) {
