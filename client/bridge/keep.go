@@ -121,7 +121,10 @@ func newID(prefix string) string {
 func keepMeta(want protocol.Protocol, chatID string, h http.Header) resumable.Meta {
 	m := resumable.Meta{ID: newID("strm_"), ChatID: chatID, Owner: owner(h), Protocol: want}
 	if m.ChatID == "" {
-		m.ChatID = m.ID
+		// A stream that names no chat is kept under a chat id of its own
+		// (ids of every kind share one namespace in a store): its client
+		// resumes it by the run id the POST's answer carries.
+		m.ChatID = newID("chat_")
 	}
 	if want == protocol.UI {
 		m.RunID = newID("run_")

@@ -233,6 +233,13 @@ func (u *upstream) lost(err error) {
 		// The protocol's end, or a v4 stream with no end to wait for.
 		u.fail(err)
 		return
+	case err == nil && u.v4 != nil && (u.chatID == "" || u.body != nil && u.conn == u.index):
+		// A v4 stream's clean end without d: after its step parts is
+		// resumed where it can be, in case a proxy ended it; where it
+		// cannot (no chat id), or where the service's replay ends at the
+		// same place, it is the end, as ai 4's client takes it.
+		u.fail(nil)
+		return
 	case err == nil && u.conn < u.index:
 		err = fmt.Errorf("%w: it ended after %d of the %d items read before", ErrUpstreamReplay, u.conn, u.index)
 	case err == nil && u.ui != nil:
