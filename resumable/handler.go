@@ -396,6 +396,7 @@ func (h *Handlers) serveFrom(w http.ResponseWriter, r *http.Request, info Info, 
 	if n < 0 {
 		from = max(0, info.Len+n)
 	}
+	info = h.awaitIndex(r.Context(), info, from)
 	switch {
 	case info.End != nil && info.End.Reason == Cut:
 		h.fail(w, r, cutError(info))
@@ -407,6 +408,34 @@ func (h *Handlers) serveFrom(w http.ResponseWriter, r *http.Request, info Info, 
 	}
 	w.Header().Set(HeaderTailIndex, strconv.FormatInt(info.Len-1, 10))
 	h.serve(w, r, info, from)
+}
+
+// awaitIndexFor bounds how long a request for an index past a running
+// stream's items waits for them.
+const awaitIndexFor = 2 * time.Second
+
+// awaitIndex waits, up to awaitIndexFor, until the running stream info has
+// items up to index from: a client may have read them live before the
+// store shows them (a Redis store batches its writes, and another
+// instance sees them a round trip later). It returns the stream as it
+// then is.
+func (h *Handlers) awaitIndex(ctx context.Context, info Info, from int64) Info {
+	deadline := time.Now().Add(awaitIndexFor)
+	for from > info.Len && info.End == nil && time.Now().Before(deadline) {
+		t := time.NewTimer(10 * time.Millisecond)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return info
+		case <-t.C:
+		}
+		next, err := h.Store.Stat(ctx, info.ID)
+		if err != nil {
+			return info
+		}
+		info = next
+	}
+	return info
 }
 
 // serve writes stream info from index from, live to its end, or answers

@@ -578,3 +578,28 @@ func TestNoGoroutineLeft(t *testing.T) {
 		t.Fatalf("%d goroutines before, %d after:\n%s", before, n, buf[:runtime.Stack(buf, true)])
 	}
 }
+
+// TestIndexAheadOfTheStore: a startIndex past the items a running stream
+// has in the store waits for them (a client may have read them live
+// before the store shows them: a Redis store batches its writes), and is
+// served from there once they come; past a stream that ended, it is 400.
+func TestIndexAheadOfTheStore(t *testing.T) {
+	s := newService(t, handlerStore(t), &resumable.Handlers{})
+	ui := uiStream("msg_1", "a", "b", "c")
+	p := newProducer(t, s.store, uiMeta("chat_u", 1), ui)
+	p.write(t, 3)
+	resp := make(chan *http.Response, 1)
+	go func() { resp <- s.open(t, http.MethodGet, "/api/chat/chat_u/stream?startIndex=5", "team") }()
+	time.Sleep(50 * time.Millisecond) // the request waits, whenever it comes
+	p.finish(t)
+	r := <-resp
+	defer r.Body.Close()
+	require.Equal(t, 200, r.StatusCode, "served once the items came")
+	rest, err := io.ReadAll(r.Body)
+	require.NoError(t, err)
+	assert.Equal(t, frames(ui[5:], true), string(rest), "from index 5")
+
+	code, body, err := s.get(t, "/api/chat/chat_u/stream?startIndex=99", "team")
+	require.NoError(t, err)
+	assert.Equal(t, 400, code.StatusCode, "past a stream that ended: %s", body)
+}

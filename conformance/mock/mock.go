@@ -246,7 +246,7 @@ func New(opts Options) (*Server, error) {
 // streams end; Close ends them early.
 func (s *Server) Close() {
 	s.stop()
-	s.producers.Wait()
+	s.waitProducers()
 }
 
 // sleep is the default Options.Sleep.

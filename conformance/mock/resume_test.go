@@ -285,7 +285,7 @@ func TestCutOnlyTheFirstResponse(t *testing.T) {
 	require.Equal(t, 200, resp.StatusCode)
 	require.Error(t, err, "a publish's stream is cut too: %q", got)
 	assert.Len(t, v4Lines(got), 2)
-	s.producers.Wait()
+	s.waitProducers()
 	for _, path := range []string{"/api/chat?chatId=" + id, "/api/chat/" + id + "/subscribe", "/api/chat/" + id + "/subscribe?startIndex=1"} {
 		resp, body := get(t, ts, path)
 		require.Equal(t, 200, resp.StatusCode, body)
@@ -501,7 +501,7 @@ func TestResumeEvictions(t *testing.T) {
 				_, body := send(t, ts, request{auth: bearer(KeyValid), body: `{"content":"x"}`})
 				ids = append(ids, chatIDOf(t, p, body))
 			}
-			s.producers.Wait()
+			s.waitProducers()
 			routes := func(id string) []string {
 				if p == ProtocolV4 {
 					return []string{"/api/chat?chatId=" + id, "/api/chat/" + id + "/subscribe"}
@@ -648,7 +648,7 @@ func TestResumeConcurrent(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
-	s.producers.Wait()
+	s.waitProducers()
 }
 
 // TestNoGoroutineLeft: once a mock's streams have ended (cut, resumed,
@@ -676,7 +676,7 @@ func TestNoGoroutineLeft(t *testing.T) {
 			}
 		}
 		_, _, _ = read(t, ts, request{auth: bearer(KeyValid), body: `{"content":"x","stream":false}`})
-		s.producers.Wait() // every stream ends on its own
+		s.waitProducers() // every stream ends on its own
 		ts.CloseClientConnections()
 		ts.Close()
 		ts.Client().CloseIdleConnections()
@@ -758,7 +758,7 @@ func TestResumeVariants(t *testing.T) {
 			resp, created, err := read(t, ts, request{auth: bearer(KeyValid), body: useChatBody("v1", "x")})
 			require.NoError(t, err)
 			require.Equal(t, 200, resp.StatusCode, created)
-			s.producers.Wait()
+			s.waitProducers()
 			if tt.variant == variantResume204AfterEnd {
 				// A replay while the stream runs: the stream's end marker
 				// is not yet written for a second chat paced by the test.
@@ -786,7 +786,7 @@ func TestResumeVariants(t *testing.T) {
 				b, err := io.ReadAll(rresp.Body)
 				rresp.Body.Close()
 				require.NoError(t, err)
-				s2.producers.Wait()
+				s2.waitProducers()
 				assert.True(t, strings.HasPrefix(string(b), cut), "the replay starts with what the cut response had")
 				assert.Contains(t, string(b), `data: {"type":"finish"}`, "the replay of a running stream, live to its end")
 			}

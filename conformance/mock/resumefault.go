@@ -95,7 +95,7 @@ func ResumeFaults() []Fault {
 			[]string{resumeCheck(contractWorkflow, "after-end")}, nil},
 		{faultUIWorkflowUnknown204, "GET /api/chat/{id}/stream?startIndex=N (workflow) answers 204 for a run or chat it does not know, instead of 404: the workflow transport throws \"Failed to fetch chat: 204\", as for a stream that ended",
 			[]string{resumeCheck(contractWorkflow, "unknown")}, nil},
-		{faultUIWorkflowOffByOne, "GET /api/chat/{id}/stream?startIndex=N (workflow) serves the chunks from N+1 (it takes N for the index of the last chunk received, not their count: the index-space bug of vercel/ai#19090): the workflow transport loses a chunk at each reconnect where the service has written past it, a text-delta inside a part (its text lost), or finish, after which it asks again without end; where it has not, N+1 is past the stream's end, answered 400, and the transport throws \"Failed to fetch chat: 400\"",
+		{faultUIWorkflowOffByOne, "GET /api/chat/{id}/stream?startIndex=N (workflow) serves the chunks from N+1 (it takes N for the index of the last chunk received, not their count: the index-space bug of vercel/ai#19090): the workflow transport loses a chunk at each reconnect, a text-delta inside a part (its text lost), or finish, after which it asks again without end; where N+1 is past a stream that no longer grows, the answer is 400 and the transport throws \"Failed to fetch chat: 400\"",
 			[]string{resumeCheck(contractWorkflow, "cut")}, nil},
 		{faultUISubscribeOffByOne, "subscribe serves startIndex=N from the chunk after N: a reader that resumes by the chunks it counted loses one",
 			[]string{resumeCheck(contractSubscribe, "cut")}, nil},

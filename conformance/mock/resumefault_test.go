@@ -33,7 +33,7 @@ func (e *resumeEnv) create(id string) string {
 		body = useChatBody(id, "A bakery")
 	}
 	_, got := cutRead(e.t, e.ts, body)
-	e.s.producers.Wait()
+	e.s.waitProducers()
 	return got
 }
 

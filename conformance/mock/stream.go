@@ -144,8 +144,15 @@ func (s *Server) streamLive(w *response, r *http.Request, c *chat, m *message, i
 // own, as the agent goes on producing: paced (before the first frame too
 // when paceFirst), to the end, then the end marker. When the server is
 // closed first the stream is ended as cut.
+//
+// The producer is counted under s.mu, so that waitProducers, which takes
+// s.mu first, is ordered after every producer a handler started.
 func (s *Server) produce(sw *resumable.Writer, frames [][]byte, paceFirst bool) {
-	s.producers.Go(func() {
+	s.mu.Lock()
+	s.producers.Add(1)
+	s.mu.Unlock()
+	go func() {
+		defer s.producers.Done()
 		for i, frame := range frames {
 			if (i > 0 || paceFirst) && s.opts.Pace > 0 && s.opts.Sleep(s.ctx, s.opts.Pace) != nil {
 				sw.Cut("the mock stopped")
@@ -164,7 +171,17 @@ func (s *Server) produce(sw *resumable.Writer, frames [][]byte, paceFirst bool) 
 			}
 		}
 		sw.Close()
-	})
+	}()
+}
+
+// waitProducers waits until the agent has produced every stream a handler
+// started.
+func (s *Server) waitProducers() {
+	// An empty critical section: it orders the Wait after every Add,
+	// each made under s.mu.
+	s.mu.Lock()
+	s.mu.Unlock()
+	s.producers.Wait()
 }
 
 // framer writes a stream response's frames (one a Write) as the server's

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -28,8 +29,8 @@ type resumeService struct {
 	items [][]byte // the stream's lines (v4) or chunks' data (UI)
 	store *resumable.Memory
 	h     *resumable.Handlers
-	fault string // "": conformant; "early", "late", "altered", "no-stream"
-	posts int
+	fault string       // "": conformant; "early", "late", "altered", "no-stream"
+	posts atomic.Int64 // the creates so far: each a chat of its own
 }
 
 func newResumeService(t *testing.T, proto protocol.Protocol, fault string) *httptest.Server {
@@ -82,8 +83,7 @@ func (s *resumeService) frame(it []byte) []byte {
 // post writes the stream, its chat id the first line's (v4) or the start
 // chunk's, a new chat each time.
 func (s *resumeService) post(w http.ResponseWriter, r *http.Request) {
-	s.posts++
-	n := strconv.Itoa(s.posts)
+	n := strconv.FormatInt(s.posts.Add(1), 10)
 	chatID := "chat_" + n
 	p := resumable.V4
 	if s.ui {
