@@ -175,6 +175,8 @@ func TestResumeAfterCut(t *testing.T) {
 					info, err := s.store.Stat(t.Context(), chatStream(t, s, chatID))
 					require.NoError(t, err)
 					assert.Nil(t, info.End, "the resume comes while the stream is still written (live to its end)")
+				} else {
+					s.waitProducers() // the resume comes once the stream has ended
 				}
 				rresp, rest := get(t, ts, path)
 				require.Equal(t, 200, rresp.StatusCode, "GET %s: %s", path, rest)
