@@ -219,7 +219,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 
-	ctx, cancel := p.exchangeContext(r)
+	ctx, cutCtx, cancel := p.exchangeContext(r)
 	defer cancel()
 	u := *p.Upstream
 	u.Path = strings.TrimSuffix(u.Path, "/") + r.URL.Path
@@ -260,7 +260,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	idle := newIdleReader(resp.Body, orDefault(p.IdleTimeout, DefaultIdleTimeout), cancel)
 	defer idle.stop()
-	from := cutReader{idle, r.Context()}
+	from := cutReader{idle, cutCtx}
 
 	var prefix []byte
 	if resp.StatusCode == http.StatusOK {
@@ -302,7 +302,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Del(protocol.HeaderV4)
 	h.Del(protocol.HeaderUI)
 	out := &lazyFlush{}
-	up := newUpstream(p, ctx, cancel, req, resp.Header, e.Got, src, idle, out)
+	up := newUpstream(p, ctx, cutCtx, cancel, req, resp.Header, e.Got, src, idle, out)
 	defer up.close()
 	up.first()
 	out.to(w)
@@ -355,23 +355,31 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // exchangeContext returns the context of an upstream exchange, bounded by
-// StreamTimeout. Unless NoResume is set it outlives the client's leaving
-// (a kept stream goes on into the store, for the client to resume) and
-// ends when the server stops, with the cause the server gives (which is
-// no plain context.Canceled, as a client's leaving is).
-func (p *Proxy) exchangeContext(r *http.Request) (context.Context, context.CancelFunc) {
+// StreamTimeout, and the context whose end makes a broken upstream read a
+// cut of the stream (a *cutError: no error frame, the client's body
+// broken) rather than the upstream's drop. With NoResume both end when
+// the client leaves, and the cut context is the request's. Otherwise the
+// exchange outlives the client's leaving (a kept stream goes on into the
+// store, for the client to resume, and an upstream that drops meanwhile
+// is resumed) and ends when the server stops, with the cause the server
+// gives (which is no plain context.Canceled, as a client's leaving is):
+// only that stop is a cut.
+func (p *Proxy) exchangeContext(r *http.Request) (ctx, cut context.Context, cancel context.CancelFunc) {
 	timeout := orDefault(p.StreamTimeout, DefaultStreamTimeout)
 	if p.NoResume {
-		return context.WithTimeout(r.Context(), timeout)
+		ctx, cancel := context.WithTimeout(r.Context(), timeout)
+		return ctx, r.Context(), cancel
 	}
-	base, cancelBase := context.WithCancelCause(context.WithoutCancel(r.Context()))
-	stop := context.AfterFunc(r.Context(), func() {
+	// cancel ends the exchange only (the idle timeout calls it too): what
+	// broke off then is the proxy's giving up, told in an error frame.
+	stopped, stop := context.WithCancelCause(context.WithoutCancel(r.Context()))
+	unwatch := context.AfterFunc(r.Context(), func() {
 		if c := context.Cause(r.Context()); !errors.Is(c, context.Canceled) {
-			cancelBase(c)
+			stop(c)
 		}
 	})
-	ctx, cancel := context.WithTimeout(base, timeout)
-	return ctx, func() { cancel(); stop(); cancelBase(nil) }
+	ctx, cancelTimeout := context.WithTimeout(stopped, timeout)
+	return ctx, stopped, func() { cancelTimeout(); unwatch() }
 }
 
 // statusWriter records the status a handler answers, for the log.
@@ -409,7 +417,7 @@ func (e *cutError) Error() string { return "stream cut: " + e.cause.Error() }
 func (e *cutError) Unwrap() error { return e.cause }
 
 // cutReader reads the upstream's body, and turns a read error into a
-// *cutError where the request's context ctx has ended.
+// *cutError where ctx, the exchange's cut context, has ended.
 type cutReader struct {
 	r   io.Reader
 	ctx context.Context

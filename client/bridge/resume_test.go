@@ -2,11 +2,13 @@ package bridge
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -227,9 +229,23 @@ func readThroughBridge(t *testing.T, up string, to protocol.Protocol, contract c
 		}
 	}
 	require.NoError(t, s.Err(), "the stream through the bridge reads to its end")
+	s.Close()
+	ps.Close() // waits for the bridge's handlers: each has logged its exchange
 	mu.Lock()
 	defer mu.Unlock()
+	// The POST's exchange first (a resume answered from the store may end
+	// before the POST's handler has logged), then the others as they ended.
+	slices.SortStableFunc(log, func(a, b Entry) int {
+		return cmp.Compare(b2i(a.Method != http.MethodPost), b2i(b.Method != http.MethodPost))
+	})
 	return parts, append([]Entry(nil), log...)
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // TestProxyResume: the Go client reading through the bridge across a cut

@@ -44,6 +44,7 @@ var ErrUpstreamReplay = errors.New("the upstream's replay is not the stream read
 type upstream struct {
 	p      *Proxy
 	ctx    context.Context // the exchange's
+	cutCtx context.Context // the exchange's cut context (exchangeContext)
 	cancel context.CancelFunc
 	api    string      // the POST's URL: the resume requests' base
 	header http.Header // the POST's headers (the key), for the resumes
@@ -71,8 +72,8 @@ type upstream struct {
 
 // newUpstream reads the stream of the POST req (its response's header h)
 // from src, the first body.
-func newUpstream(p *Proxy, ctx context.Context, cancel context.CancelFunc, req *http.Request, h http.Header, proto protocol.Protocol, src io.Reader, idle *idleReader, out *lazyFlush) *upstream {
-	u := &upstream{p: p, ctx: ctx, cancel: cancel, api: req.URL.String(), header: req.Header, proto: proto,
+func newUpstream(p *Proxy, ctx, cutCtx context.Context, cancel context.CancelFunc, req *http.Request, h http.Header, proto protocol.Protocol, src io.Reader, idle *idleReader, out *lazyFlush) *upstream {
+	u := &upstream{p: p, ctx: ctx, cutCtx: cutCtx, cancel: cancel, api: req.URL.String(), header: req.Header, proto: proto,
 		resume: !p.NoResume, idle: idle, seed: maphash.MakeSeed(), out: out}
 	src = out.reader(src)
 	if proto == protocol.UI {
@@ -308,7 +309,7 @@ func (u *upstream) reconnect(cause error) {
 		u.idle.stop()
 		u.body = resp.Body
 		u.idle = newIdleReader(resp.Body, u.idle.d, u.cancel)
-		src := u.out.reader(cutReader{u.idle, u.ctx})
+		src := u.out.reader(cutReader{u.idle, u.cutCtx})
 		if u.ui != nil {
 			u.ui.Reset(src)
 		} else {

@@ -250,11 +250,18 @@ func assertResumeRequests(t *testing.T, run *resumeRun, r resumeResult) {
 		require.NotEmpty(t, runID, "the POST carries x-workflow-run-id")
 		switch run.Scenario {
 		case "post-cut":
-			received := DefaultCutAfter
-			if run.variant == variantGzip {
-				received = gets[0].startIndex(t)
-				assert.LessOrEqual(t, received, DefaultCutAfter)
+			// The mock sent DefaultCutAfter chunks before the cut, but
+			// undici errors the body at the cut and drops what its
+			// reader had not yet taken (through gzip, what it had not
+			// inflated; through a proxy, which passes on the last chunks
+			// and the cut together, those chunks): the transport resumes
+			// from the chunks it read, one at least (the cut read holds
+			// the answer's beginning), DefaultCutAfter at most.
+			received := gets[0].startIndex(t)
+			if run.variant != variantGzip {
+				assert.GreaterOrEqual(t, received, 1, "the transport read the answer's start")
 			}
+			assert.LessOrEqual(t, received, DefaultCutAfter)
 			assert.Equal(t, fmt.Sprintf("%s/%s/stream?startIndex=%d", chatapi.ChatPath, runID, received), gets[0].Path,
 				"the transport resumes by the run id, from the chunks it received")
 		case "tail":
