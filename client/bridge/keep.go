@@ -114,18 +114,14 @@ func newID(prefix string) string {
 	return prefix + hex.EncodeToString(b[:])
 }
 
-// keepMeta describes the stream a translation writes to the client:
-// chatID the client's (from its body) or the upstream stream's, and for a
-// UI client a run id, which the POST's answer carries for the workflow
-// transport.
-func keepMeta(want protocol.Protocol, chatID string, h http.Header) resumable.Meta {
-	m := resumable.Meta{ID: newID("strm_"), ChatID: chatID, Owner: owner(h), Protocol: want}
-	if m.ChatID == "" {
-		// A stream that names no chat is kept under a chat id of its own
-		// (ids of every kind share one namespace in a store): its client
-		// resumes it by the run id the POST's answer carries.
-		m.ChatID = newID("chat_")
-	}
+// keepMeta describes the stream a translation writes to the client, but
+// for its chat id (the client's, from its body, or the upstream stream's,
+// known once its first item is read; a stream that names no chat is kept
+// under a chat id of its own, as ids of every kind share one namespace in
+// a store, and its client resumes it by the run id): for a UI client a
+// run id, which the POST's answer carries for the workflow transport.
+func keepMeta(want protocol.Protocol, h http.Header) resumable.Meta {
+	m := resumable.Meta{ID: newID("strm_"), Owner: owner(h), Protocol: want}
 	if want == protocol.UI {
 		m.RunID = newID("run_")
 	}

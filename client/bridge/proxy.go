@@ -2,6 +2,7 @@ package bridge
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -101,6 +102,7 @@ type Proxy struct {
 	handlers   *resumable.Handlers
 	v4Decoders sync.Pool // *linestream.Decoder, reused across streams
 	uiDecoders sync.Pool // *uistream.Decoder
+	copyBufs   sync.Pool // *[]byte of copyBufSize, for streams passed through
 }
 
 // An Entry describes one proxied request, for logs: never a header or a
@@ -284,7 +286,10 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if !translate {
 		w.WriteHeader(resp.StatusCode)
-		if _, err := io.Copy(flushWriter{w}, src); err != nil {
+		if f, ok := w.(http.Flusher); ok {
+			f.Flush() // the head as soon as the upstream's came
+		}
+		if err := p.passThrough(w, src); err != nil {
 			if e.Err == nil {
 				e.Err = err
 			}
@@ -301,6 +306,26 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Del("Content-Encoding")
 	h.Del(protocol.HeaderV4)
 	h.Del(protocol.HeaderUI)
+	// The head goes out as soon as the upstream's came, as a client
+	// reading the upstream itself would get it (a client's header timeout
+	// counts to it, not to the first part); the chat id the kept stream
+	// is filed under comes with the first item, read after.
+	var meta resumable.Meta
+	if !p.NoResume {
+		meta = keepMeta(e.Want, r.Header)
+		if meta.RunID != "" {
+			h.Set(resumable.HeaderRunID, meta.RunID)
+		}
+	}
+	if e.Want == protocol.UI {
+		uistream.Headers(h)
+	} else {
+		linestream.SetHeaders(h)
+	}
+	w.WriteHeader(resp.StatusCode)
+	if f, ok := w.(http.Flusher); ok {
+		f.Flush()
+	}
 	out := &lazyFlush{}
 	up := newUpstream(p, ctx, cutCtx, cancel, req, resp.Header, e.Got, src, idle, out)
 	defer up.close()
@@ -308,22 +333,15 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	out.to(w)
 	var kept *resumable.Writer
 	if !p.NoResume {
-		chatID := clientChatID
-		if chatID == "" {
-			chatID = up.chatID
-		}
-		kept = resumable.NewWriter(context.WithoutCancel(ctx), p.store, w, keepMeta(e.Want, chatID, r.Header))
+		meta.ChatID = cmp.Or(clientChatID, up.chatID, newID("chat_"))
+		kept = resumable.NewWriter(context.WithoutCancel(ctx), p.store, w, meta)
 		out.to(kept)
 	}
 	if e.Want == protocol.UI {
-		uistream.Headers(h)
-		w.WriteHeader(resp.StatusCode)
 		t := NewToUI(p.Options)
 		err = pump(out, up.next, up.Err, func(dst []byte) ([]byte, error) { return t.Part(dst, up.Part()) }, t)
 		e.Stats = t.Stats
 	} else {
-		linestream.SetHeaders(h)
-		w.WriteHeader(resp.StatusCode)
 		t := NewToV4(p.Options)
 		err = pump(out, up.next, up.Err, func(dst []byte) ([]byte, error) { return t.Chunk(dst, up.Chunk()) }, t)
 		e.Stats = t.Stats
@@ -457,16 +475,37 @@ func sniff(r io.Reader) (protocol.Protocol, []byte, error) {
 	return protocol.Unknown, buf, nil
 }
 
-// flushWriter flushes after each write, so that a stream passed through
-// keeps its pace.
-type flushWriter struct{ w http.ResponseWriter }
+// copyBufSize is the size of the buffer a stream passed through is read
+// with.
+const copyBufSize = 32 << 10
 
-func (f flushWriter) Write(b []byte) (int, error) {
-	n, err := f.w.Write(b)
-	if fl, ok := f.w.(http.Flusher); ok {
-		fl.Flush()
+// passThrough writes src to w as it comes, flushing after each read, with
+// a buffer from the proxy's pool.
+func (p *Proxy) passThrough(w http.ResponseWriter, src io.Reader) error {
+	bp, _ := p.copyBufs.Get().(*[]byte)
+	if bp == nil {
+		b := make([]byte, copyBufSize)
+		bp = &b
 	}
-	return n, err
+	defer p.copyBufs.Put(bp)
+	rc := http.NewResponseController(w)
+	for {
+		n, err := src.Read(*bp)
+		if n > 0 {
+			if _, werr := w.Write((*bp)[:n]); werr != nil {
+				return werr
+			}
+			if ferr := rc.Flush(); ferr != nil {
+				return ferr
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
 }
 
 // idleReader cancels the exchange when its reader gives nothing for d.

@@ -32,6 +32,7 @@ func BenchmarkProxy(b *testing.B) {
 		{"Direct", nil},
 		{"Bridge", &Proxy{Upstream: u, To: protocol.UI}},
 		{"BridgeNoResume", &Proxy{Upstream: u, To: protocol.UI, NoResume: true}},
+		{"Passthrough", &Proxy{Upstream: u}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			target := up.URL

@@ -2,6 +2,7 @@ package bridge
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -246,4 +247,48 @@ func TestProxyFlushesBeforeWaiting(t *testing.T) {
 	rest, err := io.ReadAll(resp.Body)
 	require.NoError(t, err)
 	assert.Contains(t, string(rest), `"delta":"second"`)
+}
+
+// TestProxyHeadBeforeFirstPart: the bridge answers with its head as soon
+// as the upstream's head came, translated or not, before the upstream's
+// first part: a client's header timeout counts to the service's head, as
+// without the bridge.
+func TestProxyHeadBeforeFirstPart(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		to   protocol.Protocol
+		body string
+	}{
+		{"translated, spec body", protocol.UI, `{"content":"Build a page"}`},
+		{"translated, useChat body", protocol.UI, useChatBody},
+		{"passed through", protocol.Unknown, `{"content":"Build a page"}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			release := make(chan struct{})
+			u, _ := proxyFor(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				linestream.SetHeaders(w.Header())
+				w.WriteHeader(http.StatusOK)
+				w.(http.Flusher).Flush()
+				select {
+				case <-release:
+				case <-r.Context().Done():
+					return
+				}
+				io.WriteString(w, "2:[{\"chatId\":\"c\"}]\n0:\"a\"\n")
+			}), func(p *Proxy) { p.To, p.IdleTimeout = tt.to, 10*time.Second })
+			ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+			defer cancel()
+			req, err := http.NewRequestWithContext(ctx, "POST", u+"/api/chat", strings.NewReader(tt.body))
+			require.NoError(t, err)
+			req.Header.Set("Authorization", "Bearer k")
+			resp, err := http.DefaultClient.Do(req)
+			require.NoError(t, err, "the head came while the upstream held its first part")
+			defer resp.Body.Close()
+			assert.Equal(t, http.StatusOK, resp.StatusCode)
+			close(release)
+			b, err := io.ReadAll(resp.Body)
+			require.NoError(t, err)
+			assert.Contains(t, string(b), `a`)
+		})
+	}
 }
