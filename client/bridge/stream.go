@@ -38,7 +38,7 @@ func (l *lazyFlush) Write(b []byte) (int, error) {
 	case l.f == nil:
 	case !l.written:
 		l.written = true
-		l.f.Flush() // the head and the first part at once
+		l.f.Flush() // the first part at once
 	default:
 		l.pending = true
 	}
