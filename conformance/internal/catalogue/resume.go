@@ -59,9 +59,9 @@ func resumeAspects(c string) []resumeAspect {
 	}
 	if c == check.ResumeAISDK {
 		as = append(as, resumeAspect{"skew", "no maintained AI SDK release is harmed by this service's resume",
-			[]string{"the resumed start chunk carries the cut message's messageId, so 7.0.61+, 6.0.250+ and 5.0.233+ replace it",
-				"a replay from the start, so a release that lost its state (a reload) does not throw or lose the first items",
-				"fail where the newest of a maintained major is harmed, warn for older releases; a client limitation (earlier releases append; 5.0.277 in the same tab, vercel/ai#14688) is shown, not judged"},
+			[]string{"each release of the skew range plays the group's answers on its chat as useChat({resume: true}) drives it (client/uimessage.Chat), in the tab that lost the connection and after a reload, against the message of an uncut read",
+				"a release left with something else is harmed where the resume deviates from the contract: no replay from the start, or a start chunk whose messageId is not the cut message's",
+				"fail where the newest of a maintained major is harmed, warn for older releases; what a release makes of a resume that keeps the contract is its limitation (earlier releases append; 5.0.268+ in the same tab, vercel/ai#14688; ai 6 under useChat, which does not forward resumeStreamIsReplay), shown, not judged"},
 			func(_ string, l check.Level) func([]check.Observed) check.Verdict { return judge.ResumeSkew(l) }})
 	}
 	return append(as,

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/chatwire/chatwire/client/uimessage"
 	"github.com/chatwire/chatwire/conformance/internal/check"
 	"github.com/chatwire/chatwire/conformance/transcript"
 	"github.com/chatwire/chatwire/uistream/sdk"
@@ -291,25 +292,22 @@ func itemsText(it *transcript.ItemsReading) string {
 	return s
 }
 
-// resumeFixed are the releases from which a resumed start chunk whose
-// messageId is the cut message's replaces that message instead of
-// appending (resume-contracts.md A.4: ai 7.0.61, 6.0.250, 5.0.233).
-var resumeFixed = map[int]sdk.Release{5: {Major: 5, Patch: 233}, 6: {Major: 6, Patch: 250}, 7: {Major: 7, Patch: 61}}
-
-// sameTabAppend are the releases that keep the streaming state after a
-// disconnect in the same tab and append a full replay to it (ai 5.0.268
-// to 5.x's newest; vercel/ai#14688): a client limitation.
-func sameTabAppend(r sdk.Release) bool { return r.Major == 5 && r.Patch >= 268 }
-
 // ResumeSkew judges chat/4.7/resume-ai-sdk-skew: what each release of the
-// skew range leaves its user with after this service's resume, by the rule
-// of resume-contracts.md A (not a model of useChat's state): from 7.0.61,
-// 6.0.250 and 5.0.233 a replay whose start chunk carries the cut
-// message's messageId replaces it; earlier releases, and any release given
-// another messageId, keep the cut message and add the replay. A harm the
-// service causes fails where the newest release of a maintained major
-// suffers it, and warns for older releases; a harm every service causes
-// (the client's limitation) is shown, not judged.
+// skew range leaves its user with after this service's resume, played on
+// the release's chat as useChat({resume: true}) drives it
+// (client/uimessage.Chat, whose every difference between releases the
+// corpus checks against the real packages): in the tab that lost the
+// connection (the cut create, then the resume) and after a reload (the
+// user message alone, then the resume), each against the message an uncut
+// read of the replay gives. Where the user is left with something else,
+// the service is to blame when its resume deviates from the contract (a
+// replay that is not from the start, a start chunk whose messageId is not
+// the cut message's): a harm, which fails where the newest release of a
+// maintained major suffers it and warns for older releases. Where the
+// service keeps the contract, what the release still shows is the
+// client's limitation (earlier releases append a replay to what they
+// kept; ai 5.0.268+ in the same tab, vercel/ai#14688; ai 6 under useChat,
+// which does not forward resumeStreamIsReplay): shown, not judged.
 func ResumeSkew(l check.Level) func(obs []check.Observed) check.Verdict {
 	return func(obs []check.Observed) check.Verdict {
 		g := groupOf(check.ResumeAISDK, l, obs)
@@ -321,11 +319,15 @@ func ResumeSkew(l check.Level) func(obs []check.Observed) check.Verdict {
 			return v
 		}
 		create := items(g.x[check.StepCreate])
-		// A replay from the start: the create's first items again, but for
-		// the start chunk's messageId, which sameID judges.
-		full := len(res.Hashes) >= g.cut && len(res.Types) > 0 && len(create.Types) > 0 && res.Types[0] == create.Types[0] &&
-			diff(res.Hashes[1:g.cut], g.first[1:], res.Types[1:]) == ""
+		full := g.replays(res)
 		sameID := res.MessageID != "" && res.MessageID == create.MessageID
+		var deviation string
+		switch {
+		case !full:
+			deviation = fmt.Sprintf("the resume is no replay from the start (its item %d is not the create's)", firstDiff(g.first, res.Hashes))
+		case !sameID:
+			deviation = fmt.Sprintf("the resumed start chunk's messageId %q is not the cut message's %q", res.MessageID, create.MessageID)
+		}
 		var clients []transcript.ClientEnd
 		if rd := g.x[check.StepResume].Reading; rd != nil && rd.End != nil {
 			clients = rd.End.Clients
@@ -333,56 +335,102 @@ func ResumeSkew(l check.Level) func(obs []check.Observed) check.Verdict {
 		if len(clients) == 0 {
 			return check.Verdict{Outcome: check.Inconclusive, Reason: "the resume's stream was not read by the skew range's releases (is it a UI message stream?)"}
 		}
+		var plays [3]uimessage.Response
+		for i, x := range []*transcript.Exchange{g.x[check.StepCreate], g.x[check.StepResume], g.x[check.StepReference]} {
+			r, ok := chatResponse(x)
+			if !ok && i < 2 {
+				return skewUnplayed(g, deviation, clients)
+			}
+			plays[i] = r
+		}
+		plays[0].End = uimessage.EndCut
+		// The uncut read the chats are held against: the reference (a
+		// replay read after the resume) where it is one, else the resume
+		// where it is one (an ended stream may be answered 204), else the
+		// create's items followed by the resume's (a service that answers
+		// with the rest only).
+		switch ref, _, ok := g.stream(check.StepReference, "reference"); {
+		case ok && g.replays(ref) && plays[2].Body != nil:
+		case full:
+			plays[2] = plays[1]
+		default:
+			plays[2] = plays[1]
+			plays[2].Body = append(append([]byte(nil), plays[0].Body...), plays[1].Body...)
+		}
 		var lines, newestHarm, olderHarm, limits []string
-		var why string // the harm of the first release harmed
+		var why string // the first harm
 		for _, ce := range clients {
 			r, err := sdk.Parse(ce.Client)
-			if err != nil {
+			if err != nil || r.Major < 5 {
 				continue
 			}
-			fixed := r.Compare(resumeFixed[r.Major]) >= 0
-			var harm, limit string
-			switch {
-			case !full:
-				harm = fmt.Sprintf("the resume starts at item %d, not at the start: after a reload the release throws or loses the first %d items", firstDiff(g.first, res.Hashes), g.cut)
-			case !fixed:
-				limit = "keeps the cut message and adds the replay to it (fixed in " + resumeFixed[r.Major].String() + ")"
-			case !sameID:
-				harm = fmt.Sprintf("the resumed start chunk's messageId %q is not the cut message's %q: the release keeps the cut message and appends a second one", res.MessageID, create.MessageID)
-			case sameTabAppend(r):
-				limit = "replaces the message after a reload; in the same tab it appends the full replay to the parts it kept (vercel/ai#14688)"
-			}
-			if harm != "" && why == "" {
-				why = harm
+			seen, err := playResume(r, plays[0], plays[1], plays[2])
+			if err != nil {
+				return check.Verdict{Outcome: check.Error, Reason: "chatwire: playing ai@" + r.String() + "'s chat: " + err.Error()}
 			}
 			switch {
-			case harm != "" && ce.Newest:
-				newestHarm = append(newestHarm, r.String())
-				lines = append(lines, r.String()+": harmed, "+harm)
-			case harm != "":
-				olderHarm = append(olderHarm, r.String())
-				lines = append(lines, r.String()+": harmed, "+harm)
-			case limit != "":
-				limits = append(limits, r.String())
-				lines = append(lines, r.String()+": client limitation, "+limit)
+			case seen == "":
+				lines = append(lines, r.String()+": the message of an uncut read")
+			case deviation != "":
+				if why == "" || ce.Newest && len(newestHarm) == 0 {
+					why = deviation + ": " + r.String() + " " + seen
+				}
+				if ce.Newest {
+					newestHarm = append(newestHarm, r.String())
+				} else {
+					olderHarm = append(olderHarm, r.String())
+				}
+				lines = append(lines, r.String()+": harmed, "+seen)
 			default:
-				lines = append(lines, r.String()+": replaces the cut message")
+				limits = append(limits, r.String())
+				lines = append(lines, r.String()+": client limitation, "+seen)
 			}
 		}
-		rule := " (judged by the rule of the AI SDK's chat.ts, not a model of useChat: 7.0.61+, 6.0.250+ and 5.0.233+ replace the cut message when the resumed start chunk carries its messageId, earlier releases append)"
+		const how = " (each release's chat played as useChat({resume: true}) drives it, in the tab that lost the connection and after a reload)"
 		actual := strings.Join(lines, "; ")
 		switch {
 		case len(newestHarm) > 0:
-			return g.fail("the newest release of a maintained major is harmed by this service's resume: "+strings.Join(newestHarm, ", ")+": "+why+rule, actual)
+			return g.fail("the newest release of a maintained major is harmed by this service's resume: "+strings.Join(newestHarm, ", ")+": "+why+how, actual)
 		case len(olderHarm) > 0:
-			return check.Verdict{Outcome: check.Warn, Reason: "older releases only are harmed by this service's resume: " + strings.Join(olderHarm, ", ") + ": " + why + rule, Actual: actual}
+			return check.Verdict{Outcome: check.Warn, Reason: "older releases only are harmed by this service's resume: " + strings.Join(olderHarm, ", ") + ": " + why + how, Actual: actual}
 		}
-		reason := "no release of the skew range is harmed by this service's resume" + rule
+		reason := "no release of the skew range is harmed by this service's resume" + how
+		if deviation != "" {
+			reason = "no release of the skew range is harmed by this service's resume, though " + deviation + how
+		}
 		if len(limits) > 0 {
 			reason += "; shown, not judged: the client limitations of " + strings.Join(limits, ", ")
 		}
 		return check.Verdict{Outcome: check.Pass, Reason: reason, Actual: actual}
 	}
+}
+
+// replays reports whether the items it of a resume's answer are a replay
+// from the start: the create's first items again, but for the start
+// chunk's messageId, which the skew judges apart.
+func (g *resumeGroup) replays(it *transcript.ItemsReading) bool {
+	create := items(g.x[check.StepCreate])
+	return it != nil && create != nil && len(it.Hashes) >= g.cut && len(it.Types) > 0 && len(create.Types) > 0 &&
+		it.Types[0] == create.Types[0] && diff(it.Hashes[1:g.cut], g.first[1:], it.Types[1:]) == ""
+}
+
+// skewUnplayed judges the skew where a body of the group is past what a
+// run keeps of it, so that no release's chat can be played on it: by the
+// deviation from the contract alone, which harms the releases that
+// replace the cut message by its messageId (7.0.61+, 6.0.250+, 5.0.233+)
+// and, after a reload, every release.
+func skewUnplayed(g *resumeGroup, deviation string, clients []transcript.ClientEnd) check.Verdict {
+	const why = " (a body of the resume group is past the bytes a run keeps of it: the releases' chats were not played, and the resume is judged by the contract)"
+	if deviation == "" {
+		return check.Verdict{Outcome: check.Pass, Reason: "the resume keeps the contract: a replay from the start whose start chunk carries the cut message's messageId" + why}
+	}
+	var newest []string
+	for _, ce := range clients {
+		if ce.Newest {
+			newest = append(newest, strings.TrimPrefix(ce.Client, "ai@"))
+		}
+	}
+	return g.fail("the newest release of a maintained major is harmed by this service's resume: "+strings.Join(newest, ", ")+": "+deviation+why, deviation)
 }
 
 // firstDiff returns the index of the first item where a and b differ.
