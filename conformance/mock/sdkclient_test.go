@@ -1,12 +1,7 @@
 package mock
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/chatwire/chatwire/internal/sdkresume"
 )
 
 // sdkClientDir holds the Node program that reads the mock's UI streams with
@@ -51,43 +48,7 @@ type sdkReadings struct {
 // missing, except under CI=true, where .ci/run installs them.
 func needSDKClients(t *testing.T) string {
 	t.Helper()
-	return needNodePackages(t, "the real AI SDK clients", sdkClientDir, "ai-7.0.173")
-}
-
-// needNodePackages returns the path of node where it and the package
-// probe are installed (`npm ci` in dir, a folder of testdata), and skips
-// the test where they are not, except under CI=true, where .ci/run
-// installs them and the test fails instead. what names the packages.
-func needNodePackages(t *testing.T, what, dir, probe string) string {
-	t.Helper()
-	node, err := exec.LookPath("node")
-	_, statErr := os.Stat(filepath.Join(dir, "node_modules", probe, "package.json"))
-	if err == nil && statErr == nil {
-		return node
-	}
-	msg := fmt.Sprintf("%s need node and `npm ci` in conformance/mock/%s", what, filepath.ToSlash(dir))
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("%s (CI=true: .ci/run installs them)", msg)
-	}
-	t.Skip(msg)
-	return ""
-}
-
-// runNodeProgram runs `node script` in dir with in on its standard input,
-// for at most limit, and returns its standard output; it fails the test
-// with the program's standard error where it fails.
-func runNodeProgram(t *testing.T, node, dir, script string, in []byte, limit time.Duration) []byte {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), limit)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, node, script)
-	cmd.Dir = dir
-	cmd.Stdin = bytes.NewReader(in)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	require.NoError(t, err, "node %s: %s", script, stderr.String())
-	return out
+	return sdkresume.NeedNodePackages(t, "the real AI SDK clients", sdkClientDir, "ai-7.0.173")
 }
 
 // TestUIRealClients has the real clients of ai 5.0.0, 5.0.277, 6.0.0,
@@ -118,7 +79,7 @@ func TestUIRealClients(t *testing.T) {
 	}
 	in, err := json.Marshal(cases)
 	require.NoError(t, err)
-	out := runNodeProgram(t, node, sdkClientDir, "read.mjs", in, 5*time.Minute)
+	out := sdkresume.RunNode(t, node, sdkClientDir, "read.mjs", in, 5*time.Minute)
 	var got sdkReadings
 	require.NoError(t, json.Unmarshal(out, &got), "read.mjs's output: %s", out)
 	require.Equal(t, []string{"5.0.0", "5.0.277", "6.0.0", "6.0.326", "7.0.0", "7.0.173"}, got.Clients)

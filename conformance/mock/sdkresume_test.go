@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +16,7 @@ import (
 	"github.com/chatwire/chatwire/internal/chatapi"
 	"github.com/chatwire/chatwire/internal/protocol"
 	"github.com/chatwire/chatwire/internal/redistest"
+	"github.com/chatwire/chatwire/internal/sdkresume"
 	"github.com/chatwire/chatwire/resumable"
 )
 
@@ -25,105 +24,29 @@ import (
 // with the real clients (resume.mjs, its package.json and lock).
 var sdkResumeDir = filepath.Join("testdata", "sdkresume")
 
-// The real clients that resume, as resume.mjs names them.
-const (
-	clientAI5      = "ai@5.0.277"
-	clientAI6      = "ai@6.0.326"
-	clientAI7      = "ai@7.0.173"
-	clientWorkflow = "workflow@2.0.43"
-	clientAI4      = "ai@4.3.19"
-)
-
 // resumeScenarios are resume.mjs's scenarios of each client (its doc says
-// what each does); the mock of each runs as resumeRunning says.
+// what each does); the mock of each runs as sdkresume.Running says.
 var resumeScenarios = map[string][]string{
-	clientAI5:      {"same-page", "same-page-node", "reload", "after-end", "unknown", "no-key", "other-team"},
-	clientAI6:      {"same-page", "same-page-node", "reload", "after-end", "unknown", "no-key", "other-team"},
-	clientAI7:      {"same-page", "same-page-node", "reload", "after-end", "unknown", "no-key", "other-team"},
-	clientWorkflow: {"post-cut", "reload", "tail", "after-end", "unknown", "no-key", "other-team"},
-	clientAI4:      {"same-page", "reload", "after-end", "unknown", "no-key", "other-team"},
+	sdkresume.AI5:      {"same-page", "same-page-node", "reload", "after-end", "unknown", "no-key", "other-team"},
+	sdkresume.AI6:      {"same-page", "same-page-node", "reload", "after-end", "unknown", "no-key", "other-team"},
+	sdkresume.AI7:      {"same-page", "same-page-node", "reload", "after-end", "unknown", "no-key", "other-team"},
+	sdkresume.Workflow: {"post-cut", "reload", "tail", "after-end", "unknown", "no-key", "other-team"},
+	sdkresume.AI4:      {"same-page", "reload", "after-end", "unknown", "no-key", "other-team"},
 }
 
-// resumeClients are the clients in the order the runs go.
-var resumeClients = []string{clientAI5, clientAI6, clientAI7, clientWorkflow, clientAI4}
-
-// resumeRunning reports whether a scenario resumes a stream that still
-// runs (the mock holds the rest of the stream back until the resume
-// request is answered), not one that has ended.
-func resumeRunning(scenario string) bool {
-	switch scenario {
-	case "same-page", "same-page-node", "reload", "post-cut":
-		return true
-	}
-	return false
-}
-
-// resumeRun is one run of resume.mjs: a client, a scenario, the cutting
-// mock and its uncut twin.
+// resumeRun is one run of resume.mjs against the mock: its spec, and the
+// cutting mock's fault and variant.
 type resumeRun struct {
-	Name     string `json:"name"`
-	Client   string `json:"client"`
-	Scenario string `json:"scenario"`
-	URL      string `json:"url"`
-	Ref      string `json:"ref"`
-	Key      string `json:"key"`
-	OtherKey string `json:"otherKey"`
-	Text     string `json:"text"`
-	ChatID   string `json:"chatId"`
-	Tail     int    `json:"tail,omitempty"`
-	fault    string // the mock's fault
-	variant  string // the mock's variant
-}
-
-// resumeError is an error as resume.mjs reports it.
-type resumeError struct {
-	Name    string `json:"name"`
-	Message string `json:"message"`
-}
-
-// resumeRequest is a request a client sent, as resume.mjs logs it.
-type resumeRequest struct {
-	Page      int          `json:"page"`
-	Error     *resumeError `json:"error"`
-	Method    string       `json:"method"`
-	Path      string       `json:"path"`
-	Status    int          `json:"status"`
-	RunID     string       `json:"runId"`
-	TailIndex string       `json:"tailIndex"`
-	Broken    bool         `json:"broken"`
-}
-
-// startIndex returns a workflow request's startIndex.
-func (q resumeRequest) startIndex(t *testing.T) int {
-	t.Helper()
-	u, err := url.Parse(q.Path)
-	require.NoError(t, err)
-	n, err := strconv.Atoi(u.Query().Get("startIndex"))
-	require.NoError(t, err, "%s", q.Path)
-	return n
-}
-
-// resumeResult is resume.mjs's result of one run.
-type resumeResult struct {
-	Name            string          `json:"name"`
-	Reference       json.RawMessage `json:"reference"`
-	Cut             json.RawMessage `json:"cut"`
-	Messages        json.RawMessage `json:"messages"`
-	Status          string          `json:"status"`
-	Error           *resumeError    `json:"error"`
-	CutError        *resumeError    `json:"cutError"`
-	Requests        []resumeRequest `json:"requests"`
-	ChunkIndex      *int            `json:"chunkIndex"`
-	ReferenceChunks *int            `json:"referenceChunks"`
-	Logs            []string        `json:"logs"`
-	HarnessError    string          `json:"harnessError"`
+	sdkresume.Spec
+	fault   string // the mock's fault
+	variant string // the mock's variant
 }
 
 // needResumeClients skips the test where node or the installed clients
 // are missing, except under CI=true, where .ci/run installs them.
 func needResumeClients(t *testing.T) string {
 	t.Helper()
-	return needNodePackages(t, "the real resuming clients", sdkResumeDir, "@ai-sdk/workflow")
+	return sdkresume.NeedNodePackages(t, "the real resuming clients", sdkResumeDir, sdkresume.Probe)
 }
 
 // resumeMock starts a mock with opts for one run. Where running, the
@@ -265,12 +188,12 @@ func newResumeRun(t *testing.T, client, scenario string, opts Options, seed uint
 func newResumeRunOn(t *testing.T, client, scenario string, opts Options, seed uint64, pair string) *resumeRun {
 	t.Helper()
 	opts = Options{Seed: seed, Fault: opts.Fault, Variants: opts.Variants}
-	run := &resumeRun{
-		Client: client, Scenario: scenario, fault: opts.Fault,
+	run := &resumeRun{Spec: sdkresume.Spec{
+		Client: client, Scenario: scenario,
 		Key: KeyValid, OtherKey: KeyOtherTeam,
 		Text:   "A bakery in Lyon",
 		ChatID: "chat-under-test",
-	}
+	}, fault: opts.Fault}
 	run.Name = client + " " + scenario
 	if opts.Fault != "" {
 		run.Name = opts.Fault + ": " + run.Name
@@ -279,7 +202,7 @@ func newResumeRunOn(t *testing.T, client, scenario string, opts Options, seed ui
 		run.variant = opts.Variants[0]
 		run.Name = "variant " + run.variant + ": " + run.Name
 	}
-	if client != clientAI4 {
+	if client != sdkresume.AI4 {
 		opts.Protocol = protocol.UI
 	}
 	if scenario == "tail" {
@@ -287,7 +210,7 @@ func newResumeRunOn(t *testing.T, client, scenario string, opts Options, seed ui
 	}
 	run.Ref = resumeMock(t, opts, false)
 	opts.CutAfter = DefaultCutAfter
-	run.URL = resumeMockOn(t, opts, resumeRunning(scenario), pair)
+	run.URL = resumeMockOn(t, opts, sdkresume.Running(scenario), pair)
 	return run
 }
 
@@ -326,42 +249,11 @@ func lastStepTail(t *testing.T, opts Options, run *resumeRun) int {
 
 // runResumeClients runs resume.mjs on runs and returns its results, in
 // the runs' order.
-func runResumeClients(t *testing.T, node string, runs []*resumeRun) (string, []resumeResult) {
+func runResumeClients(t *testing.T, node string, runs []*resumeRun) (string, []sdkresume.Result) {
 	t.Helper()
-	in, err := json.Marshal(runs)
-	require.NoError(t, err)
-	out := runNodeProgram(t, node, sdkResumeDir, "resume.mjs", in, 10*time.Minute)
-	var got struct {
-		Node    string         `json:"node"`
-		Results []resumeResult `json:"results"`
+	specs := make([]*sdkresume.Spec, len(runs))
+	for i, r := range runs {
+		specs[i] = &r.Spec
 	}
-	require.NoError(t, json.Unmarshal(out, &got), "resume.mjs's output: %s", out)
-	require.Len(t, got.Results, len(runs))
-	for i, r := range got.Results {
-		require.Equal(t, runs[i].Name, r.Name)
-		require.Empty(t, r.HarnessError, "%s: resume.mjs failed", r.Name)
-	}
-	return got.Node, got.Results
-}
-
-// canonical returns JSON v with its objects' keys in order, for
-// comparing messages built on different paths.
-func canonical(t *testing.T, v json.RawMessage) string {
-	t.Helper()
-	if len(v) == 0 {
-		return ""
-	}
-	var x any
-	require.NoError(t, json.Unmarshal(v, &x), "%s", v)
-	b, err := json.Marshal(x)
-	require.NoError(t, err)
-	return string(b)
-}
-
-// messagesOf decodes a result's messages.
-func messagesOf(t *testing.T, v json.RawMessage) []map[string]any {
-	t.Helper()
-	var ms []map[string]any
-	require.NoError(t, json.Unmarshal(v, &ms), "%s", v)
-	return ms
+	return sdkresume.Run(t, node, sdkResumeDir, specs)
 }

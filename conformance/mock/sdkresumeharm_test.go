@@ -1,13 +1,13 @@
 package mock
 
 import (
-	"encoding/json"
 	"net/http"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/chatwire/chatwire/internal/protocol"
+	"github.com/chatwire/chatwire/internal/sdkresume"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -18,7 +18,7 @@ type clientScenario struct{ client, scenario string }
 // A resumeOutcome checks what a run's client ends with against a fault.
 type resumeOutcome struct {
 	what  string // the harm, as the fault table reads
-	check func(t *testing.T, run *resumeRun, r resumeResult)
+	check func(t *testing.T, run *resumeRun, r sdkresume.Result)
 }
 
 // The outcomes of the fault table.
@@ -27,32 +27,32 @@ var (
 	harmNone = resumeOutcome{"as against the conformant mock", assertConformantResume}
 	// harmUncut: the client ends with the message of an uncut read, where
 	// against the conformant mock it does not.
-	harmUncut = resumeOutcome{"ends with the message of an uncut read", func(t *testing.T, _ *resumeRun, r resumeResult) {
-		assertQuiet(t, r)
-		assert.Equal(t, canonical(t, r.Reference), canonical(t, r.Messages))
+	harmUncut = resumeOutcome{"ends with the message of an uncut read", func(t *testing.T, _ *resumeRun, r sdkresume.Result) {
+		sdkresume.AssertQuiet(t, r)
+		assert.Equal(t, sdkresume.Canonical(t, r.Reference), sdkresume.Canonical(t, r.Messages))
 	}}
 	// harmKeepsCut: a 204 taken for nothing to resume, the message as the
 	// cut left it, no error.
-	harmKeepsCut = resumeOutcome{"keeps the part read before the cut, no error", func(t *testing.T, _ *resumeRun, r resumeResult) {
-		assertQuiet(t, r)
-		assert.Equal(t, canonical(t, r.Cut), canonical(t, r.Messages))
+	harmKeepsCut = resumeOutcome{"keeps the part read before the cut, no error", func(t *testing.T, _ *resumeRun, r sdkresume.Result) {
+		sdkresume.AssertQuiet(t, r)
+		assert.Equal(t, sdkresume.Canonical(t, r.Cut), sdkresume.Canonical(t, r.Messages))
 	}}
 	// harmUserOnly: a new page shows the user's message alone, no error.
-	harmUserOnly = resumeOutcome{"shows no answer, no error", func(t *testing.T, _ *resumeRun, r resumeResult) {
-		assertQuiet(t, r)
-		ms := messagesOf(t, r.Messages)
+	harmUserOnly = resumeOutcome{"shows no answer, no error", func(t *testing.T, _ *resumeRun, r sdkresume.Result) {
+		sdkresume.AssertQuiet(t, r)
+		ms := sdkresume.MessagesOf(t, r.Messages)
 		require.Len(t, ms, 1, "%s", r.Messages)
 		assert.Equal(t, "user", ms[0]["role"])
 	}}
 	// harmReads: a resume without the right key reads the chat.
-	harmReads = resumeOutcome{"reads another's chat", func(t *testing.T, _ *resumeRun, r resumeResult) {
-		assertQuiet(t, r)
-		assert.Equal(t, canonical(t, r.Reference), canonical(t, r.Messages), "the whole answer")
+	harmReads = resumeOutcome{"reads another's chat", func(t *testing.T, _ *resumeRun, r sdkresume.Result) {
+		sdkresume.AssertQuiet(t, r)
+		assert.Equal(t, sdkresume.Canonical(t, r.Reference), sdkresume.Canonical(t, r.Messages), "the whole answer")
 		assert.Equal(t, http.StatusOK, r.Requests[len(r.Requests)-1].Status)
 	}}
 	// harmPolls: the workflow transport asks again without end for the
 	// finish it never reads.
-	harmPolls = resumeOutcome{"asks again without end", func(t *testing.T, _ *resumeRun, r resumeResult) {
+	harmPolls = resumeOutcome{"asks again without end", func(t *testing.T, _ *resumeRun, r sdkresume.Result) {
 		require.NotNil(t, r.Error)
 		assert.Equal(t, "harness: stopped after 12 requests", r.Error.Message)
 		last := r.Requests[len(r.Requests)-1]
@@ -62,49 +62,49 @@ var (
 	}}
 	// harmNewID: a new page shows the answer once, under an id that is not
 	// the message's (metadata and parts whole).
-	harmNewID = resumeOutcome{"shows the answer once, under another id", func(t *testing.T, _ *resumeRun, r resumeResult) {
-		assertQuiet(t, r)
-		ref, got := messagesOf(t, r.Reference), messagesOf(t, r.Messages)
+	harmNewID = resumeOutcome{"shows the answer once, under another id", func(t *testing.T, _ *resumeRun, r sdkresume.Result) {
+		sdkresume.AssertQuiet(t, r)
+		ref, got := sdkresume.MessagesOf(t, r.Reference), sdkresume.MessagesOf(t, r.Messages)
 		require.Len(t, got, 2, "%s", r.Messages)
 		assert.NotEqual(t, ref[1]["id"], got[1]["id"])
 		got[1]["id"] = ref[1]["id"]
-		assert.Equal(t, jsonOf(t, ref), jsonOf(t, got))
+		assert.Equal(t, sdkresume.JSONOf(t, ref), sdkresume.JSONOf(t, got))
 	}}
 	// harmLostStart: the replay lost its start chunk: the answer's parts
 	// whole, its id the client's own, its metadata gone.
-	harmLostStart = resumeOutcome{"loses the start chunk: the client's id, no metadata", func(t *testing.T, _ *resumeRun, r resumeResult) {
-		assertQuiet(t, r)
-		ref, got := messagesOf(t, r.Reference), messagesOf(t, r.Messages)
+	harmLostStart = resumeOutcome{"loses the start chunk: the client's id, no metadata", func(t *testing.T, _ *resumeRun, r sdkresume.Result) {
+		sdkresume.AssertQuiet(t, r)
+		ref, got := sdkresume.MessagesOf(t, r.Reference), sdkresume.MessagesOf(t, r.Messages)
 		require.Len(t, got, 2, "%s", r.Messages)
 		assert.True(t, strings.HasPrefix(got[1]["id"].(string), "gen2-"), "the id the client made: %v", got[1]["id"])
 		assert.Nil(t, got[1]["metadata"])
-		assert.Equal(t, jsonOf(t, ref[1]["parts"]), jsonOf(t, got[1]["parts"]))
+		assert.Equal(t, sdkresume.JSONOf(t, ref[1]["parts"]), sdkresume.JSONOf(t, got[1]["parts"]))
 	}}
 	// harmOtherChat: a new chat shows the answer of the chat before it,
 	// as its own.
-	harmOtherChat = resumeOutcome{"shows another chat's answer as its own", func(t *testing.T, _ *resumeRun, r resumeResult) {
-		assertQuiet(t, r)
-		ref, got := messagesOf(t, r.Reference), messagesOf(t, r.Messages)
+	harmOtherChat = resumeOutcome{"shows another chat's answer as its own", func(t *testing.T, _ *resumeRun, r sdkresume.Result) {
+		sdkresume.AssertQuiet(t, r)
+		ref, got := sdkresume.MessagesOf(t, r.Reference), sdkresume.MessagesOf(t, r.Messages)
 		require.Len(t, got, 1, "%s", r.Messages)
 		assert.Equal(t, "assistant", got[0]["role"])
-		assert.Equal(t, jsonOf(t, ref[1]["parts"]), jsonOf(t, got[0]["parts"]), "the answer of the chat cut before")
+		assert.Equal(t, sdkresume.JSONOf(t, ref[1]["parts"]), sdkresume.JSONOf(t, got[0]["parts"]), "the answer of the chat cut before")
 	}}
 	// harmV4RestAppended: ai 4 on the page that lost the connection
 	// appends the rest to what it kept: the text whole, its parts split at
 	// the cut.
-	harmV4RestAppended = resumeOutcome{"appends the rest to what it kept: the text whole, split in two parts", func(t *testing.T, _ *resumeRun, r resumeResult) {
-		assertQuiet(t, r)
-		ref, cut, got := messagesOf(t, r.Reference), messagesOf(t, r.Cut), messagesOf(t, r.Messages)
+	harmV4RestAppended = resumeOutcome{"appends the rest to what it kept: the text whole, split in two parts", func(t *testing.T, _ *resumeRun, r sdkresume.Result) {
+		sdkresume.AssertQuiet(t, r)
+		ref, cut, got := sdkresume.MessagesOf(t, r.Reference), sdkresume.MessagesOf(t, r.Cut), sdkresume.MessagesOf(t, r.Messages)
 		require.Len(t, got, 2, "%s", r.Messages)
 		assert.Equal(t, ref[1]["content"], got[1]["content"])
 		assert.Equal(t, len(ref[1]["parts"].([]any))+1, len(got[1]["parts"].([]any)), "one text part more: %s", r.Messages)
-		assert.Equal(t, jsonOf(t, cut[1]["parts"].([]any)), jsonOf(t, got[1]["parts"].([]any)[:len(cut[1]["parts"].([]any))]))
+		assert.Equal(t, sdkresume.JSONOf(t, cut[1]["parts"].([]any)), sdkresume.JSONOf(t, got[1]["parts"].([]any)[:len(cut[1]["parts"].([]any))]))
 	}}
 	// harmV4NoBeginning: ai 4 on a new page shows the answer without what
 	// came before the cut.
-	harmV4NoBeginning = resumeOutcome{"shows the answer without its beginning", func(t *testing.T, _ *resumeRun, r resumeResult) {
-		assertQuiet(t, r)
-		ref, cut, got := messagesOf(t, r.Reference), messagesOf(t, r.Cut), messagesOf(t, r.Messages)
+	harmV4NoBeginning = resumeOutcome{"shows the answer without its beginning", func(t *testing.T, _ *resumeRun, r sdkresume.Result) {
+		sdkresume.AssertQuiet(t, r)
+		ref, cut, got := sdkresume.MessagesOf(t, r.Reference), sdkresume.MessagesOf(t, r.Cut), sdkresume.MessagesOf(t, r.Messages)
 		require.Len(t, got, 2, "%s", r.Messages)
 		kept := cut[1]["content"].(string)
 		require.NotEmpty(t, kept)
@@ -115,7 +115,7 @@ var (
 
 // harmThrows: the client ends in an error whose message holds msg.
 func harmThrows(msg string) resumeOutcome {
-	return resumeOutcome{"throws " + strconv.Quote(msg), func(t *testing.T, _ *resumeRun, r resumeResult) {
+	return resumeOutcome{"throws " + strconv.Quote(msg), func(t *testing.T, _ *resumeRun, r sdkresume.Result) {
 		require.NotNil(t, r.Error, "status %s, requests %+v", r.Status, r.Requests)
 		assert.Equal(t, "error", r.Status)
 		assert.Contains(t, r.Error.Message, msg)
@@ -128,38 +128,23 @@ func harmThrows(msg string) resumeOutcome {
 // the kept ones followed by the replay's where the release appends to
 // its kept state (ai 5.0.277 on the same page).
 func harmTwoAnswers(appendsKept bool) resumeOutcome {
-	return resumeOutcome{"ends with two answers", func(t *testing.T, run *resumeRun, r resumeResult) {
-		assertQuiet(t, r)
-		ref, cut, got := messagesOf(t, r.Reference), messagesOf(t, r.Cut), messagesOf(t, r.Messages)
+	return resumeOutcome{"ends with two answers", func(t *testing.T, run *resumeRun, r sdkresume.Result) {
+		sdkresume.AssertQuiet(t, r)
+		ref, cut, got := sdkresume.MessagesOf(t, r.Reference), sdkresume.MessagesOf(t, r.Cut), sdkresume.MessagesOf(t, r.Messages)
 		require.Len(t, got, 3, "%s", r.Messages)
 		held := cut
 		if run.Scenario == "after-end" {
 			held = ref
 		}
-		assert.Equal(t, jsonOf(t, held), jsonOf(t, got[:2]), "the messages held before the resume")
+		assert.Equal(t, sdkresume.JSONOf(t, held), sdkresume.JSONOf(t, got[:2]), "the messages held before the resume")
 		assert.NotEqual(t, ref[1]["id"], got[2]["id"])
 		parts := ref[1]["parts"].([]any)
 		if appendsKept {
 			parts = append(append([]any(nil), cut[1]["parts"].([]any)...), parts...)
 		}
-		assert.Equal(t, jsonOf(t, parts), jsonOf(t, got[2]["parts"]))
-		assert.Equal(t, jsonOf(t, ref[1]["metadata"]), jsonOf(t, got[2]["metadata"]))
+		assert.Equal(t, sdkresume.JSONOf(t, parts), sdkresume.JSONOf(t, got[2]["parts"]))
+		assert.Equal(t, sdkresume.JSONOf(t, ref[1]["metadata"]), sdkresume.JSONOf(t, got[2]["metadata"]))
 	}}
-}
-
-// assertQuiet checks that a run ended without an error.
-func assertQuiet(t *testing.T, r resumeResult) {
-	t.Helper()
-	require.Nil(t, r.Error, "requests %+v", r.Requests)
-	assert.Equal(t, "ready", r.Status)
-}
-
-// jsonOf returns v as JSON, its objects' keys in order.
-func jsonOf(t *testing.T, v any) string {
-	t.Helper()
-	b, err := json.Marshal(v)
-	require.NoError(t, err)
-	return string(b)
 }
 
 // resumeHarm is the fault table: for each resume fault of the mock, the
@@ -168,115 +153,115 @@ func jsonOf(t *testing.T, v any) string {
 var resumeHarm = map[string]map[clientScenario]resumeOutcome{
 	// The v4 mock's faults: ai 4.3.19.
 	faultResumeRestOnly: {
-		{clientAI4, "same-page"}: harmV4RestAppended,
-		{clientAI4, "reload"}:    harmV4NoBeginning,
-		{clientAI4, "after-end"}: harmV4NoBeginning,
+		{sdkresume.AI4, "same-page"}: harmV4RestAppended,
+		{sdkresume.AI4, "reload"}:    harmV4NoBeginning,
+		{sdkresume.AI4, "after-end"}: harmV4NoBeginning,
 	},
-	faultResumeAfterEnd204: {{clientAI4, "after-end"}: harmThrows("The response body is empty.")},
-	faultResumeUnknown204:  {{clientAI4, "unknown"}: harmThrows("The response body is empty.")},
+	faultResumeAfterEnd204: {{sdkresume.AI4, "after-end"}: harmThrows("The response body is empty.")},
+	faultResumeUnknown204:  {{sdkresume.AI4, "unknown"}: harmThrows("The response body is empty.")},
 	// No real client resumes by subscribe: the checker's resume-subscribe
 	// checks judge these faults.
 	faultSubscribeOffByOne:     {},
 	faultSubscribeGoneAfterEnd: {},
 	faultSubscribeUnknownEmpty: {},
-	faultResumeOtherChat:       {{clientAI4, "unknown"}: harmOtherChat},
-	faultResumeUnauthenticated: {{clientAI4, "no-key"}: harmReads},
-	faultResumeOtherTeam:       {{clientAI4, "other-team"}: harmReads},
+	faultResumeOtherChat:       {{sdkresume.AI4, "unknown"}: harmOtherChat},
+	faultResumeUnauthenticated: {{sdkresume.AI4, "no-key"}: harmReads},
+	faultResumeOtherTeam:       {{sdkresume.AI4, "other-team"}: harmReads},
 
 	// The UI mock's faults: the AI SDK 5-7 clients and the workflow transport.
 	faultUIResumeMessageID: {
-		{clientAI5, "same-page"}:      harmTwoAnswers(true),
-		{clientAI6, "same-page"}:      harmTwoAnswers(false),
-		{clientAI7, "same-page"}:      harmTwoAnswers(false),
-		{clientAI5, "same-page-node"}: harmTwoAnswers(false),
-		{clientAI6, "same-page-node"}: harmTwoAnswers(false),
-		{clientAI7, "same-page-node"}: harmTwoAnswers(false),
-		{clientAI5, "reload"}:         harmNewID,
-		{clientAI6, "reload"}:         harmNewID,
-		{clientAI7, "reload"}:         harmNewID,
+		{sdkresume.AI5, "same-page"}:      harmTwoAnswers(true),
+		{sdkresume.AI6, "same-page"}:      harmTwoAnswers(false),
+		{sdkresume.AI7, "same-page"}:      harmTwoAnswers(false),
+		{sdkresume.AI5, "same-page-node"}: harmTwoAnswers(false),
+		{sdkresume.AI6, "same-page-node"}: harmTwoAnswers(false),
+		{sdkresume.AI7, "same-page-node"}: harmTwoAnswers(false),
+		{sdkresume.AI5, "reload"}:         harmNewID,
+		{sdkresume.AI6, "reload"}:         harmNewID,
+		{sdkresume.AI7, "reload"}:         harmNewID,
 		// A page that holds the persisted answer gets it twice.
-		{clientAI5, "after-end"}: harmTwoAnswers(false),
-		{clientAI6, "after-end"}: harmTwoAnswers(false),
-		{clientAI7, "after-end"}: harmTwoAnswers(false),
+		{sdkresume.AI5, "after-end"}: harmTwoAnswers(false),
+		{sdkresume.AI6, "after-end"}: harmTwoAnswers(false),
+		{sdkresume.AI7, "after-end"}: harmTwoAnswers(false),
 	},
 	faultUIResumeRestOnly: {
 		// The same page goes on from the state it kept (5.0.268+,
 		// 6.0.295+, 7.0.120+), which makes ai 5.0.277, whose replay
 		// appends to that state, right; without it (Node's fetch error, a
 		// new page) the first delta has no part to go to.
-		{clientAI5, "same-page"}:      harmUncut,
-		{clientAI5, "same-page-node"}: harmThrows("Cannot read properties of undefined (reading 'text')"),
-		{clientAI6, "same-page-node"}: harmThrows("Received text-delta for missing text part"),
-		{clientAI7, "same-page-node"}: harmThrows("Received text-delta for missing text part"),
-		{clientAI5, "reload"}:         harmThrows("Cannot read properties of undefined (reading 'text')"),
-		{clientAI6, "reload"}:         harmThrows("Received text-delta for missing text part"),
-		{clientAI7, "reload"}:         harmThrows("Received text-delta for missing text part"),
-		{clientAI5, "after-end"}:      harmThrows("Cannot read properties of undefined (reading 'text')"),
-		{clientAI6, "after-end"}:      harmThrows("Received text-delta for missing text part"),
-		{clientAI7, "after-end"}:      harmThrows("Received text-delta for missing text part"),
+		{sdkresume.AI5, "same-page"}:      harmUncut,
+		{sdkresume.AI5, "same-page-node"}: harmThrows("Cannot read properties of undefined (reading 'text')"),
+		{sdkresume.AI6, "same-page-node"}: harmThrows("Received text-delta for missing text part"),
+		{sdkresume.AI7, "same-page-node"}: harmThrows("Received text-delta for missing text part"),
+		{sdkresume.AI5, "reload"}:         harmThrows("Cannot read properties of undefined (reading 'text')"),
+		{sdkresume.AI6, "reload"}:         harmThrows("Received text-delta for missing text part"),
+		{sdkresume.AI7, "reload"}:         harmThrows("Received text-delta for missing text part"),
+		{sdkresume.AI5, "after-end"}:      harmThrows("Cannot read properties of undefined (reading 'text')"),
+		{sdkresume.AI6, "after-end"}:      harmThrows("Received text-delta for missing text part"),
+		{sdkresume.AI7, "after-end"}:      harmThrows("Received text-delta for missing text part"),
 	},
 	faultUIResumeNoFinish: {
 		// The AI SDK 5-7 clients end the turn as if it were done.
-		{clientWorkflow, "post-cut"}:   harmPolls,
-		{clientWorkflow, "reload"}:     harmPolls,
-		{clientWorkflow, "tail"}:       harmPolls,
-		{clientWorkflow, "after-end"}:  harmPolls,
-		{clientWorkflow, "no-key"}:     harmPolls,
-		{clientWorkflow, "other-team"}: harmPolls,
-		{clientWorkflow, "unknown"}:    harmPolls,
+		{sdkresume.Workflow, "post-cut"}:   harmPolls,
+		{sdkresume.Workflow, "reload"}:     harmPolls,
+		{sdkresume.Workflow, "tail"}:       harmPolls,
+		{sdkresume.Workflow, "after-end"}:  harmPolls,
+		{sdkresume.Workflow, "no-key"}:     harmPolls,
+		{sdkresume.Workflow, "other-team"}: harmPolls,
+		{sdkresume.Workflow, "unknown"}:    harmPolls,
 	},
 	faultUIResume204Running: {
-		{clientAI5, "same-page"}:      harmKeepsCut,
-		{clientAI6, "same-page"}:      harmKeepsCut,
-		{clientAI7, "same-page"}:      harmKeepsCut,
-		{clientAI5, "same-page-node"}: harmKeepsCut,
-		{clientAI6, "same-page-node"}: harmKeepsCut,
-		{clientAI7, "same-page-node"}: harmKeepsCut,
-		{clientAI5, "reload"}:         harmUserOnly,
-		{clientAI6, "reload"}:         harmUserOnly,
-		{clientAI7, "reload"}:         harmUserOnly,
+		{sdkresume.AI5, "same-page"}:      harmKeepsCut,
+		{sdkresume.AI6, "same-page"}:      harmKeepsCut,
+		{sdkresume.AI7, "same-page"}:      harmKeepsCut,
+		{sdkresume.AI5, "same-page-node"}: harmKeepsCut,
+		{sdkresume.AI6, "same-page-node"}: harmKeepsCut,
+		{sdkresume.AI7, "same-page-node"}: harmKeepsCut,
+		{sdkresume.AI5, "reload"}:         harmUserOnly,
+		{sdkresume.AI6, "reload"}:         harmUserOnly,
+		{sdkresume.AI7, "reload"}:         harmUserOnly,
 	},
 	faultUIResumeDone422: {
-		{clientAI5, "after-end"}: harmThrows(doneText),
-		{clientAI6, "after-end"}: harmThrows(doneText),
-		{clientAI7, "after-end"}: harmThrows(doneText),
+		{sdkresume.AI5, "after-end"}: harmThrows(doneText),
+		{sdkresume.AI6, "after-end"}: harmThrows(doneText),
+		{sdkresume.AI7, "after-end"}: harmThrows(doneText),
 	},
 	faultUIResumeUnknown404: {
-		{clientAI5, "unknown"}: harmThrows(codeNotFound),
-		{clientAI6, "unknown"}: harmThrows(codeNotFound),
-		{clientAI7, "unknown"}: harmThrows(codeNotFound),
+		{sdkresume.AI5, "unknown"}: harmThrows(codeNotFound),
+		{sdkresume.AI6, "unknown"}: harmThrows(codeNotFound),
+		{sdkresume.AI7, "unknown"}: harmThrows(codeNotFound),
 	},
 	faultUIWorkflow204AfterEnd: {
-		{clientWorkflow, "tail"}:      harmThrows("Failed to fetch chat: 204 "),
-		{clientWorkflow, "after-end"}: harmThrows("Failed to fetch chat: 204 "),
+		{sdkresume.Workflow, "tail"}:      harmThrows("Failed to fetch chat: 204 "),
+		{sdkresume.Workflow, "after-end"}: harmThrows("Failed to fetch chat: 204 "),
 	},
-	faultUIWorkflowUnknown204: {{clientWorkflow, "unknown"}: harmThrows("Failed to fetch chat: 204 ")},
+	faultUIWorkflowUnknown204: {{sdkresume.Workflow, "unknown"}: harmThrows("Failed to fetch chat: 204 ")},
 	faultUIWorkflowOffByOne: {
 		// Resumed before the agent wrote more, the index past the end is
 		// refused; a new page's replay from 0 loses the start chunk.
-		{clientWorkflow, "post-cut"}:  harmThrows("Failed to fetch chat: 400 "),
-		{clientWorkflow, "reload"}:    harmLostStart,
-		{clientWorkflow, "after-end"}: harmLostStart,
+		{sdkresume.Workflow, "post-cut"}:  harmThrows("Failed to fetch chat: 400 "),
+		{sdkresume.Workflow, "reload"}:    harmLostStart,
+		{sdkresume.Workflow, "after-end"}: harmLostStart,
 	},
 	faultUIResumeOtherChat: {
-		{clientAI5, "unknown"}: harmOtherChat,
-		{clientAI6, "unknown"}: harmOtherChat,
-		{clientAI7, "unknown"}: harmOtherChat,
+		{sdkresume.AI5, "unknown"}: harmOtherChat,
+		{sdkresume.AI6, "unknown"}: harmOtherChat,
+		{sdkresume.AI7, "unknown"}: harmOtherChat,
 	},
 	faultUISubscribeOffByOne:     {},
 	faultUISubscribeGoneAfterEnd: {},
 	faultUISubscribeUnknownEmpty: {},
 	faultUIResumeUnauthenticated: {
-		{clientAI5, "no-key"}:      harmReads,
-		{clientAI6, "no-key"}:      harmReads,
-		{clientAI7, "no-key"}:      harmReads,
-		{clientWorkflow, "no-key"}: harmReads,
+		{sdkresume.AI5, "no-key"}:      harmReads,
+		{sdkresume.AI6, "no-key"}:      harmReads,
+		{sdkresume.AI7, "no-key"}:      harmReads,
+		{sdkresume.Workflow, "no-key"}: harmReads,
 	},
 	faultUIResumeOtherTeam: {
-		{clientAI5, "other-team"}:      harmReads,
-		{clientAI6, "other-team"}:      harmReads,
-		{clientAI7, "other-team"}:      harmReads,
-		{clientWorkflow, "other-team"}: harmReads,
+		{sdkresume.AI5, "other-team"}:      harmReads,
+		{sdkresume.AI6, "other-team"}:      harmReads,
+		{sdkresume.AI7, "other-team"}:      harmReads,
+		{sdkresume.Workflow, "other-team"}: harmReads,
 	},
 }
 
@@ -290,8 +275,8 @@ func TestResumeRealClientsFaults(t *testing.T) {
 	for _, f := range ResumeFaults() {
 		_, ok := resumeHarm[f.Name]
 		require.True(t, ok, "the fault table has no row for %s: %s", f.Name, f.Description)
-		for _, c := range resumeClients {
-			if (c == clientAI4) == (f.Protocol == protocol.UI) {
+		for _, c := range sdkresume.Clients {
+			if (c == sdkresume.AI4) == (f.Protocol == protocol.UI) {
 				continue
 			}
 			for _, sc := range resumeScenarios[c] {
@@ -322,21 +307,21 @@ func TestResumeRealClientsFaults(t *testing.T) {
 var resumeVariantHarm = map[string]map[clientScenario]resumeOutcome{
 	// useChat keeps the answer it holds.
 	variantResume204AfterEnd: {
-		{clientAI5, "after-end"}: harmKeepsHeld,
-		{clientAI6, "after-end"}: harmKeepsHeld,
-		{clientAI7, "after-end"}: harmKeepsHeld,
+		{sdkresume.AI5, "after-end"}: harmKeepsHeld,
+		{sdkresume.AI6, "after-end"}: harmKeepsHeld,
+		{sdkresume.AI7, "after-end"}: harmKeepsHeld,
 	},
 	// ai 4 changes nothing: a page that holds the user's message alone
 	// (loaded before the end, resumed after it) shows no answer.
 	variantResumeEmptyAfterEnd: {
-		{clientAI4, "after-end"}: harmUserOnly,
+		{sdkresume.AI4, "after-end"}: harmUserOnly,
 	},
 }
 
 // harmKeepsHeld: a 204 after the end, the chat keeps the messages it holds.
-var harmKeepsHeld = resumeOutcome{"keeps the answer it holds, no request error", func(t *testing.T, _ *resumeRun, r resumeResult) {
-	assertQuiet(t, r)
-	assert.Equal(t, canonical(t, r.Reference), canonical(t, r.Messages))
+var harmKeepsHeld = resumeOutcome{"keeps the answer it holds, no request error", func(t *testing.T, _ *resumeRun, r sdkresume.Result) {
+	sdkresume.AssertQuiet(t, r)
+	assert.Equal(t, sdkresume.Canonical(t, r.Reference), sdkresume.Canonical(t, r.Messages))
 	assert.Equal(t, http.StatusNoContent, r.Requests[len(r.Requests)-1].Status)
 }}
 
@@ -349,8 +334,8 @@ func TestResumeRealClientsVariants(t *testing.T) {
 	var runs []*resumeRun
 	for _, p := range []Protocol{protocol.V4, protocol.UI} {
 		for _, v := range VariantsFor(p) {
-			for _, c := range resumeClients {
-				if (c == clientAI4) == (p == protocol.UI) {
+			for _, c := range sdkresume.Clients {
+				if (c == sdkresume.AI4) == (p == protocol.UI) {
 					continue
 				}
 				for _, sc := range resumeScenarios[c] {
