@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -38,7 +39,16 @@ func TestProxyCutWhenServerStops(t *testing.T) {
 		{"UI passed through", mock.ProtocolUI, useChatBody, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			srv, err := mock.New(mock.Options{Protocol: tt.upstream, Pace: time.Hour})
+			// The second part comes at once (the start chunk of a v4
+			// stream waits for it: its message id), the third never.
+			var paced atomic.Bool
+			srv, err := mock.New(mock.Options{Protocol: tt.upstream, Pace: time.Hour, Sleep: func(ctx context.Context, d time.Duration) error {
+				if !paced.Swap(true) {
+					return nil
+				}
+				<-ctx.Done()
+				return ctx.Err()
+			}})
 			require.NoError(t, err)
 			up := httptest.NewServer(srv)
 			defer up.Close()

@@ -29,7 +29,10 @@
 //	v4 part                       UI chunks
 //	first part                    start (messageId of a first f:, messageMetadata below)
 //	2:[{"chatId":…}, …] (first)   the first object: start's messageMetadata (or a
-//	                              message-metadata chunk when other parts came first)
+//	                              message-metadata chunk when other parts came first);
+//	                              alone in its line (the spec's first line), start
+//	                              waits for the next part: an f: gives it its messageId
+
 //	2:[v, …]                      data-v4 {data: v} per value (Options.DataName)
 //	0:"t"                         text-start (text-N, once per block), text-delta
 //	g:"t"                         reasoning-start (reasoning-N), reasoning-delta
@@ -81,7 +84,8 @@
 // Each loss is a Loss, counted in Stats per part as it passes (the proxy
 // logs the counts). v4 → UI:
 //
-//   - the message id of a start_step part that is not the first part
+//   - the message id of a start_step part that is not the first part, nor
+//     the part after a first 2: that holds the chat id alone
 //     (LossMessageID): the UI message id is the client's own;
 //   - usage (LossUsage), the finish reason of each step
 //     (LossStepFinishReason), isContinued (LossContinued: the next step's
@@ -143,6 +147,15 @@
 // v4, ai-sdk for UI), matches the replayed items against those it read
 // and translates on: the client sees one stream.
 //
+// The start chunk of a v4 service's stream carries the message id of its
+// first f: (see the table above): a UI client names the answer by it, so
+// that a replay (the same page, or a new page after a reload, resuming
+// with useChat({resume: true})) holds the answer under the id the page
+// that lost it had, and under the service's own id, which a page loaded
+// after the end holds and a replay then replaces instead of adding a
+// second answer. The start chunk waits for that part; the response's
+// head does not.
+//
 // # Files
 //
 //	doc.go       this documentation
@@ -155,5 +168,7 @@
 //	proxy.go     Proxy: the HTTP proxy that translates by what each side speaks
 //	keep.go      the streams the proxy keeps, and the resume routes it answers from them
 //	upstream.go  the service's stream read across its drops, resumed by its contract
-//	testdata/sdk/  the real clients (ai 7.0.173, ai 4.3.19) TestRealClients runs
+//	testdata/sdk/  the real clients (ai 7.0.173, ai 4.3.19) TestRealClients runs;
+//	               the resuming clients TestResumeRealClientsThroughBridge runs are
+//	               conformance/mock's (internal/sdkresume)
 package bridge

@@ -9,8 +9,9 @@ type Loss uint8
 const (
 	_ Loss = iota
 	// LossMessageID: a start_step part's messageId when the UI start chunk
-	// has been written already (it is written with the first part, and a
-	// second start would make some clients start another message).
+	// has been written already (it is written with the first part, or with
+	// the part after a first 2: that holds the chat id alone, and a second
+	// start would make some clients start another message).
 	LossMessageID
 	// LossUsage: the token usage of a finish_step or finish_message part;
 	// the UI stream has no usage.

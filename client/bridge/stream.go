@@ -14,12 +14,16 @@ import (
 // first write, then only before its reader (see reader) reads more input,
 // and at the end. No translated part waits for input it does not need,
 // and the parts of one read of input reach the client in one write to
-// the connection instead of one each.
+// the connection instead of one each. Where the first read of input gave
+// nothing to write (a start chunk that waits for the next part), the head
+// is flushed alone before the next read: the response's head never waits
+// for input.
 type lazyFlush struct {
 	w       io.Writer
 	f       http.Flusher // nil: w does not flush
-	written bool         // the first write was flushed
+	written bool         // the head was flushed, with the first write or alone
 	pending bool         // written since the last flush
+	read    bool         // the reader has read input
 }
 
 // to sets the writer, where the stream's head is decided after its reader
@@ -64,7 +68,12 @@ type flushingReader struct {
 }
 
 func (f flushingReader) Read(b []byte) (int, error) {
+	if l := f.l; l.read && !l.written && l.f != nil {
+		l.written = true
+		l.f.Flush() // the head, alone
+	}
 	f.l.flush()
+	f.l.read = true
 	return f.r.Read(b)
 }
 

@@ -100,7 +100,10 @@ type ToUI struct {
 	OnLoss func(l Loss, line int)
 
 	started, finished   bool
-	dataSeen            bool // a data part came
+	holding             bool   // the start chunk waits for the part after a lone first 2:[{chatId}]
+	held                []byte // that chat id object, the start chunk's messageMetadata
+	heldLine            int    // its line
+	dataSeen            bool   // a data part came
 	textOpen, reasOpen  bool
 	sigTarget           bool // a reasoning text detail is current (the v4 client's)
 	textN, reasN        int
@@ -117,7 +120,7 @@ func NewToUI(o Options) *ToUI {
 
 // Reset makes t ready for another stream, keeping its buffers.
 func (t *ToUI) Reset() {
-	*t = ToUI{o: t.o, dataType: t.dataType, checkers: t.checkers, OnLoss: t.OnLoss, annotations: t.annotations[:0], scratch: t.scratch[:0], stack: t.stack[:0], out: t.out[:0]}
+	*t = ToUI{o: t.o, dataType: t.dataType, checkers: t.checkers, OnLoss: t.OnLoss, annotations: t.annotations[:0], held: t.held[:0], scratch: t.scratch[:0], stack: t.stack[:0], out: t.out[:0]}
 }
 
 func (t *ToUI) lose(l Loss, line int) {
@@ -184,23 +187,57 @@ func (t *ToUI) closeBlocks(dst []byte) []byte {
 // start appends the start chunk, with what the first part p gives it: the
 // first object of a first data part as messageMetadata (the chat id, by the
 // spec's first line 2:[{"chatId":…}]), the messageId of a first
-// start_step. It returns how many of a data part's elements it took.
-func (t *ToUI) start(dst []byte, p linestream.Part, k linestream.Kind) ([]byte, int) {
+// start_step. It returns how many of a data part's elements it took, and
+// whether it took p's message id.
+//
+// A first data part that holds the chat id object alone, as the spec's
+// first line does, is followed by the stream's first start_step (f:, the
+// message id of the answer): the start chunk waits for that next part
+// (startHeld), so that it carries the message id too. A UI client names
+// the message it builds by the start chunk's messageId, else by an id of
+// its own; a resume replays the start chunk, and a client on a new page
+// (useChat({resume: true}) after a reload) holds the answer under the same
+// id as the page that lost it only where the start chunk carries one.
+func (t *ToUI) start(dst []byte, p linestream.Part, k linestream.Kind) ([]byte, int, bool) {
 	t.started = true
 	line := p.Line
 	t.open("start")
-	took := 0
 	switch k {
 	case linestream.KindStartStep:
-		t.scratch = appendMember(t.scratch, "messageId", member(p.Value, "messageId"))
+		t.scratch = append(appendMember(t.scratch, "messageId", member(p.Value, "messageId")), '}')
+		return t.chunk(dst, line), 0, true
 	case linestream.KindData:
-		var first []byte
-		var ok bool
-		first, _, t.stack, ok = elements(p.Value, 0, t.stack)
+		first, next, stack, ok := elements(p.Value, 0, t.stack)
+		t.stack = stack
 		if ok && isObject(first) && isString(member(first, "chatId")) {
-			t.scratch = appendMember(t.scratch, "messageMetadata", first)
-			took = 1
+			if _, _, t.stack, ok = elements(p.Value, next, t.stack); !ok {
+				t.holding = true
+				t.held, t.heldLine = append(t.held[:0], first...), line
+				return dst, 1, false
+			}
+			t.scratch = append(appendMember(t.scratch, "messageMetadata", first), '}')
+			return t.chunk(dst, line), 1, false
 		}
+	}
+	t.scratch = append(t.scratch, '}')
+	return t.chunk(dst, line), 0, false
+}
+
+// startHeld appends the start chunk that waited for the part p (k its
+// kind): the chat id held as messageMetadata, and p's message id where p
+// is a start_step (the message id goes to the start chunk, not lost). It
+// reports whether it took p's message id; p nil: the stream ends first.
+func (t *ToUI) startHeld(dst []byte, p *linestream.Part, k linestream.Kind) ([]byte, bool) {
+	t.holding = false
+	line := t.heldLine
+	if p != nil {
+		line = p.Line
+	}
+	t.open("start")
+	t.scratch = appendMember(t.scratch, "messageMetadata", t.held)
+	took := p != nil && k == linestream.KindStartStep
+	if took {
+		t.scratch = appendMember(t.scratch, "messageId", member(p.Value, "messageId"))
 	}
 	t.scratch = append(t.scratch, '}')
 	return t.chunk(dst, line), took
@@ -221,8 +258,12 @@ func (t *ToUI) Part(dst []byte, p linestream.Part) ([]byte, error) {
 	t.Stats.In++
 	line := p.Line
 	skip := 0
-	if !t.started {
-		dst, skip = t.start(dst, p, k)
+	idTaken := false // the start chunk took p's message id
+	switch {
+	case !t.started:
+		dst, skip, idTaken = t.start(dst, p, k)
+	case t.holding:
+		dst, idTaken = t.startHeld(dst, &p, k)
 	}
 	v := p.Value
 	switch k {
@@ -326,7 +367,7 @@ func (t *ToUI) Part(dst []byte, p linestream.Part) ([]byte, error) {
 		t.scratch = append(t.scratch, `"}`...)
 		dst = t.chunk(dst, line)
 	case linestream.KindStartStep:
-		if t.Stats.In > 1 { // not on the start chunk
+		if !idTaken {
 			t.lose(LossMessageID, p.Line)
 		}
 		t.open("start-step")
@@ -439,6 +480,9 @@ func (t *ToUI) finish(dst, reason []byte, line int) []byte {
 // blocks and "data: [DONE]". A stream that ended without a finish part gets
 // no finish chunk (the service did not say it finished).
 func (t *ToUI) End(dst []byte) []byte {
+	if t.holding {
+		dst, _ = t.startHeld(dst, nil, 0)
+	}
 	dst = t.closeBlocks(dst)
 	return uistream.AppendDone(dst)
 }
@@ -452,6 +496,9 @@ func (t *ToUI) Fail(dst []byte, msg string) []byte {
 // cut appends an error chunk with msg, after a start chunk where the
 // stream has none yet, and nothing else: the stream is cut after it.
 func (t *ToUI) cut(dst []byte, msg string) []byte {
+	if t.holding {
+		dst, _ = t.startHeld(dst, nil, 0)
+	}
 	if !t.started {
 		t.started = true
 		t.Stats.Out++

@@ -73,7 +73,9 @@ func TestToUICorpus(t *testing.T) {
 				out = tr.Fail(out, err.Error())
 				break
 			}
-			assert.True(t, len(out) > before || tr.Stats.Lost() > lost,
+			// A lone first 2:[{chatId}] goes into the start chunk, which
+			// waits for the next part (its message id).
+			assert.True(t, len(out) > before || tr.Stats.Lost() > lost || tr.holding,
 				"%s: line %d (%s) neither translated nor counted as a loss", s.ID(), d.Part().Line, d.Part().Raw)
 		}
 		if failed == nil {
