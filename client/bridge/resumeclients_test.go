@@ -1,0 +1,273 @@
+package bridge
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/chatwire/chatwire/conformance/mock"
+	"github.com/chatwire/chatwire/internal/protocol"
+	"github.com/chatwire/chatwire/internal/sdkresume"
+)
+
+// sdkResumeDir holds the real resuming clients' Node program, which the
+// mock's TestResumeRealClients runs too (one npm ci serves both).
+var sdkResumeDir = filepath.Join("..", "..", "conformance", "mock", "testdata", "sdkresume")
+
+// The events the test proxy in front of the bridge lets through on the
+// first POST's response before it breaks the connection: inside the
+// answer's first text part, and before the mock's own cut after
+// mock.DefaultCutAfter items (v4 lines: 2:, f:, 0:, 0: become start,
+// start-step, text-start and two text-deltas; UI chunks: start,
+// start-step, text-start, text-delta become 2:, f: and 0:), so that the
+// client's cut comes while the mock's agent is held.
+const (
+	clientCutUI = 4 // SSE events: start, start-step, text-start, text-delta
+	clientCutV4 = 3 // lines: 2:, f:, 0:
+)
+
+// bridgeScenarios are the scenarios each real client resumes through the
+// bridge (resume.mjs's doc says what each does): each resumes a stream
+// still being written.
+var bridgeScenarios = map[string][]string{
+	sdkresume.AI5:      {"same-page", "reload"},
+	sdkresume.AI6:      {"same-page", "reload"},
+	sdkresume.AI7:      {"same-page", "reload"},
+	sdkresume.Workflow: {"post-cut", "reload"},
+	sdkresume.AI4:      {"same-page", "reload"},
+}
+
+// bridgeRun is one run of a real client through the bridge: its spec,
+// the cutting side's bridge and the log of its exchanges.
+type bridgeRun struct {
+	sdkresume.Spec
+	cutAfter int // the events the client's first POST got before its cut
+	mu       sync.Mutex
+	log      []Entry
+	servers  []*httptest.Server // the cutting side's, closed before the log is read
+}
+
+// entries closes the cutting side's servers, which waits for the
+// bridge's handlers (each logs its exchange as it ends), and returns the
+// bridge's log.
+func (r *bridgeRun) entries() []Entry {
+	for _, s := range r.servers {
+		s.Close()
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]Entry(nil), r.log...)
+}
+
+// newBridgeRun starts the servers of client's scenario: in front of a
+// mock of the other protocol (a v4 mock for the UI clients, a UI mock for
+// ai 4), a bridge to the client's protocol; for the reference the mock
+// is uncut, for the run it cuts the first response of each stream after
+// mock.DefaultCutAfter items (the bridge resumes it), holds the rest
+// back until the client's resume is answered, and a test proxy in front
+// of the bridge breaks the client's first POST after a few events, so
+// that the client resumes from the bridge's store while the stream is
+// still being written.
+func newBridgeRun(t *testing.T, client, scenario string, seed uint64) *bridgeRun {
+	t.Helper()
+	run := &bridgeRun{Spec: sdkresume.Spec{
+		Name:   "bridge: " + client + " " + scenario,
+		Client: client, Scenario: scenario,
+		Key: mock.KeyValid, OtherKey: mock.KeyOtherTeam,
+		Text:   "A bakery in Lyon",
+		ChatID: "chat-under-test",
+	}}
+	up, to, sep, cut := mock.ProtocolV4, protocol.UI, []byte("\n\n"), clientCutUI
+	if client == sdkresume.AI4 {
+		up, to, sep, cut = mock.ProtocolUI, protocol.V4, []byte("\n"), clientCutV4
+	}
+	run.cutAfter = cut
+	serve := func(h http.Handler) *httptest.Server {
+		s := httptest.NewServer(h)
+		t.Cleanup(s.Close)
+		return s
+	}
+	bridge := func(m *mock.Server, logTo func(Entry)) *httptest.Server {
+		u, err := url.Parse(serve(m).URL)
+		require.NoError(t, err)
+		return serve(&Proxy{Upstream: u, To: to, Log: logTo})
+	}
+	ref, err := mock.New(mock.Options{Protocol: up, Seed: seed})
+	require.NoError(t, err)
+	run.Ref = bridge(ref, nil).URL
+
+	release := make(chan struct{})
+	var once sync.Once
+	m, err := mock.New(mock.Options{
+		Protocol: up, Seed: seed, CutAfter: mock.DefaultCutAfter, Pace: time.Millisecond,
+		Sleep: func(ctx context.Context, d time.Duration) error {
+			if ctx.Value(http.ServerContextKey) == nil {
+				// The agent's, after the cut: the rest waits for the
+				// client's resume.
+				select {
+				case <-release:
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+			}
+			return pause(ctx, d)
+		},
+	})
+	require.NoError(t, err)
+	b := bridge(m, func(e Entry) { run.mu.Lock(); run.log = append(run.log, e); run.mu.Unlock() })
+	front := serve(cuttingProxy(t, b.URL, sep, cut, func() { once.Do(func() { close(release) }) }))
+	run.URL = front.URL
+	run.servers = []*httptest.Server{front, b}
+	return run
+}
+
+// pause sleeps for d, or until ctx is done.
+func pause(ctx context.Context, d time.Duration) error {
+	tm := time.NewTimer(d)
+	defer tm.Stop()
+	select {
+	case <-tm.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// cuttingProxy returns a reverse proxy to target that breaks the
+// connection of the first POST's response after n events (each ends with
+// sep), as a network that drops, and passes every other request and
+// response as it is, streamed; released is called once a GET's response
+// has its status.
+func cuttingProxy(t *testing.T, target string, sep []byte, n int, released func()) *httputil.ReverseProxy {
+	t.Helper()
+	u, err := url.Parse(target)
+	require.NoError(t, err)
+	var once sync.Once
+	p := httputil.NewSingleHostReverseProxy(u)
+	p.FlushInterval = -1
+	p.ErrorLog = log.New(io.Discard, "", 0) // the cut is the point
+	p.ModifyResponse = func(res *http.Response) error {
+		switch res.Request.Method {
+		case http.MethodPost:
+			once.Do(func() { res.Body = &eventCut{rc: res.Body, sep: sep, left: n} })
+		case http.MethodGet:
+			released()
+		}
+		return nil
+	}
+	return p
+}
+
+// errCut is the break of the test proxy's cut.
+var errCut = errors.New("the test proxy cut the connection")
+
+// eventCut is a body that ends in errCut after its left events: the
+// reverse proxy then aborts its handler, which breaks the connection
+// without the body's end.
+type eventCut struct {
+	rc   io.ReadCloser
+	sep  []byte
+	left int
+}
+
+func (c *eventCut) Read(p []byte) (int, error) {
+	if c.left <= 0 {
+		return 0, errCut
+	}
+	n, err := c.rc.Read(p)
+	for i := 0; i < n && c.left > 0; {
+		j := bytes.Index(p[i:n], c.sep)
+		if j < 0 {
+			break
+		}
+		i += j + len(c.sep)
+		if c.left--; c.left == 0 {
+			n = i // what came after the last event is lost in the cut
+		}
+	}
+	if c.left <= 0 {
+		return n, nil
+	}
+	return n, err
+}
+
+func (c *eventCut) Close() error { return c.rc.Close() }
+
+// TestResumeRealClientsThroughBridge has the real resuming clients
+// (sdkresume: ai 5.0.277, 6.0.326 and 7.0.173 as useChat({resume: true})
+// drives them, the workflow transport 2.0.43, ai 4.3.19's
+// experimental_resume) resume through the bridge, both ways: the UI
+// clients in front of a v4 mock, ai 4 in front of a UI mock. The mock
+// cuts the bridge's upstream connection (the bridge resumes it by its
+// protocol's contract) and a proxy in front of the bridge cuts the
+// client's (the client resumes from the bridge's store by its own
+// contract, the stream still being written). Each ends with the message
+// the same client reads through a bridge in front of an uncut mock, but
+// where the release is known to append a replay (ai 5.0.277 and ai
+// 4.3.19 on the same page), where that is asserted exactly; its resume
+// requests follow its contract, and the bridge answered each from its
+// store, having resumed its upstream once.
+func TestResumeRealClientsThroughBridge(t *testing.T) {
+	node := sdkresume.NeedNodePackages(t, "the real resuming clients", sdkResumeDir, sdkresume.Probe)
+	var runs []*bridgeRun
+	var specs []*sdkresume.Spec
+	for _, c := range sdkresume.Clients {
+		for _, sc := range bridgeScenarios[c] {
+			r := newBridgeRun(t, c, sc, uint64(13000+len(runs)))
+			runs = append(runs, r)
+			specs = append(specs, &r.Spec)
+		}
+	}
+	nodeVersion, results := sdkresume.Run(t, node, sdkResumeDir, specs)
+	t.Logf("node %s, %d runs through the bridge", nodeVersion, len(runs))
+	for i, run := range runs {
+		r := results[i]
+		t.Run(run.Name, func(t *testing.T) {
+			cut := sdkresume.Cut{Chunks: run.cutAfter}
+			sdkresume.AssertPOSTCut(t, &run.Spec, r, cut)
+			sdkresume.AssertResumed(t, &run.Spec, r, cut)
+
+			var gets int // those answered (a page that closes aborts its own)
+			for _, q := range r.Requests {
+				if q.Method == http.MethodGet && q.Status != 0 {
+					gets++
+				}
+			}
+			log := run.entries()
+			require.NotEmpty(t, log)
+			var post *Entry
+			var resumes []Entry
+			for i, e := range log {
+				if e.Method == http.MethodPost {
+					require.Nil(t, post, "one POST: %+v", log)
+					post = &log[i]
+				} else {
+					resumes = append(resumes, e)
+				}
+			}
+			require.NotNil(t, post, "the bridge logged the POST: %+v", log)
+			assert.True(t, post.Translated, "the bridge translated the stream")
+			assert.Equal(t, http.StatusOK, post.Status)
+			assert.Equal(t, 1, post.Resumes, "the bridge resumed its upstream once: %v", post.Err)
+			assert.Len(t, resumes, gets, "every resume the client got an answer to came from the bridge: %+v, %+v", r.Requests, log)
+			for _, e := range resumes {
+				assert.Equal(t, http.MethodGet, e.Method)
+				assert.True(t, e.Resumed, "%s %s was answered from the bridge's store", e.Method, e.Path)
+				assert.Equal(t, http.StatusOK, e.Status, "%s %s: %v", e.Method, e.Path, e.Err)
+			}
+		})
+	}
+}
