@@ -2,7 +2,6 @@ package mock
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -23,16 +22,6 @@ import (
 // sdkResumeDir holds the Node program that resumes the mock's cut streams
 // with the real clients (resume.mjs, its package.json and lock).
 var sdkResumeDir = filepath.Join("testdata", "sdkresume")
-
-// resumeScenarios are resume.mjs's scenarios of each client (its doc says
-// what each does); the mock of each runs as sdkresume.Running says.
-var resumeScenarios = map[string][]string{
-	sdkresume.AI5:      {"same-page", "same-page-node", "reload", "after-end", "unknown", "no-key", "other-team"},
-	sdkresume.AI6:      {"same-page", "same-page-node", "reload", "after-end", "unknown", "no-key", "other-team"},
-	sdkresume.AI7:      {"same-page", "same-page-node", "reload", "after-end", "unknown", "no-key", "other-team"},
-	sdkresume.Workflow: {"post-cut", "reload", "tail", "after-end", "unknown", "no-key", "other-team"},
-	sdkresume.AI4:      {"same-page", "reload", "after-end", "unknown", "no-key", "other-team"},
-}
 
 // resumeRun is one run of resume.mjs against the mock: its spec, and the
 // cutting mock's fault and variant.
@@ -215,36 +204,13 @@ func newResumeRunOn(t *testing.T, client, scenario string, opts Options, seed ui
 }
 
 // lastStepTail returns the negative startIndex that reads the last step
-// of the stream the run's POST gets (from its last start-step chunk on),
-// read from a twin of the run's mock.
+// of the stream the run's POST gets, read from a twin of the run's mock.
 func lastStepTail(t *testing.T, opts Options, run *resumeRun) int {
 	t.Helper()
-	body, err := json.Marshal(map[string]any{
-		"messages": []any{map[string]any{"id": "user-1", "role": "user", "parts": []any{map[string]any{"type": "text", "text": run.Text}}}},
-	})
-	require.NoError(t, err)
 	_, ts := newMock(t, opts)
-	res, stream := send(t, ts, request{auth: bearer(run.Key), body: string(body)})
+	res, stream := send(t, ts, request{auth: bearer(run.Key), body: sdkresume.MessagesBody(t, run.Text)})
 	require.Equal(t, http.StatusOK, res.StatusCode, stream)
-	var types []string
-	for _, line := range strings.Split(stream, "\n") {
-		data, ok := strings.CutPrefix(strings.TrimSuffix(line, "\r"), "data:")
-		data = strings.TrimPrefix(data, " ")
-		if !ok || data == "[DONE]" {
-			continue
-		}
-		var chunk struct{ Type string }
-		require.NoError(t, json.Unmarshal([]byte(data), &chunk), "%s", line)
-		types = append(types, chunk.Type)
-	}
-	last := -1
-	for i, ty := range types {
-		if ty == "start-step" {
-			last = i
-		}
-	}
-	require.Positive(t, last, "the stream has a second step: %q", types)
-	return -(len(types) - last)
+	return sdkresume.LastStepTail(t, stream)
 }
 
 // runResumeClients runs resume.mjs on runs and returns its results, in

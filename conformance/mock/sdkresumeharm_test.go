@@ -279,7 +279,7 @@ func TestResumeRealClientsFaults(t *testing.T) {
 			if (c == sdkresume.AI4) == (f.Protocol == protocol.UI) {
 				continue
 			}
-			for _, sc := range resumeScenarios[c] {
+			for _, sc := range sdkresume.Scenarios[c] {
 				runs = append(runs, newResumeRun(t, c, sc, Options{Fault: f.Name}, uint64(9000+len(runs))))
 			}
 		}
@@ -338,7 +338,7 @@ func TestResumeRealClientsVariants(t *testing.T) {
 				if (c == sdkresume.AI4) == (p == protocol.UI) {
 					continue
 				}
-				for _, sc := range resumeScenarios[c] {
+				for _, sc := range sdkresume.Scenarios[c] {
 					runs = append(runs, newResumeRun(t, c, sc, Options{Variants: []string{v.Name}}, uint64(11000+len(runs))))
 				}
 			}

@@ -6,8 +6,6 @@ import (
 
 	"github.com/chatwire/chatwire/internal/redistest"
 	"github.com/chatwire/chatwire/internal/sdkresume"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestResumeRealClients has the real resuming clients (testdata/sdkresume:
@@ -25,7 +23,7 @@ func TestResumeRealClients(t *testing.T) {
 	node := needResumeClients(t)
 	var runs []*resumeRun
 	for _, c := range sdkresume.Clients {
-		for _, sc := range resumeScenarios[c] {
+		for _, sc := range sdkresume.Scenarios[c] {
 			runs = append(runs, newResumeRun(t, c, sc, Options{}, uint64(7000+len(runs))))
 		}
 	}
@@ -49,7 +47,7 @@ func TestResumeRealClientsRedisPair(t *testing.T) {
 	srv := redistest.Start(t)
 	var runs []*resumeRun
 	for _, c := range sdkresume.Clients {
-		for _, sc := range resumeScenarios[c] {
+		for _, sc := range sdkresume.Scenarios[c] {
 			pair := fmt.Sprintf("%s?prefix=pair%d:", srv.URL(), len(runs))
 			runs = append(runs, newResumeRunOn(t, c, sc, Options{}, uint64(9000+len(runs)), pair))
 		}
@@ -69,38 +67,5 @@ func assertConformantResume(t *testing.T, run *resumeRun, r sdkresume.Result) {
 	t.Helper()
 	// Through gzip, undici may end the body at the cut before it hands on
 	// what it inflated: the cut read may hold less.
-	cut := sdkresume.Cut{Chunks: DefaultCutAfter, MayLoseAll: run.variant == variantGzip}
-	sdkresume.AssertPOSTCut(t, &run.Spec, r, cut)
-	require.Len(t, sdkresume.MessagesOf(t, r.Reference), 2, "the uncut read holds the user's message and the answer: %s", r.Reference)
-	got := sdkresume.Canonical(t, r.Messages)
-	outcome := fmt.Sprintf("status %s, error %+v, requests %+v, logs %q", r.Status, r.Error, r.Requests, r.Logs)
-	switch run.Scenario {
-	case "unknown":
-		switch run.Client {
-		case sdkresume.Workflow:
-			require.NotNil(t, r.Error, outcome)
-			assert.Equal(t, "error", r.Status, outcome)
-			assert.Contains(t, r.Error.Message, "Failed to fetch chat: 404 ", outcome)
-		case sdkresume.AI4:
-			require.NotNil(t, r.Error, outcome)
-			assert.Equal(t, "error", r.Status, outcome)
-			assert.Contains(t, r.Error.Message, "no chat with id", "ai 4 throws the 404's body: %s", outcome)
-		default:
-			assert.Nil(t, r.Error, outcome)
-			assert.Equal(t, "ready", r.Status, "a 204 is nothing to resume: %s", outcome)
-		}
-		assert.Equal(t, "[]", got, "the new chat holds no message")
-		return
-	case "no-key", "other-team":
-		require.NotNil(t, r.Error, "the resume is refused: %s", outcome)
-		assert.Equal(t, "error", r.Status, outcome)
-		code := "401"
-		if run.Scenario == "other-team" {
-			code = "403"
-		}
-		last := r.Requests[len(r.Requests)-1]
-		assert.Equal(t, code, fmt.Sprint(last.Status), outcome)
-		return
-	}
-	sdkresume.AssertResumed(t, &run.Spec, r, cut)
+	sdkresume.AssertConformant(t, &run.Spec, r, sdkresume.Cut{Chunks: DefaultCutAfter, MayLoseAll: run.variant == variantGzip})
 }

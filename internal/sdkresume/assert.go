@@ -45,6 +45,49 @@ func AssertPOSTCut(t *testing.T, s *Spec, r Result, cut Cut) {
 	}
 }
 
+// AssertConformant checks a run against a conformant server (RESUME.md):
+// the POST cut (AssertPOSTCut); a resume of a chat nobody made answered
+// as each client takes for nothing to resume (the AI SDK 5-7 clients: a
+// 204, quiet) or for an error (the workflow transport: a 404; ai 4: the
+// 404's body thrown); a resume without a key (401) or with another
+// team's (403) refused; every other scenario resumed (AssertResumed).
+func AssertConformant(t *testing.T, s *Spec, r Result, cut Cut) {
+	t.Helper()
+	AssertPOSTCut(t, s, r, cut)
+	require.Len(t, MessagesOf(t, r.Reference), 2, "the uncut read holds the user's message and the answer: %s", r.Reference)
+	got := Canonical(t, r.Messages)
+	outcome := fmt.Sprintf("status %s, error %+v, requests %+v, logs %q", r.Status, r.Error, r.Requests, r.Logs)
+	switch s.Scenario {
+	case "unknown":
+		switch s.Client {
+		case Workflow:
+			require.NotNil(t, r.Error, outcome)
+			assert.Equal(t, "error", r.Status, outcome)
+			assert.Contains(t, r.Error.Message, "Failed to fetch chat: 404 ", outcome)
+		case AI4:
+			require.NotNil(t, r.Error, outcome)
+			assert.Equal(t, "error", r.Status, outcome)
+			assert.Contains(t, r.Error.Message, "no chat with id", "ai 4 throws the 404's body: %s", outcome)
+		default:
+			assert.Nil(t, r.Error, outcome)
+			assert.Equal(t, "ready", r.Status, "a 204 is nothing to resume: %s", outcome)
+		}
+		assert.Equal(t, "[]", got, "the new chat holds no message")
+		return
+	case "no-key", "other-team":
+		require.NotNil(t, r.Error, "the resume is refused: %s", outcome)
+		assert.Equal(t, "error", r.Status, outcome)
+		code := "401"
+		if s.Scenario == "other-team" {
+			code = "403"
+		}
+		last := r.Requests[len(r.Requests)-1]
+		assert.Equal(t, code, fmt.Sprint(last.Status), outcome)
+		return
+	}
+	AssertResumed(t, s, r, cut)
+}
+
 // AssertResumed checks a run of a scenario that resumes the answer (not
 // unknown, no-key, other-team): the client ends without an error, with
 // the message of the uncut read (the reference), but where the release

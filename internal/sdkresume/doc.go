@@ -15,7 +15,10 @@
 // hold: ReplayAppended, V4ReplayAppended), and the assertions that apply
 // to every server a client resumes from: the cut POST (AssertPOSTCut), the
 // message the client ends with and the resume requests it sent, against
-// the contract it resumes by (AssertResumed).
+// the contract it resumes by (AssertResumed), and the answers to a resume
+// of a chat nobody made or without the right key (AssertConformant). The
+// scenarios of each client (Scenarios) and the tail scenario's start
+// index (LastStepTail) are the same for both.
 //
 // It imports no public package of the module (internal/layers): the
 // servers the clients read are the tests' own.
@@ -23,7 +26,7 @@
 // # Files
 //
 //	doc.go      this documentation
-//	run.go      Spec, Result, Request: a run and its result; Run, NeedNodePackages, RunNode
+//	run.go      Spec, Result, Request: a run and its result; Scenarios; Run, NeedNodePackages, RunNode
 //	json.go     Canonical, MessagesOf, JSONOf; the appended replays
-//	assert.go   AssertPOSTCut, AssertResumed, AssertQuiet: what each client ends with
+//	assert.go   AssertConformant, AssertPOSTCut, AssertResumed, AssertQuiet: what each client ends with
 package sdkresume

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -31,6 +32,16 @@ var Clients = []string{AI5, AI6, AI7, Workflow, AI4}
 // Probe is the package whose presence in the program's node_modules
 // tells that `npm ci` ran there.
 const Probe = "@ai-sdk/workflow"
+
+// Scenarios are resume.mjs's scenarios of each client (its doc says what
+// each does).
+var Scenarios = map[string][]string{
+	AI5:      {"same-page", "same-page-node", "reload", "after-end", "unknown", "no-key", "other-team"},
+	AI6:      {"same-page", "same-page-node", "reload", "after-end", "unknown", "no-key", "other-team"},
+	AI7:      {"same-page", "same-page-node", "reload", "after-end", "unknown", "no-key", "other-team"},
+	Workflow: {"post-cut", "reload", "tail", "after-end", "unknown", "no-key", "other-team"},
+	AI4:      {"same-page", "reload", "after-end", "unknown", "no-key", "other-team"},
+}
 
 // Running reports whether a scenario resumes a stream that is still being
 // written (the server holds its rest back until the resume is answered),
@@ -105,6 +116,43 @@ type Result struct {
 	ReferenceChunks *int            `json:"referenceChunks"`
 	Logs            []string        `json:"logs"`
 	HarnessError    string          `json:"harnessError"`
+}
+
+// MessagesBody is the body the workflow transport posts for Spec.Text:
+// {messages} with the user's message alone.
+func MessagesBody(t *testing.T, text string) string {
+	t.Helper()
+	b, err := json.Marshal(map[string]any{
+		"messages": []any{map[string]any{"id": "user-1", "role": "user", "parts": []any{map[string]any{"type": "text", "text": text}}}},
+	})
+	require.NoError(t, err)
+	return string(b)
+}
+
+// LastStepTail returns the negative startIndex that reads the last step
+// of a UI stream (from its last start-step chunk on), for the tail
+// scenario.
+func LastStepTail(t *testing.T, stream string) int {
+	t.Helper()
+	var types []string
+	for _, line := range strings.Split(stream, "\n") {
+		data, ok := strings.CutPrefix(strings.TrimSuffix(line, "\r"), "data:")
+		data = strings.TrimPrefix(data, " ")
+		if !ok || data == "[DONE]" {
+			continue
+		}
+		var chunk struct{ Type string }
+		require.NoError(t, json.Unmarshal([]byte(data), &chunk), "%s", line)
+		types = append(types, chunk.Type)
+	}
+	last := -1
+	for i, ty := range types {
+		if ty == "start-step" {
+			last = i
+		}
+	}
+	require.Positive(t, last, "the stream has a second step: %q", types)
+	return -(len(types) - last)
 }
 
 // Run runs resume.mjs (in dir, its packages installed there) on specs
