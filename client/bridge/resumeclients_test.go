@@ -205,7 +205,7 @@ func cuttingProxy(t *testing.T, target string, sep []byte, n int, released func(
 
 // cutPause is the pause between the last event the test proxy passes and
 // its cut.
-const cutPause = 10 * time.Millisecond
+const cutPause = 20 * time.Millisecond
 
 // errCut is the break of the test proxy's cut.
 var errCut = errors.New("the test proxy cut the connection")
@@ -248,17 +248,21 @@ func (c *eventCut) Close() error { return c.rc.Close() }
 // TestResumeRealClientsThroughBridge has the real resuming clients
 // (sdkresume: ai 5.0.277, 6.0.326 and 7.0.173 as useChat({resume: true})
 // drives them, the workflow transport 2.0.43, ai 4.3.19's
-// experimental_resume) resume through the bridge, both ways: the UI
-// clients in front of a v4 mock, ai 4 in front of a UI mock. The mock
-// cuts the bridge's upstream connection (the bridge resumes it by its
-// protocol's contract) and a proxy in front of the bridge cuts the
-// client's (the client resumes from the bridge's store by its own
-// contract, the stream still being written). Each ends with the message
-// the same client reads through a bridge in front of an uncut mock, but
-// where the release is known to append a replay (ai 5.0.277 and ai
-// 4.3.19 on the same page), where that is asserted exactly; its resume
-// requests follow its contract, and the bridge answered each from its
-// store, having resumed its upstream once.
+// experimental_resume) resume through the bridge, both ways, in every
+// scenario of resume.mjs: the UI clients in front of a v4 mock, ai 4 in
+// front of a UI mock. The mock cuts the bridge's upstream connection (the
+// bridge resumes it by its protocol's contract) and a proxy in front of
+// the bridge cuts the client's (the client resumes from the bridge's
+// store by its own contract, while the stream is still being written or
+// after its end, as the scenario says). Each ends as against the
+// conformant mock (sdkresume.AssertConformant): with the message the same
+// client reads through a bridge in front of an uncut mock, but where the
+// release is known to append a replay (ai 5.0.277 and ai 4.3.19 on the
+// same page), where that is asserted exactly; its resume requests follow
+// its contract; a chat nobody made, a resume without the key or with
+// another team's are answered as each client takes them. At the bridge,
+// each resume was answered by the bridge (from its store where it resumes
+// the answer), and the upstream was resumed once.
 func TestResumeRealClientsThroughBridge(t *testing.T) {
 	node := sdkresume.NeedNodePackages(t, "the real resuming clients", sdkResumeDir, sdkresume.Probe)
 	var runs []*bridgeRun
@@ -275,7 +279,11 @@ func TestResumeRealClientsThroughBridge(t *testing.T) {
 	for i, run := range runs {
 		r := results[i]
 		t.Run(run.Name, func(t *testing.T) {
-			sdkresume.AssertConformant(t, &run.Spec, r, sdkresume.Cut{Chunks: run.cutAfter})
+			// The events before the cut and the cut itself may reach undici
+			// before the client's reader takes the events (a loaded machine
+			// can starve Node longer than cutPause): undici then drops them,
+			// and the cut read holds no answer (3 runs of ~500 here).
+			sdkresume.AssertConformant(t, &run.Spec, r, sdkresume.Cut{Chunks: run.cutAfter, MayLoseAll: true})
 			assertBridgeLog(t, run, r)
 		})
 	}

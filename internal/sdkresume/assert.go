@@ -19,8 +19,9 @@ type Cut struct {
 	// carried before the break.
 	Chunks int
 	// MayLoseAll: undici may end the body at the break before it hands
-	// on any of them (through gzip, what it had not inflated), so the cut
-	// read may hold no answer.
+	// on any of them (through gzip, what it had not inflated; where they
+	// come with the break, what its reader had not taken), so the cut read
+	// may hold no answer.
 	MayLoseAll bool
 }
 
