@@ -112,17 +112,18 @@ func newBridgeRun(t *testing.T, client, scenario string, seed uint64) *bridgeRun
 	var releaseOnce, endOnce sync.Once
 	opts := mock.Options{CutAfter: mock.DefaultCutAfter, Pace: time.Millisecond}
 	if running {
-		opts.Sleep = func(ctx context.Context, d time.Duration) error {
-			if ctx.Value(http.ServerContextKey) == nil {
-				// The agent's, after the cut: the rest waits for the
-				// client's resume.
-				select {
-				case <-release:
-				case <-ctx.Done():
-					return ctx.Err()
-				}
+		// Pace is what makes the mock call Sleep: its response goes
+		// unpaced, its agent after the cut waits for the client's resume.
+		opts.Sleep = func(ctx context.Context, _ time.Duration) error {
+			if ctx.Value(http.ServerContextKey) != nil {
+				return ctx.Err()
 			}
-			return pause(ctx, d)
+			select {
+			case <-release:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
 		}
 	}
 	b := bridge(opts, func(e Entry) {
@@ -164,18 +165,6 @@ func bridgeTail(t *testing.T, base, text string) int {
 	require.NoError(t, err)
 	require.Equal(t, http.StatusOK, res.StatusCode, "%s", body)
 	return sdkresume.LastStepTail(t, string(body))
-}
-
-// pause sleeps for d, or until ctx is done.
-func pause(ctx context.Context, d time.Duration) error {
-	tm := time.NewTimer(d)
-	defer tm.Stop()
-	select {
-	case <-tm.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // cuttingProxy returns a reverse proxy to target that breaks the
