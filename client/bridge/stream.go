@@ -16,8 +16,7 @@ import (
 // and the parts of one read of input reach the client in one write to
 // the connection instead of one each. Where the first read of input gave
 // nothing to write (a start chunk that waits for the next part), the head
-// is flushed alone before the next read: the response's head never waits
-// for input.
+// is flushed alone before the next read: it does not wait for that part.
 type lazyFlush struct {
 	w       io.Writer
 	f       http.Flusher // nil: w does not flush
