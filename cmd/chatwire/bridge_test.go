@@ -72,7 +72,7 @@ func TestBridgeCommand(t *testing.T) {
 		t.Fatal("bridge did not stop")
 	}
 	log := stderr.String()
-	assert.Regexp(t, `POST /api/chat 200 \S+ v4->ui in=\d+ out=\d+ request=useChat->spec lost=message-id:2,usage:3,step-finish-reason:2\n`, log)
+	assert.Regexp(t, `POST /api/chat 200 \S+ v4->ui in=\d+ out=\d+ request=useChat->spec lost=message-id:1,usage:3,step-finish-reason:2\n`, log)
 	assert.Contains(t, log, "chatwire bridge: shutting down")
 	assert.NotContains(t, log, mock.KeyValid, "the key is never logged")
 }
@@ -81,8 +81,18 @@ func TestBridgeCommand(t *testing.T) {
 // bridge stops, past its grace, gets the error its client shows, naming
 // the shutdown, then breaks: the client's read of the body fails.
 func TestBridgeCutsOpenStreams(t *testing.T) {
-	up := startServe(t, "-pace", "1h")
-	b := startListening(t, "bridge", "-upstream", up.url, "-shutdown-grace", "0s")
+	// A v4 service whose stream stops after its first text part: the
+	// bridge's start chunk waits for the part after the 2: line (its
+	// message id), so the service gives that one at once.
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Header().Set("X-Vercel-AI-Data-Stream", "v1")
+		io.WriteString(w, "2:[{\"chatId\":\"chat_1\"}]\nf:{\"messageId\":\"msg_1\"}\n0:\"A bakery\"\n")
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	}))
+	defer up.Close()
+	b := startListening(t, "bridge", "-upstream", up.URL, "-shutdown-grace", "0s")
 	_, br := postStream(t, b.url, `{"id":"c1","messages":[{"id":"u1","role":"user","parts":[{"type":"text","text":"A bakery"}]}],"trigger":"submit-message"}`)
 	assert.Equal(t, exitOK, b.stop(t), "stderr: %s", b.stderr)
 	rest, err := io.ReadAll(br)
