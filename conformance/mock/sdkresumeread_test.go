@@ -57,7 +57,9 @@ func TestResumeRealClientsRedisPair(t *testing.T) {
 	for i, run := range runs {
 		r := results[i]
 		t.Run(run.Name, func(t *testing.T) {
-			assertConformantResume(t, run, r)
+			// Through the proxy the last chunks and the cut come together,
+			// and undici may drop what its reader had not taken.
+			sdkresume.AssertConformant(t, &run.Spec, r, sdkresume.Cut{Chunks: DefaultCutAfter, MayLoseAll: true})
 		})
 	}
 }
