@@ -33,4 +33,5 @@
 //	              chat-id-unique
 //	resume.go     the resume checks: a resume group's connections judged together
 //	              (cut, skew, after-end, unknown, auth; a contract not served)
+//	resumeplay.go  the skew's play of a resume group's answers on each release's chat
 package judge
