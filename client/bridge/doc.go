@@ -168,6 +168,8 @@
 //	proxy.go     Proxy: the HTTP proxy that translates by what each side speaks
 //	keep.go      the streams the proxy keeps, and the resume routes it answers from them
 //	upstream.go  the service's stream read across its drops, resumed by its contract
+//	h1.go        the round tripper to a plain-HTTP upstream (Proxy.Client unset): HTTP/1.1
+//	             on kept-alive connections, each exchange on its caller's goroutine
 //	testdata/sdk/  the real clients (ai 7.0.173, ai 4.3.19) TestRealClients runs;
 //	               the resuming clients TestResumeRealClientsThroughBridge runs are
 //	               conformance/mock's (internal/sdkresume)

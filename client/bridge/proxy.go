@@ -70,7 +70,10 @@ type Proxy struct {
 	To protocol.Protocol
 	// Options configures the translators.
 	Options Options
-	// Client sends the upstream requests; nil: one with HeaderTimeout.
+	// Client sends the upstream requests; nil: one with HeaderTimeout,
+	// which speaks HTTP/1.1 to a plain-HTTP upstream on the goroutine of
+	// each exchange (a hop shorter than net/http's Transport, which it
+	// leaves TLS and an HTTP proxy of the environment to).
 	Client *http.Client
 	// MaxBody bounds a request body (413 above it); 0: DefaultMaxBody.
 	MaxBody int64
@@ -136,14 +139,18 @@ func (p *Proxy) init() {
 			if ht <= 0 {
 				ht = DefaultHeaderTimeout
 			}
+			dial := (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext
 			p.client = &http.Client{
-				Transport: &http.Transport{
-					Proxy:                 http.ProxyFromEnvironment,
-					DialContext:           (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
-					TLSHandshakeTimeout:   10 * time.Second,
-					ResponseHeaderTimeout: ht,
-					MaxIdleConnsPerHost:   16,
-					IdleConnTimeout:       90 * time.Second,
+				Transport: &h1Transport{
+					next: &http.Transport{
+						Proxy:                 http.ProxyFromEnvironment,
+						DialContext:           dial,
+						TLSHandshakeTimeout:   10 * time.Second,
+						ResponseHeaderTimeout: ht,
+						MaxIdleConnsPerHost:   16,
+						IdleConnTimeout:       90 * time.Second,
+					},
+					dial: dial, headerTimeout: ht, idleTimeout: 90 * time.Second, maxIdle: 16,
 				},
 				// Redirects are the client's business: pass them through.
 				CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
