@@ -319,7 +319,7 @@ func ResumeSkew(l check.Level) func(obs []check.Observed) check.Verdict {
 			return v
 		}
 		create := items(g.x[check.StepCreate])
-		full := g.replays(res)
+		full := g.fromStart(res)
 		sameID := res.MessageID != "" && res.MessageID == create.MessageID
 		var deviation string
 		switch {
@@ -350,7 +350,7 @@ func ResumeSkew(l check.Level) func(obs []check.Observed) check.Verdict {
 		// create's items followed by the resume's (a service that answers
 		// with the rest only).
 		switch ref, _, ok := g.stream(check.StepReference, "reference"); {
-		case ok && g.replays(ref) && plays[2].Body != nil:
+		case ok && g.fromStart(ref) && plays[2].Body != nil:
 		case full:
 			plays[2] = plays[1]
 		default:
@@ -405,10 +405,10 @@ func ResumeSkew(l check.Level) func(obs []check.Observed) check.Verdict {
 	}
 }
 
-// replays reports whether the items it of a resume's answer are a replay
-// from the start: the create's first items again, but for the start
+// fromStart reports whether the items it of a resume's answer are a
+// replay from the start: the create's first items again, but for the start
 // chunk's messageId, which the skew judges apart.
-func (g *resumeGroup) replays(it *transcript.ItemsReading) bool {
+func (g *resumeGroup) fromStart(it *transcript.ItemsReading) bool {
 	create := items(g.x[check.StepCreate])
 	return it != nil && create != nil && len(it.Hashes) >= g.cut && len(it.Types) > 0 && len(create.Types) > 0 &&
 		it.Types[0] == create.Types[0] && diff(it.Hashes[1:g.cut], g.first[1:], it.Types[1:]) == ""

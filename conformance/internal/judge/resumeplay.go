@@ -27,18 +27,11 @@ func chatResponse(x *transcript.Exchange) (uimessage.Response, bool) {
 			h[strings.ToLower(k)] = v[0]
 		}
 	}
-	var body []byte
-	for _, ln := range x.Lines {
-		body = append(body, ln.Text...)
-		if ln.NL {
-			body = append(body, '\n')
-		}
-	}
 	end := uimessage.EndEOF
 	if x.End.Reason != transcript.EndEOF {
 		end = uimessage.EndCut
 	}
-	return uimessage.Response{Status: x.Response.Status, Header: h, Body: body, End: end}, true
+	return uimessage.Response{Status: x.Response.Status, Header: h, Body: x.Body(), End: end}, true
 }
 
 // skewUser is the user message the played chats send: the chats compare
