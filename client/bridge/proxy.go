@@ -340,7 +340,9 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	out.to(w)
 	var kept *resumable.Writer
 	if !p.NoResume {
-		meta.ChatID = cmp.Or(clientChatID, up.chatID, newID("chat_"))
+		if meta.ChatID = cmp.Or(clientChatID, up.chatID); meta.ChatID == "" {
+			meta.ChatID = newID("chat_")
+		}
 		kept = resumable.NewWriter(context.WithoutCancel(ctx), p.store, w, meta)
 		out.to(kept)
 	}
