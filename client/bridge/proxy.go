@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/chatwire/chatwire/internal/protocol"
+	"github.com/chatwire/chatwire/internal/statuswriter"
 	"github.com/chatwire/chatwire/linestream"
 	"github.com/chatwire/chatwire/resumable"
 	"github.com/chatwire/chatwire/uistream"
@@ -194,8 +195,8 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rt, isRoute := p.route(r)
 	if isRoute && p.keeps(r.Context(), rt.id) {
 		e.Resumed = true
-		sw := &statusWriter{ResponseWriter: w}
-		defer func() { e.Status = sw.status }()
+		sw := &statuswriter.Writer{ResponseWriter: w}
+		defer func() { e.Status = sw.Status }()
 		rt.serve(sw, r)
 		return
 	}
@@ -407,32 +408,6 @@ func (p *Proxy) exchangeContext(r *http.Request) (ctx, cut context.Context, canc
 	})
 	ctx, cancelTimeout := context.WithTimeout(stopped, timeout)
 	return ctx, stopped, func() { cancelTimeout(); unwatch() }
-}
-
-// statusWriter records the status a handler answers, for the log.
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-}
-
-func (s *statusWriter) WriteHeader(code int) {
-	if s.status == 0 {
-		s.status = code
-	}
-	s.ResponseWriter.WriteHeader(code)
-}
-
-func (s *statusWriter) Write(b []byte) (int, error) {
-	if s.status == 0 {
-		s.status = http.StatusOK
-	}
-	return s.ResponseWriter.Write(b)
-}
-
-func (s *statusWriter) Flush() {
-	if f, ok := s.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
-	}
 }
 
 // cutError is the error of a stream the proxy cut before its end because

@@ -12,6 +12,7 @@ import (
 
 	"github.com/chatwire/chatwire/internal/chatapi"
 	"github.com/chatwire/chatwire/internal/protocol"
+	"github.com/chatwire/chatwire/internal/statuswriter"
 	"github.com/chatwire/chatwire/resumable"
 )
 
@@ -281,18 +282,18 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		gw = newGzipWriter(w)
 		w = gw
 	}
-	resp := &response{ResponseWriter: w}
+	resp := &response{Writer: statuswriter.Writer{ResponseWriter: w}}
 	resp.requestID = s.newID(s.reqIDs, "req_")
 	h := w.Header()
 	h.Set(HeaderVersion, Version)
 	h.Set(HeaderRequestID, resp.requestID)
 	s.route(resp, r)
-	if resp.status == 0 {
+	if resp.Status == 0 {
 		resp.WriteHeader(http.StatusOK)
 	}
 	if s.opts.Log != nil {
 		s.opts.Log(Entry{
-			Method: r.Method, Path: r.URL.Path, Status: resp.status,
+			Method: r.Method, Path: r.URL.Path, Status: resp.Status,
 			Duration: s.opts.Now().Sub(start), Role: resp.role, RequestID: resp.requestID, Cut: resp.cut,
 		})
 	}
@@ -372,38 +373,11 @@ func (s *Server) index(w *response, _ *http.Request, _ string) {
 
 // response records the status and the key role of a response for the log.
 type response struct {
-	http.ResponseWriter
-	status    int
+	statuswriter.Writer
 	role      Role
 	requestID string
 	cut       bool // the stream stopped before its end: abort the response
 }
-
-// WriteHeader records the status.
-func (w *response) WriteHeader(status int) {
-	if w.status == 0 {
-		w.status = status
-	}
-	w.ResponseWriter.WriteHeader(status)
-}
-
-// Write records a 200 when no status was written.
-func (w *response) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	return w.ResponseWriter.Write(b)
-}
-
-// Flush sends what was written to the client.
-func (w *response) Flush() {
-	if f, ok := w.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
-	}
-}
-
-// Unwrap returns the wrapped writer, for [http.ResponseController].
-func (w *response) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // gate runs the checks every chat operation passes before its body is
 // read: authentication (401), the key's scenario (429, 500, 403, and 402
