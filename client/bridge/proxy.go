@@ -464,7 +464,8 @@ func sniff(r io.Reader) (protocol.Protocol, []byte, error) {
 const copyBufSize = 32 << 10
 
 // passThrough writes src to w as it comes, flushing after each read, with
-// a buffer from the proxy's pool.
+// a buffer from the proxy's pool (io.CopyBuffer would leave it unused:
+// src, an io.MultiReader, copies through WriteTo with a buffer of its own).
 func (p *Proxy) passThrough(w http.ResponseWriter, src io.Reader) error {
 	bp, _ := p.copyBufs.Get().(*[]byte)
 	if bp == nil {
