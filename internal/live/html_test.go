@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -142,19 +143,35 @@ func chromium(t *testing.T) string {
 }
 
 // headless runs Chromium on the page with args and returns its standard
-// output and error.
+// output and error. A browser killed by a signal (Chromium in a container
+// now and then segfaults in its own GPU and shared-memory code, whatever the
+// page) is run again, at most twice, each crash logged; an exit with a
+// status, or a third crash, fails the test.
 func headless(t *testing.T, bin, page string, args ...string) (string, string) {
 	t.Helper()
+	for attempt := 1; ; attempt++ {
+		stdout, stderr, err := runHeadless(bin, t.TempDir(), page, args)
+		var exit *exec.ExitError
+		if err != nil && errors.As(err, &exit) && !exit.Exited() && attempt < 3 {
+			t.Logf("chromium %v, attempt %d: %v; run again\n%s", args, attempt, err, stderr)
+			continue
+		}
+		require.NoError(t, err, "chromium %v: %s", args, stderr)
+		return stdout, stderr
+	}
+}
+
+func runHeadless(bin, profile, page string, args []string) (string, string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-extensions",
-		"--user-data-dir=" + t.TempDir(), "--enable-logging=stderr", "--v=0", "--hide-scrollbars"}
+	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
+		"--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--disable-extensions", "--user-data-dir=" + profile, "--enable-logging=stderr", "--v=0", "--hide-scrollbars"}
 	cmd := exec.CommandContext(ctx, bin, append(append(base, args...), "file://"+page)...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	require.NoError(t, cmd.Run(), "chromium %v: %s", args, stderr.String())
-	return stdout.String(), stderr.String()
+	err := cmd.Run()
+	return stdout.String(), stderr.String(), err
 }
 
 // TestHTMLInChromium renders the page as a person would open it: it must
