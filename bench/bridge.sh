@@ -2,7 +2,8 @@
 # Reproduces the bridge section of bench/RESULTS.md: chatwire bench against the mock directly
 # and through chatwire bridge (translating to the UI stream), -c 1, in ROUNDS interleaved
 # rounds; with -base REV, also through the bridge of REV (before and after, in the same
-# rounds); and through the bridge passing the v4 stream untranslated (the hop alone).
+# rounds); through the bridge passing the v4 stream untranslated (the HTTP hop alone); and
+# through bench/relay, a TCP relay (the floor of any hop on this machine).
 # Prints the medians over the rounds of each round's p50 TTFB and p50 units/s per request,
 # as differences and ratios against the direct run of the same round. Needs jq.
 #
@@ -26,6 +27,7 @@ dir=$(mktemp -d)
 # subshell, whose variables the script does not see.
 trap 'kill $(cat "$dir/pids" 2>/dev/null) 2>/dev/null || true; rm -rf "$dir"' EXIT
 go build -o "$dir/cw" ./cmd/chatwire
+go build -o "$dir/relay" ./bench/relay
 if [ -n "$base" ]; then
 	mkdir "$dir/base"
 	git archive "$base" | tar -x -C "$dir/base"
@@ -42,7 +44,7 @@ start() {
 }
 mock=$(start mock "$dir/cw" serve -pace 0s ${lines:+-lines "$lines"})
 runs=(direct "$mock" after "$(start after "$dir/cw" bridge -upstream "$mock" -to ui)"
-	passthrough "$(start pass "$dir/cw" bridge -upstream "$mock")")
+	passthrough "$(start pass "$dir/cw" bridge -upstream "$mock")" relay "$(start relay "$dir/relay" "$mock")")
 [ -n "$base" ] && runs+=(before "$(start before "$dir/cw-base" bridge -upstream "$mock" -to ui)")
 export CHATWIRE_API_KEY=cw_test_valid
 for i in $(seq 1 "$rounds"); do

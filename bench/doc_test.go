@@ -62,6 +62,7 @@
 //	RESULTS.md        the current figures and how to reproduce them
 //	TRIED.md          what was tried for speed and dropped, with why
 //	sdk/              the AI SDK's own assembly and parser timed (Node), for assemble.sh; short-streams.mjs
+//	relay/            a TCP relay, the floor of a hop, for bridge.sh
 //	testdata/short/   the streams of short lines, written by the AI SDK (sdk/short-streams.mjs)
 //	testdata/run/     fixture results for run_test.go
 //	xk6/              the k6 extension k6/x/chatwire, a module of its own
