@@ -47,10 +47,10 @@ func Open(ctx context.Context, rawURL string, b Bounds) (Store, func() error, er
 		return nil, nop, fmt.Errorf("%w %q: %w", ErrStoreURL, p.name, err)
 	}
 	c := redis.NewClient(o)
-	r, err := NewRedis(ctx, c, RedisOptions{Prefix: p.prefix, Bounds: p.Bounds})
+	r, err := newRedis(ctx, c, RedisOptions{Prefix: p.prefix, Bounds: p.Bounds})
 	if err != nil {
 		c.Close()
-		return nil, nop, fmt.Errorf("resumable: store %s: %w", p.name, err)
+		return nil, nop, fmt.Errorf("resumable: redis store %s: %w", p.name, err)
 	}
 	r.own = true
 	return r, r.Close, nil

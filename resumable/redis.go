@@ -142,6 +142,15 @@ type rstream struct {
 // under opts.Prefix. It reads (or sets) the epoch by which it tells that
 // Redis lost its data. Close does not close c.
 func NewRedis(ctx context.Context, c *redis.Client, opts RedisOptions) (*Redis, error) {
+	r, err := newRedis(ctx, c, opts)
+	if err != nil {
+		return nil, fmt.Errorf("resumable: redis store: %w", err)
+	}
+	return r, nil
+}
+
+// newRedis is NewRedis, its error not yet named the store's.
+func newRedis(ctx context.Context, c *redis.Client, opts RedisOptions) (*Redis, error) {
 	if opts.Prefix == "" {
 		opts.Prefix = DefaultRedisPrefix
 	}
@@ -165,7 +174,7 @@ func NewRedis(ctx context.Context, c *redis.Client, opts RedisOptions) (*Redis, 
 	r := &Redis{c: c, o: opts, b: b, local: map[string]*rstream{},
 		bargs: []any{opts.Prefix, b.TTL.Milliseconds(), b.MaxChunks, b.MaxBytes, b.MaxStreams, b.MaxTotalBytes, ItemOverhead}}
 	if err := r.checkEpoch(ctx); err != nil {
-		return nil, fmt.Errorf("resumable: redis store: %w", err)
+		return nil, err
 	}
 	return r, nil
 }

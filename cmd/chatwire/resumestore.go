@@ -6,6 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
 
 	"github.com/chatwire/chatwire/resumable"
 )
@@ -56,14 +61,50 @@ func (f *resumeStoreFlags) open(ctx context.Context, cmd string, stderr io.Write
 	if !p.Redis {
 		return p.Memory(), false, closeStore, exitOK
 	}
+	log := &redisLog{cmd: cmd}
+	redis.SetLogger(log)
 	store, closeStore, err = resumable.Open(ctx, f.url, f.bounds)
 	switch {
 	case errors.Is(err, resumable.ErrStoreURL):
 		fmt.Fprintf(stderr, "chatwire %s: -resume-store: %v\n", cmd, err)
 		return nil, false, closeStore, exitUsage
 	case err != nil:
-		fmt.Fprintf(stderr, "chatwire %s: -resume-store: %v\n", cmd, err)
+		fmt.Fprintf(stderr, "chatwire %s: -resume-store: %v\n(the store is reached when %[1]s starts: is Redis running and reachable at that address?)\n", cmd, err)
 		return nil, false, closeStore, exitFail
 	}
+	log.to(stderr)
 	return store, true, closeStore, exitOK
+}
+
+// redisLog is go-redis's logger in serve and bridge. go-redis writes what
+// it does not return as an error (a pool that cannot dial, a connection
+// it could not close) to one logger of the process, each message with a
+// timestamp and go-redis's file. While the store opens, its messages are
+// dropped: the open's error says what failed. After, each goes to the
+// command's log under its name; a message the same as the last one is
+// left out for a minute (go-redis repeats a failed dial on every command
+// while Redis is down), so that the log says each thing once.
+type redisLog struct {
+	mu     sync.Mutex
+	w      io.Writer // nil: drop
+	cmd    string
+	last   string
+	lastAt time.Time
+}
+
+func (l *redisLog) to(w io.Writer) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.w = w
+}
+
+func (l *redisLog) Printf(_ context.Context, format string, v ...any) {
+	msg := strings.TrimPrefix(fmt.Sprintf(format, v...), "redis: ")
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.w == nil || msg == l.last && time.Since(l.lastAt) < time.Minute {
+		return
+	}
+	l.last, l.lastAt = msg, time.Now()
+	fmt.Fprintf(l.w, "chatwire %s: resume-store: redis: %s\n", l.cmd, strings.TrimSuffix(msg, "\n"))
 }

@@ -74,9 +74,27 @@ func TestServeResumeStoreUnreachable(t *testing.T) {
 	var stdout, stderr strings.Builder
 	code := run(t.Context(), []string{"serve", "-resume-store", "redis://:secret@127.0.0.1:1/0?dial_timeout=100ms"}, strings.NewReader(""), &stdout, &stderr)
 	assert.Equal(t, exitFail, code, stderr.String())
-	assert.Contains(t, stderr.String(), "chatwire serve: -resume-store: resumable: store redis://:xxxxx@127.0.0.1:1/0?dial_timeout=100ms: resumable: redis store: redis: dial tcp 127.0.0.1:1")
+	assert.Contains(t, stderr.String(), "chatwire serve: -resume-store: resumable: redis store redis://:xxxxx@127.0.0.1:1/0?dial_timeout=100ms: redis: dial tcp 127.0.0.1:1")
+	assert.Contains(t, stderr.String(), "is Redis running and reachable at that address?")
 	assert.NotContains(t, stderr.String(), "secret")
 	assert.Empty(t, stdout.String(), "it never listened")
+}
+
+// TestRedisLog: go-redis's messages are dropped while the store opens
+// (the open's error says what failed), then written under the command's
+// name without go-redis's own prefix, a repeat of the last one left out.
+func TestRedisLog(t *testing.T) {
+	var w strings.Builder
+	l := &redisLog{cmd: "serve"}
+	l.Printf(t.Context(), "redis: connection pool: failed to dial after %d attempts: %v", 5, "refused")
+	l.to(&w)
+	l.Printf(t.Context(), "redis: connection pool: failed to dial after %d attempts: %v", 5, "refused")
+	l.Printf(t.Context(), "redis: connection pool: failed to dial after %d attempts: %v", 5, "refused")
+	l.Printf(t.Context(), "redis: failed to close connection: %v\n", "EOF")
+	l.Printf(t.Context(), "redis: connection pool: failed to dial after %d attempts: %v", 5, "refused")
+	assert.Equal(t, "chatwire serve: resume-store: redis: connection pool: failed to dial after 5 attempts: refused\n"+
+		"chatwire serve: resume-store: redis: failed to close connection: EOF\n"+
+		"chatwire serve: resume-store: redis: connection pool: failed to dial after 5 attempts: refused\n", w.String())
 }
 
 // TestBridgeResumeStoreRedis: two `chatwire bridge -resume-store redis://…`
