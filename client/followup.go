@@ -7,8 +7,9 @@ import (
 	"net/http"
 	"net/url"
 
-	"github.com/chatwire/chatwire/internal/chatapi"
 	"github.com/valyala/fastjson"
+
+	"github.com/chatwire/chatwire/internal/chatapi"
 )
 
 // The follow-up operations. The spec names them (sections 1 and 4) but

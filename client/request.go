@@ -10,8 +10,9 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/chatwire/chatwire/internal/chatapi"
 	"github.com/valyala/fastjson"
+
+	"github.com/chatwire/chatwire/internal/chatapi"
 )
 
 // A Request is the body of POST /api/chat, field for field as the spec's

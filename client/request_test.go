@@ -6,8 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chatwire/chatwire/internal/chatapi"
 	"github.com/stretchr/testify/assert"
+
+	"github.com/chatwire/chatwire/internal/chatapi"
 )
 
 // TestSpecFacts keeps the client's public constants and its request's JSON

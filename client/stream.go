@@ -12,12 +12,13 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/valyala/fastjson"
+
 	"github.com/chatwire/chatwire/client/message"
 	"github.com/chatwire/chatwire/client/uimessage"
 	"github.com/chatwire/chatwire/internal/chatapi"
 	"github.com/chatwire/chatwire/linestream"
 	"github.com/chatwire/chatwire/uistream"
-	"github.com/valyala/fastjson"
 )
 
 // A ChatStream is the stream of a chat's progress: the response of

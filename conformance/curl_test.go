@@ -4,9 +4,10 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/chatwire/chatwire/conformance/internal/catalogue"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/chatwire/chatwire/conformance/internal/catalogue"
 )
 
 func TestCurl(t *testing.T) {

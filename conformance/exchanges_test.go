@@ -6,9 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chatwire/chatwire/conformance/transcript"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/chatwire/chatwire/conformance/transcript"
 )
 
 // browserExchange is a stream as a browser's HAR export holds it.

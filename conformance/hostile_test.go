@@ -11,10 +11,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chatwire/chatwire/conformance/transcript"
-	"github.com/chatwire/chatwire/internal/hostile"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/chatwire/chatwire/conformance/transcript"
+	"github.com/chatwire/chatwire/internal/hostile"
 )
 
 // hostileLive returns a Live exchanger for url with a 1 MiB body cap and

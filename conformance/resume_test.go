@@ -14,14 +14,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/chatwire/chatwire/conformance"
 	"github.com/chatwire/chatwire/conformance/report"
 	"github.com/chatwire/chatwire/conformance/transcript"
 	"github.com/chatwire/chatwire/linestream"
 	"github.com/chatwire/chatwire/resumable"
 	"github.com/chatwire/chatwire/uistream"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // The keys of the resume test service: the valid key's team owns the

@@ -14,8 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chatwire/chatwire/internal/chatapi"
 	"github.com/stretchr/testify/require"
+
+	"github.com/chatwire/chatwire/internal/chatapi"
 )
 
 // The keys of the test service.

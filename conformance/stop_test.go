@@ -8,9 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chatwire/chatwire/conformance/transcript"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/chatwire/chatwire/conformance/transcript"
 )
 
 // counting returns an observer that counts the requests sent.

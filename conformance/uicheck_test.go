@@ -7,13 +7,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/chatwire/chatwire/conformance"
 	"github.com/chatwire/chatwire/conformance/transcript"
 	"github.com/chatwire/chatwire/internal/protocol"
 	"github.com/chatwire/chatwire/uistream"
 	"github.com/chatwire/chatwire/uistream/sdk"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // uiChecks are the IDs of the UI message stream checks.

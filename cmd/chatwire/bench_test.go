@@ -15,10 +15,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chatwire/chatwire/internal/live"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/perf/benchfmt"
+
+	"github.com/chatwire/chatwire/internal/live"
 )
 
 // runBenchCmd runs `chatwire bench args...` and returns its exit code,

@@ -14,9 +14,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chatwire/chatwire/internal/doctest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/chatwire/chatwire/internal/doctest"
 )
 
 // updateDocs rewrites the output a run block shows where it differs from

@@ -13,10 +13,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chatwire/chatwire/conformance/transcript"
-	"github.com/chatwire/chatwire/internal/hostile"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/chatwire/chatwire/conformance/transcript"
+	"github.com/chatwire/chatwire/internal/hostile"
 )
 
 // startHostile starts a hostile server in mode m, closed with the test.

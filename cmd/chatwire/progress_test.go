@@ -6,8 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chatwire/chatwire/conformance"
 	"github.com/stretchr/testify/assert"
+
+	"github.com/chatwire/chatwire/conformance"
 )
 
 // fakeClock is a clock a test moves by hand.

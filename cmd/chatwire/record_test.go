@@ -12,10 +12,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chatwire/chatwire/conformance/mock"
-	"github.com/chatwire/chatwire/conformance/transcript"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/chatwire/chatwire/conformance/mock"
+	"github.com/chatwire/chatwire/conformance/transcript"
 )
 
 // runTranscriptCmd runs the chatwire command line args and returns its exit status,

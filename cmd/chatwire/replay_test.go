@@ -7,10 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chatwire/chatwire/conformance/transcript"
-	"github.com/chatwire/chatwire/internal/corpus"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/chatwire/chatwire/conformance/transcript"
+	"github.com/chatwire/chatwire/internal/corpus"
 )
 
 func TestReplayCorpus(t *testing.T) {

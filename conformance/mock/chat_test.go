@@ -11,9 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chatwire/chatwire/linestream"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/chatwire/chatwire/linestream"
 )
 
 // decodeStrict decodes a whole stream with a strict decoder and returns its

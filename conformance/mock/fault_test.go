@@ -10,9 +10,10 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/chatwire/chatwire/linestream"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/chatwire/chatwire/linestream"
 )
 
 // catalogue is the check catalogue of the team brief: the IDs a fault may

@@ -2,7 +2,6 @@ package mock
 
 import (
 	"encoding/json"
-	"github.com/chatwire/chatwire/linestream"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/chatwire/chatwire/linestream"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

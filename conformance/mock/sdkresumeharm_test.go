@@ -6,10 +6,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chatwire/chatwire/internal/protocol"
-	"github.com/chatwire/chatwire/internal/sdkresume"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/chatwire/chatwire/internal/protocol"
+	"github.com/chatwire/chatwire/internal/sdkresume"
 )
 
 // clientScenario names the runs of a client in a scenario.

@@ -8,8 +8,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/chatwire/chatwire/linestream"
 	"github.com/valyala/fastjson"
+
+	"github.com/chatwire/chatwire/linestream"
 )
 
 // SecretMarkers are the words that mark a header or query parameter name as

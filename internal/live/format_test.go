@@ -10,11 +10,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chatwire/chatwire/internal/protocol"
-	"github.com/chatwire/chatwire/linestream"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/perf/benchfmt"
+
+	"github.com/chatwire/chatwire/internal/protocol"
+	"github.com/chatwire/chatwire/linestream"
 )
 
 // sampleReport is a report of four requests: two successful (one without a

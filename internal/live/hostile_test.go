@@ -6,10 +6,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chatwire/chatwire/internal/hostile"
-	"github.com/chatwire/chatwire/internal/protocol"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/chatwire/chatwire/internal/hostile"
+	"github.com/chatwire/chatwire/internal/protocol"
 )
 
 func TestHostileKinds(t *testing.T) {

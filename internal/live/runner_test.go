@@ -9,10 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chatwire/chatwire/internal/protocol"
-	"github.com/chatwire/chatwire/linestream"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/chatwire/chatwire/internal/protocol"
+	"github.com/chatwire/chatwire/linestream"
 )
 
 const msec = time.Millisecond

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+
 	"github.com/mmcloughlin/avo/reg"
 
 	. "github.com/mmcloughlin/avo/build"
