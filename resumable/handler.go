@@ -417,22 +417,19 @@ const awaitIndexFor = 2 * time.Second
 // awaitIndex waits, up to awaitIndexFor, until the running stream info has
 // items up to index from: a client may have read them live before the
 // store shows them (a Redis store batches its writes, and another
-// instance sees them a round trip later). It returns the stream as it
-// then is.
+// instance sees them a round trip later). It waits on the store's own
+// Read for the item before from, which returns as soon as that item or
+// the stream's end is there, and returns the stream as it then is.
 func (h *Handlers) awaitIndex(ctx context.Context, info Info, from int64) Info {
-	deadline := time.Now().Add(awaitIndexFor)
-	for from > info.Len && info.End == nil && time.Now().Before(deadline) {
-		t := time.NewTimer(10 * time.Millisecond)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return info
-		case <-t.C:
-		}
-		next, err := h.Store.Stat(ctx, info.ID)
-		if err != nil {
-			return info
-		}
+	if from <= info.Len || info.End != nil {
+		return info
+	}
+	wait, cancel := context.WithTimeout(ctx, awaitIndexFor)
+	defer cancel()
+	if _, err := h.Store.Read(wait, info.ID, from-1, true); err != nil && ctx.Err() != nil {
+		return info
+	}
+	if next, err := h.Store.Stat(ctx, info.ID); err == nil {
 		info = next
 	}
 	return info

@@ -131,7 +131,7 @@ func TestRedisTTL(t *testing.T) {
 
 // TestHandlersOnRedis runs the handler tests that take any store on a
 // Redis store: every contract's answers, live to the end, after the end,
-// a stop, keep-alives and HEAD, as on Memory.
+// a stop, keep-alives and HEAD, an index ahead of the store, as on Memory.
 func TestHandlersOnRedis(t *testing.T) {
 	srv := redistest.Start(t)
 	defer func(old func(*testing.T) resumable.Store) { handlerStore = old }(handlerStore)
@@ -144,6 +144,7 @@ func TestHandlersOnRedis(t *testing.T) {
 		"TestStopEndsTheStreamForEveryReader": TestStopEndsTheStreamForEveryReader,
 		"TestKeepAliveAndNoDone":              TestKeepAliveAndNoDone,
 		"TestHead":                            TestHead,
+		"TestIndexAheadOfTheStore":            TestIndexAheadOfTheStore,
 	} {
 		t.Run(name, test)
 	}
