@@ -144,8 +144,8 @@ func chromium(t *testing.T) string {
 
 // headless runs Chromium on the page with args and returns its standard
 // output and error. A browser killed by a signal (Chromium in a container
-// now and then segfaults in its own GPU and shared-memory code, whatever the
-// page) is run again, at most twice, each crash logged; an exit with a
+// now and then segfaults while it starts, whatever the page: 3 launches in
+// 112 here) is run again, at most twice, each crash logged; an exit with a
 // status, or a third crash, fails the test.
 func headless(t *testing.T, bin, page string, args ...string) (string, string) {
 	t.Helper()
