@@ -14,8 +14,14 @@ import "github.com/redis/go-redis/v9"
 //	                    evict it, then the bound)
 //	P r:RUN     string  the stream a run id names
 //	P c:CHAT    hash    a chat: owner, active, latest
-//	P running   zset    streams being written, by their last write (ms)
-//	P ended     zset    streams ended, by their end (ms)
+//	P running   zset    streams being written, by their last write (ms; a
+//	                    stamp, below)
+//	P ended     zset    streams ended, by their end (ms; a stamp)
+//	P clock     string  the last stamp given: a score of the queues is the
+//	                    write's time, or 0.001 ms past the last stamp where
+//	                    that is later, so that writes within one millisecond
+//	                    keep their order (a zset orders equal scores by
+//	                    member, not by when they came)
 //	P size      hash    the bytes each stream counts
 //	P total     string  the bytes all streams count
 //	P epoch     hash    id (random, set by the first store to open), and
@@ -41,6 +47,14 @@ local A = 8
 local function now_ms()
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+
+-- stamp returns the score of a write at now in the queues (see P clock).
+local function stamp(now)
+  local last = tonumber(redis.call('GET', P..'clock') or '0')
+  local s = string.format('%.3f', math.max(now, last + 0.001))
+  redis.call('SET', P..'clock', s)
+  return s
 end
 
 local function taken(id)
@@ -228,7 +242,7 @@ redis.call('HSET', P..'m:'..id, 'chat', chat, 'run', run, 'msg', ARGV[A+3], 'own
 redis.call('HSET', P..'t:'..id, 'why', 'age', 'detail', 'not written for its time to live of '..TTL..'ms')
 if run ~= '' then redis.call('SET', P..'r:'..run, id) end
 redis.call('HSET', P..'c:'..chat, 'owner', ARGV[A+4], 'active', id, 'latest', id)
-redis.call('ZADD', P..'running', now, id)
+redis.call('ZADD', P..'running', stamp(now), id)
 redis.call('HSET', P..'size', id, 0)
 touch(id, chat, run)
 enforce(now)
@@ -244,7 +258,7 @@ expire(now)
 local m, refused = writable(id, tonumber(ARGV[A+1]))
 if not m then return refused end
 local len = write(id, m, A + 2, #ARGV, now)
-redis.call('ZADD', P..'running', now, id)
+redis.call('ZADD', P..'running', stamp(now), id)
 return settle(id, m, len, now)
 `)
 
@@ -264,7 +278,7 @@ redis.call('XADD', P..'s:'..id, (len + 1)..'-0', 'e', ARGV[A+2])
 redis.call('HSET', P..'m:'..id, 'end', ARGV[A+2], 'end_at', endAt, 'end_detail', ARGV[A+4])
 redis.call('HSET', P..'t:'..id, 'ended', ARGV[A+2])
 redis.call('ZREM', P..'running', id)
-redis.call('ZADD', P..'ended', now, id)
+redis.call('ZADD', P..'ended', stamp(now), id)
 if redis.call('HGET', P..'c:'..m[6], 'active') == id then
   redis.call('HSET', P..'c:'..m[6], 'active', '')
 end

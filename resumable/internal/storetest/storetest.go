@@ -100,6 +100,7 @@ func Run(t *testing.T, c Config) {
 	t.Run("not found", func(t *testing.T) { notFound(t, c) })
 	t.Run("max chunks", func(t *testing.T) { maxChunks(t, c) })
 	t.Run("max streams", func(t *testing.T) { maxStreams(t, c) })
+	t.Run("eviction order of close writes", func(t *testing.T) { closeWrites(t, c) })
 	t.Run("max bytes", func(t *testing.T) {
 		if !c.Bytes {
 			t.Skip("the store does not count bytes")
@@ -389,6 +390,38 @@ func maxStreams(t *testing.T, c Config) {
 	ch, err := f.s.Chat(f.ctx, "chat_a")
 	require.NoError(t, err, "the chat is remembered with its eviction")
 	assert.Empty(t, ch.Active, "an evicted stream is active no more")
+}
+
+// closeWrites: streams written one after the other, many within one
+// millisecond, are evicted in the order they were written, whatever
+// their ids (the ids here sort the other way round).
+func closeWrites(t *testing.T, c Config) {
+	const n, more = 40, 10
+	f := newFixture(t, c, resumable.Bounds{MaxStreams: n})
+	ids := make([]string, n)
+	for i := range n {
+		ids[i] = fmt.Sprintf("strm_%03d", n-i)
+		require.NoError(t, f.s.Create(f.ctx, resumable.Meta{ID: ids[i], ChatID: "chat_" + ids[i], Owner: "team", Protocol: resumable.UI}))
+	}
+	// Written again in the same order, each after the one before it (a
+	// Stat waits for a store's queued writes: a Redis store's appends to
+	// several streams otherwise go in any order).
+	for _, id := range ids {
+		require.NoError(t, f.s.Append(f.ctx, id, 0, items(0, 1)...))
+		_, err := f.s.Stat(f.ctx, id)
+		require.NoError(t, err)
+	}
+	for i := range more {
+		require.NoError(t, f.s.Create(f.ctx, resumable.Meta{ID: fmt.Sprintf("strm_new_%d", i), ChatID: fmt.Sprintf("chat_new_%d", i), Owner: "team", Protocol: resumable.UI}))
+	}
+	var gone []string
+	for _, id := range ids {
+		if _, err := f.s.Stat(f.ctx, id); err != nil {
+			require.ErrorIs(t, err, resumable.ErrEvicted, id)
+			gone = append(gone, id)
+		}
+	}
+	assert.Equal(t, ids[:more], gone, "the %d written least recently go, in the order they were written", more)
 }
 
 func ttl(t *testing.T, c Config) {
