@@ -200,27 +200,22 @@ func (t *ToUI) closeBlocks(dst []byte) []byte {
 // id as the page that lost it only where the start chunk carries one.
 func (t *ToUI) start(dst []byte, p linestream.Part, k linestream.Kind) ([]byte, int, bool) {
 	t.started = true
-	line := p.Line
-	t.open("start")
 	switch k {
 	case linestream.KindStartStep:
-		t.scratch = append(appendMember(t.scratch, "messageId", member(p.Value, "messageId")), '}')
-		return t.chunk(dst, line), 0, true
+		return t.startChunk(dst, p.Line, nil, p.Value), 0, true
 	case linestream.KindData:
 		first, next, stack, ok := elements(p.Value, 0, t.stack)
 		t.stack = stack
 		if ok && isObject(first) && isString(member(first, "chatId")) {
 			if _, _, t.stack, ok = elements(p.Value, next, t.stack); !ok {
 				t.holding = true
-				t.held, t.heldLine = append(t.held[:0], first...), line
+				t.held, t.heldLine = append(t.held[:0], first...), p.Line
 				return dst, 1, false
 			}
-			t.scratch = append(appendMember(t.scratch, "messageMetadata", first), '}')
-			return t.chunk(dst, line), 1, false
+			return t.startChunk(dst, p.Line, first, nil), 1, false
 		}
 	}
-	t.scratch = append(t.scratch, '}')
-	return t.chunk(dst, line), 0, false
+	return t.startChunk(dst, p.Line, nil, nil), 0, false
 }
 
 // startHeld appends the start chunk that waited for the part p (k its
@@ -229,18 +224,28 @@ func (t *ToUI) start(dst []byte, p linestream.Part, k linestream.Kind) ([]byte, 
 // reports whether it took p's message id; p nil: the stream ends first.
 func (t *ToUI) startHeld(dst []byte, p *linestream.Part, k linestream.Kind) ([]byte, bool) {
 	t.holding = false
-	line := t.heldLine
-	if p != nil {
-		line = p.Line
+	if p == nil {
+		return t.startChunk(dst, t.heldLine, t.held, nil), false
 	}
+	if k == linestream.KindStartStep {
+		return t.startChunk(dst, p.Line, t.held, p.Value), true
+	}
+	return t.startChunk(dst, p.Line, t.held, nil), false
+}
+
+// startChunk appends the start chunk of line: meta (where not nil) as its
+// messageMetadata, then the messageId of the start_step value step (where
+// not nil).
+func (t *ToUI) startChunk(dst []byte, line int, meta, step []byte) []byte {
 	t.open("start")
-	t.scratch = appendMember(t.scratch, "messageMetadata", t.held)
-	took := p != nil && k == linestream.KindStartStep
-	if took {
-		t.scratch = appendMember(t.scratch, "messageId", member(p.Value, "messageId"))
+	if meta != nil {
+		t.scratch = appendMember(t.scratch, "messageMetadata", meta)
+	}
+	if step != nil {
+		t.scratch = appendMember(t.scratch, "messageId", member(step, "messageId"))
 	}
 	t.scratch = append(t.scratch, '}')
-	return t.chunk(dst, line), took
+	return t.chunk(dst, line)
 }
 
 // Part appends to dst the frames of the chunks the v4 part p becomes. It
