@@ -293,10 +293,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.Del(k)
 	}
 	if !translate {
-		w.WriteHeader(resp.StatusCode)
-		if f, ok := w.(http.Flusher); ok {
-			f.Flush() // the head as soon as the upstream's came
-		}
+		sendHead(w, resp.StatusCode)
 		if err := p.passThrough(w, src); err != nil {
 			if e.Err == nil {
 				e.Err = err
@@ -314,10 +311,9 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Del("Content-Encoding")
 	h.Del(protocol.HeaderV4)
 	h.Del(protocol.HeaderUI)
-	// The head goes out as soon as the upstream's came, as a client
-	// reading the upstream itself would get it (a client's header timeout
-	// counts to it, not to the first part); the chat id the kept stream
-	// is filed under comes with the first item, read after.
+	// The head goes out as soon as the upstream's came (sendHead); the
+	// chat id the kept stream is filed under comes with the first item,
+	// read after.
 	var meta resumable.Meta
 	if !p.NoResume {
 		meta = keepMeta(e.Want, r.Header)
@@ -330,10 +326,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	} else {
 		linestream.SetHeaders(h)
 	}
-	w.WriteHeader(resp.StatusCode)
-	if f, ok := w.(http.Flusher); ok {
-		f.Flush()
-	}
+	sendHead(w, resp.StatusCode)
 	out := &lazyFlush{}
 	up := newUpstream(p, ctx, cutCtx, cancel, req, resp.Header, e.Got, src, idle, out)
 	defer up.close()
@@ -379,6 +372,16 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if idle.timedOut() {
 		e.Err = fmt.Errorf("upstream idle for %v", orDefault(p.IdleTimeout, DefaultIdleTimeout))
+	}
+}
+
+// sendHead writes the response's head with status and sends it at once,
+// as soon as the upstream's came: a client's header timeout counts to it,
+// not to the first part.
+func sendHead(w http.ResponseWriter, status int) {
+	w.WriteHeader(status)
+	if f, ok := w.(http.Flusher); ok {
+		f.Flush()
 	}
 }
 
