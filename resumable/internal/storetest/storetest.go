@@ -400,8 +400,9 @@ func closeWrites(t *testing.T, c Config) {
 	f := newFixture(t, c, resumable.Bounds{MaxStreams: n})
 	ids := make([]string, n)
 	for i := range n {
-		ids[i] = fmt.Sprintf("strm_%03d", n-i)
-		require.NoError(t, f.s.Create(f.ctx, resumable.Meta{ID: ids[i], ChatID: "chat_" + ids[i], Owner: "team", Protocol: resumable.UI}))
+		m := meta(fmt.Sprintf("chat_%03d", n-i), 0, resumable.UI)
+		ids[i] = m.ID
+		require.NoError(t, f.s.Create(f.ctx, m))
 	}
 	// Written again in the same order, each after the one before it (a
 	// Stat waits for a store's queued writes: a Redis store's appends to
@@ -412,7 +413,7 @@ func closeWrites(t *testing.T, c Config) {
 		require.NoError(t, err)
 	}
 	for i := range more {
-		require.NoError(t, f.s.Create(f.ctx, resumable.Meta{ID: fmt.Sprintf("strm_new_%d", i), ChatID: fmt.Sprintf("chat_new_%d", i), Owner: "team", Protocol: resumable.UI}))
+		require.NoError(t, f.s.Create(f.ctx, meta(fmt.Sprintf("chat_new_%d", i), 0, resumable.UI)))
 	}
 	var gone []string
 	for _, id := range ids {
