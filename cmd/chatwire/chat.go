@@ -179,9 +179,10 @@ const maxPrompt = 1 << 20
 // chatPlan is what the flags ask of the client: its options, the protocol
 // they expect the service to stream (or ProtocolAuto) and why.
 type chatPlan struct {
-	opts   []client.Option
-	expect client.Protocol
-	why    string // the flag that expects it
+	opts    []client.Option
+	expect  client.Protocol
+	why     string // the flag that expects it
+	resumes bool   // -resume was given
 }
 
 // plan reads the protocol, client and contract flags, which must agree on
@@ -226,6 +227,7 @@ func (f *chatFlags) plan() (chatPlan, error) {
 			return p, fmt.Errorf("-resume: %v", strings.TrimPrefix(err.Error(), "chatwire: "))
 		}
 		p.opts = append(p.opts, client.WithResume(contract))
+		p.resumes = true
 		switch contract {
 		case client.ResumeAISDK, client.ResumeWorkflow:
 			err = expect(client.ProtocolUI, "-resume "+f.resume)
@@ -294,9 +296,28 @@ func chat(ctx context.Context, c *client.Client, r client.Request, plan chatPlan
 	}
 	if err := s.Err(); err != nil {
 		fmt.Fprintf(stderr, "chatwire chat: %s\n", strings.TrimPrefix(err.Error(), "chatwire: "))
+		if !plan.resumes && dropped(err) {
+			contracts := "ai-sdk-4 or subscribe"
+			if s.Protocol() == client.ProtocolUI {
+				contracts = "ai-sdk, workflow or subscribe"
+			}
+			fmt.Fprintf(stderr, "chatwire chat: the connection dropped before the stream's end; where the service keeps its streams, -resume with its contract (%s) resumes it\n", contracts)
+		}
 		return exitFail
 	}
 	return exitOK
+}
+
+// dropped reports whether err, a stream's error, is its connection's loss:
+// not what the client throws at, a service's answer, nor the idle timeout.
+func dropped(err error) bool {
+	var apiErr *client.APIError
+	var se *linestream.SyntaxError
+	var ue *uistream.SyntaxError
+	var rde *uimessage.ReadError
+	var ae *message.AssemblyError
+	return !errors.As(err, &apiErr) && !errors.As(err, &se) && !errors.As(err, &ue) && !errors.As(err, &rde) &&
+		!errors.As(err, &ae) && !errors.Is(err, client.ErrIdleTimeout) && !errors.Is(err, client.ErrUnexpectedResponse)
 }
 
 // chatNotStarted reports a create that gave no stream and returns the

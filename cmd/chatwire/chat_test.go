@@ -253,7 +253,8 @@ func TestChatResume(t *testing.T) {
 	code, stdout, stderr = runCLI(t, "", "chat", "-base-url", cutServer(t, 4, 0, ""), "hi")
 	assert.Equal(t, exitFail, code)
 	assert.Equal(t, strings.Join(strings.Split(whole, "\n")[:4], "\n")+"\n", stdout, "the parts before the cut")
-	assert.Equal(t, "chatwire chat: create chat: stream of chat chat_1: after line 4: unexpected EOF\n", stderr)
+	assert.Equal(t, "chatwire chat: create chat: stream of chat chat_1: after line 4: unexpected EOF\n"+
+		"chatwire chat: the connection dropped before the stream's end; where the service keeps its streams, -resume with its contract (ai-sdk-4 or subscribe) resumes it\n", stderr)
 }
 
 // TestChatStreamFails: what the client throws at ends the stream, exit 1,
