@@ -21,7 +21,7 @@ type Result struct {
 	Attempts    int
 	Duration    time.Duration
 	Params      map[string]string
-	Curl        string   // a redacted command that reproduces the exchange, $CHATWIRE_API_KEY for the key
+	Curl        string   // redacted commands that reproduce the exchange, $CHATWIRE_API_KEY for the key; a resume check's steps one a line
 	Transcripts []string // transcript files of the exchanges judged, when recorded
 	// Failure names how the exchange that decided the result failed, when
 	// it did: a kind such as "refused", "not_http", "body_cap" or "reset"

@@ -465,3 +465,32 @@ func TestResumeSkewPlaysEachRelease(t *testing.T) {
 	assert.Contains(t, skew.Actual, "5.0.277: client limitation, in the tab that lost the connection holds")
 	assert.Contains(t, skew.Reason, "shown, not judged: the client limitations of")
 }
+
+// TestResumeReproduce: a resume check's report gives the requests of the
+// steps it judged to send again, one a line, the resumes naming the chat
+// the create made: the cut's create and resume (the ai-sdk resume, which
+// is also its reference's request, once), the unknown chat's request, the
+// three auth requests.
+func TestResumeReproduce(t *testing.T) {
+	rep := runResume(t, newResumeService(resumable.UI, "no-finish"), "ai-sdk", "workflow")
+	curls := map[string][]string{}
+	for _, r := range rep.Results {
+		curls[r.ID] = strings.Split(r.Curl, "\n")
+	}
+	cut := curls["chat/4.7/resume-ai-sdk-cut"]
+	require.Len(t, cut, 2, "%q", cut)
+	assert.Regexp(t, `^curl -sS -i -N -X POST "\$CHATWIRE_BASE_URL/api/chat" -H "Authorization: Bearer \$CHATWIRE_API_KEY" -H 'Content-Type: application/json' --data-raw '\{"content":`, cut[0])
+	assert.Regexp(t, `^curl -sS -i -N -X GET "\$CHATWIRE_BASE_URL/api/chat/chat_\d+/stream" -H "Authorization: Bearer \$CHATWIRE_API_KEY"$`, cut[1])
+	wf := curls["chat/4.7/resume-workflow-cut"]
+	require.Len(t, wf, 3, "the create, the resume from the cut, the reference from 0: %q", wf)
+	assert.Regexp(t, `/stream\?startIndex=[1-9]\d*" `, wf[1])
+	assert.Contains(t, wf[2], `/stream?startIndex=0"`)
+	unknown := curls["chat/4.7/resume-ai-sdk-unknown"]
+	require.Len(t, unknown, 1, "%q", unknown)
+	assert.Contains(t, unknown[0], "-X GET")
+	assert.NotContains(t, unknown[0], "/api/chat/chat_", "a chat nobody made")
+	auth := curls["chat/4.7/resume-ai-sdk-auth"]
+	require.Len(t, auth, 3, "%q", auth)
+	assert.NotContains(t, auth[0], "Authorization", "without a key")
+	assert.Contains(t, auth[2], "$CHATWIRE_API_KEY_OTHER_TEAM")
+}

@@ -32,7 +32,7 @@ func (r *runner) judge(c *Check, runs map[string]*probeRun, all []check.Observed
 		v = check.Verdict{Outcome: Error, Reason: "chatwire: the check names no probe of the catalogue"}
 	case j.One != nil:
 		pr := judged[0]
-		res.Curl = Curl(r.cfg.BaseURL, pr.probe)
+		res.Curl = r.curlOf(c, pr)
 		r.evidence(&res, pr)
 		res.Failure = pr.failureKind()
 		if pr.outcome != "" {
@@ -52,7 +52,7 @@ func (r *runner) judge(c *Check, runs map[string]*probeRun, all []check.Observed
 			}
 		}
 		if len(judged) > 0 {
-			res.Curl = Curl(r.cfg.BaseURL, judged[0].probe)
+			res.Curl = r.curlOf(c, judged[0])
 		}
 		if len(obs) == 0 {
 			v = notAnswered(judged)
@@ -251,4 +251,22 @@ func (r *runner) judgeEach(c *Check, all []check.Observed, feeds []*probeRun) (c
 		return check.Verdict{Outcome: Skip, Reason: "interrupted: the run stopped before every exchange was judged; so far " + worst.Reason, Actual: worst.Actual}, nil
 	}
 	return worst, offender
+}
+
+// curlOf returns the commands that send pr's requests again: for a check
+// of a resume group, the steps it judges one a line, each as it was sent
+// (the resumes name the chat the create made, which the service keeps for
+// a while), a request sent twice in a row once; else pr's probe.
+func (r *runner) curlOf(c *Check, pr *probeRun) string {
+	var lines []string
+	for _, o := range pr.obs {
+		if pr.probe.Resume != "" && slices.Contains(c.Steps, o.Probe.Step) {
+			lines = append(lines, Curl(r.cfg.BaseURL, o.Probe))
+		}
+	}
+	if len(lines) == 0 {
+		return Curl(r.cfg.BaseURL, pr.probe)
+	}
+	return strings.Join(slices.Compact(lines), "\n") // ai-sdk's resume is its reference's request
+
 }

@@ -25,6 +25,7 @@ type resumeAspect struct {
 	slug, title string
 	expected    []string
 	judge       func(c string, l check.Level) func([]check.Observed) check.Verdict
+	steps       []string // the steps the judge reads
 }
 
 // resumeWhat says, per contract, the request its client resumes with.
@@ -36,6 +37,7 @@ var resumeWhat = map[string]string{
 }
 
 func resumeAspects(c string) []resumeAspect {
+	played := []string{check.StepCreate, check.StepResume, check.StepReference}
 	join := "the replay from the start replaces what the client kept"
 	unknown := []string{"404, an error the client names", "not 204", "never a 200 with a stream"}
 	afterEnd := []string{"200 with the rest of the stream the client needs, from the cut", "never a partial stream that looks complete", "not 204: an error to the client"}
@@ -55,21 +57,24 @@ func resumeAspects(c string) []resumeAspect {
 			[]string{"the create's stream cut after the first text delta of a text part and one item more",
 				"resumed with " + resumeWhat[c] + ": 200, read to its end",
 				"joined as the client joins them (" + join + "): the items of an uncut reader (a resume from the start), nothing lost, duplicated, reordered, altered or unfinished",
-				"a replay's first items are those the create sent"}, judge.ResumeCut},
+				"a replay's first items are those the create sent"}, judge.ResumeCut, played},
 	}
 	if c == check.ResumeAISDK {
 		as = append(as, resumeAspect{"skew", "no maintained AI SDK release is harmed by this service's resume",
 			[]string{"each release of the skew range plays the group's answers on its chat as useChat({resume: true}) drives it (client/uimessage.Chat), in the tab that lost the connection and after a reload, against the message of an uncut read",
 				"a release left with something else is harmed where the resume deviates from the contract: no replay from the start, or a start chunk whose messageId is not the cut message's",
 				"fail where the newest of a maintained major is harmed, warn for older releases; what a release makes of a resume that keeps the contract is its limitation (earlier releases append; 5.0.268+ in the same tab, vercel/ai#14688; ai 6 under useChat, which does not forward resumeStreamIsReplay), shown, not judged"},
-			func(_ string, l check.Level) func([]check.Observed) check.Verdict { return judge.ResumeSkew(l) }})
+			func(_ string, l check.Level) func([]check.Observed) check.Verdict { return judge.ResumeSkew(l) }, played})
 	}
 	return append(as,
-		resumeAspect{"after-end", "a resume once the stream ended does not harm the client", afterEnd, judge.ResumeAfterEnd},
-		resumeAspect{"unknown", "a resume of a chat that does not exist is answered as the client expects", unknown, judge.ResumeUnknown},
+		resumeAspect{"after-end", "a resume once the stream ended does not harm the client", afterEnd, judge.ResumeAfterEnd,
+			[]string{check.StepCreate, check.StepAfterEnd}},
+		resumeAspect{"unknown", "a resume of a chat that does not exist is answered as the client expects", unknown, judge.ResumeUnknown,
+			[]string{check.StepUnknown}},
 		resumeAspect{"auth", "a resume without the chat's key is refused, never answered with a stream",
 			[]string{"without a key, and with an unknown key: 401", "another team's chat (" + check.EnvKeyOtherTeam + " or -forbidden-header): 403, or 404",
-				"never a 200 with a stream"}, judge.ResumeAuth},
+				"never a 200 with a stream"}, judge.ResumeAuth,
+			[]string{check.StepNoKey, check.StepUnknownKey, check.StepOtherTeam}},
 	)
 }
 
@@ -91,7 +96,7 @@ func resumeChecks() []check.Check {
 			}
 			cs = append(cs, check.Bind(check.Check{ID: "chat/4.7/resume-" + c + "-" + a.slug, Section: "4.7",
 				Title: c + ": " + a.title, Level: level, Kind: check.KindProbe, Requirement: req,
-				Expected: a.expected, Probes: []string{check.ResumeProbeID(c)},
+				Expected: a.expected, Probes: []string{check.ResumeProbeID(c)}, Steps: a.steps,
 				Params: map[string]string{"contract": c}}, check.Judge{All: a.judge(c, level)}))
 		}
 	}

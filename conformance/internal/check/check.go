@@ -24,6 +24,10 @@ type Check struct {
 	// An invariant judges every exchange of the run; its Probes are the ones
 	// a run needs when the invariant is selected on its own.
 	Probes []string
+	// Steps are, for a check of a resume probe group, the steps
+	// (ResumeSteps) whose exchanges its judge reads: the requests its
+	// report gives to send again.
+	Steps  []string
 	Params map[string]string // the parameter of a parameterised check, such as {"model": "gamma-k3"}
 
 	judge Judge
