@@ -312,12 +312,18 @@ func chat(ctx context.Context, c *client.Client, r client.Request, plan chatPlan
 // not what the client throws at, a service's answer, nor the idle timeout.
 func dropped(err error) bool {
 	var apiErr *client.APIError
+	return !thrownAt(err) && !errors.As(err, &apiErr) && !errors.Is(err, client.ErrIdleTimeout)
+}
+
+// thrownAt reports whether err is the service's stream at fault: a line or
+// chunk the SDK's client throws at, or an answer that is no stream.
+func thrownAt(err error) bool {
 	var se *linestream.SyntaxError
 	var ue *uistream.SyntaxError
 	var rde *uimessage.ReadError
 	var ae *message.AssemblyError
-	return !errors.As(err, &apiErr) && !errors.As(err, &se) && !errors.As(err, &ue) && !errors.As(err, &rde) &&
-		!errors.As(err, &ae) && !errors.Is(err, client.ErrIdleTimeout) && !errors.Is(err, client.ErrUnexpectedResponse)
+	return errors.As(err, &se) || errors.As(err, &ue) || errors.As(err, &rde) || errors.As(err, &ae) ||
+		errors.Is(err, client.ErrUnexpectedResponse)
 }
 
 // chatNotStarted reports a create that gave no stream and returns the
@@ -329,16 +335,11 @@ func chatNotStarted(ctx context.Context, err error, stderr io.Writer) int {
 	msg := strings.TrimPrefix(err.Error(), "chatwire: ")
 	var apiErr *client.APIError
 	var re *client.ResumeError
-	var se *linestream.SyntaxError
-	var ue *uistream.SyntaxError
-	var rde *uimessage.ReadError
-	var ae *message.AssemblyError
 	code := exitInconclusive
 	switch {
 	case ctx.Err() != nil:
 		msg = "interrupted before the stream began"
-	case errors.As(err, &re), errors.As(err, &se), errors.As(err, &ue), errors.As(err, &rde), errors.As(err, &ae),
-		errors.Is(err, client.ErrUnexpectedResponse):
+	case errors.As(err, &re), thrownAt(err):
 		code = exitFail
 	case errors.Is(err, client.ErrUnauthorized), errors.Is(err, client.ErrForbidden):
 		msg += "; is " + chatapi.EnvAPIKey + " the service's key?"
