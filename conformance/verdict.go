@@ -254,19 +254,21 @@ func (r *runner) judgeEach(c *Check, all []check.Observed, feeds []*probeRun) (c
 }
 
 // curlOf returns the commands that send pr's requests again: for a check
-// of a resume group, the steps it judges one a line, each as it was sent
-// (the resumes name the chat the create made, which the service keeps for
-// a while), a request sent twice in a row once; else pr's probe.
+// of a resume group, the steps that reproduce it one a line, each as it
+// was sent (the resumes name the chat the create made, which the service
+// keeps for a while), a request sent twice in a row once (ai-sdk's resume
+// is its reference's request); else pr's probe.
 func (r *runner) curlOf(c *Check, pr *probeRun) string {
 	var lines []string
-	for _, o := range pr.obs {
-		if pr.probe.Resume != "" && slices.Contains(c.Steps, o.Probe.Step) {
-			lines = append(lines, Curl(r.cfg.BaseURL, o.Probe))
+	if pr.probe.Resume != "" {
+		for _, o := range pr.obs {
+			if slices.Contains(c.Steps, o.Probe.Step) {
+				lines = append(lines, Curl(r.cfg.BaseURL, o.Probe))
+			}
 		}
 	}
 	if len(lines) == 0 {
 		return Curl(r.cfg.BaseURL, pr.probe)
 	}
-	return strings.Join(slices.Compact(lines), "\n") // ai-sdk's resume is its reference's request
-
+	return strings.Join(slices.Compact(lines), "\n")
 }

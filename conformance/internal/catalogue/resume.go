@@ -25,7 +25,7 @@ type resumeAspect struct {
 	slug, title string
 	expected    []string
 	judge       func(c string, l check.Level) func([]check.Observed) check.Verdict
-	steps       []string // the steps the judge reads
+	steps       []string // the steps that reproduce it (Check.Steps)
 }
 
 // resumeWhat says, per contract, the request its client resumes with.

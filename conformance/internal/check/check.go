@@ -25,8 +25,8 @@ type Check struct {
 	// a run needs when the invariant is selected on its own.
 	Probes []string
 	// Steps are, for a check of a resume probe group, the steps
-	// (ResumeSteps) whose exchanges its judge reads: the requests its
-	// report gives to send again.
+	// (ResumeSteps) that reproduce what it judges: the requests its report
+	// gives to send again.
 	Steps  []string
 	Params map[string]string // the parameter of a parameterised check, such as {"model": "gamma-k3"}
 
