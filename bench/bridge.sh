@@ -70,13 +70,14 @@ echo "medians over the rounds; each round's p50 against the direct run of the sa
 echo "CPU a request (ms) over all rounds, of the mock and of the hop:"
 for ((k = 0; k < ${#runs[@]}; k += 2)); do
 	name=${runs[k]}
+	cpu=$(awk -v hz="$hz" -v n="$((rounds * (n + 5)))" -v hop="$([ "$name" = direct ] && echo 0 || echo 1)" '
+		{ m += $1; h += $2 } END { printf "mock %.2f", m * 1000 / hz / n; if (hop) printf "  hop %.2f", h * 1000 / hz / n }' "$dir/$name.ticks")
 	for i in $(seq 1 "$rounds"); do
 		jq -r --slurpfile d "$dir/direct-$i.json" '
 			def rate: (.lines_per_s // .events_per_s);
 			[.ttfb_ms.p50, .ttfb_ms.p50 - $d[0].ttfb_ms.p50, (rate).per_request.p50, (rate).per_request.p50 / ($d[0] | rate).per_request.p50,
 			 (rate).overall / ($d[0] | rate).overall] | @tsv' "$dir/$name-$i.json"
-	done | awk -v name="$name" -v cpu="$(awk -v hz="$hz" -v n="$((rounds * (n + 5)))" -v hop="$([ "$name" = direct ] && echo 0 || echo 1)" '
-		{ m += $1; h += $2 } END { printf "mock %.2f", m * 1000 / hz / n; if (hop) printf "  hop %.2f", h * 1000 / hz / n }' "$dir/$name.ticks")" '
+	done | awk -v name="$name" -v cpu="$cpu" '
 		{ for (c = 1; c <= 5; c++) v[c, NR] = $c }
 		function median(c,   i, j, t, a) {
 			for (i = 1; i <= NR; i++) a[i] = v[c, i]
