@@ -218,6 +218,11 @@ func TestRedisTwoInstances(t *testing.T) {
 	m2 := uiMeta("chat_two", 2)
 	p2 := newProducer(t, a, m2, items)
 	p2.write(t, 3)
+	// The 3 in Redis before the stop: a round trip of them still under
+	// way when the stop lands would be refused, and a's first write after
+	// the stop fail already.
+	_, err = a.Stat(t.Context(), m2.ID)
+	require.NoError(t, err)
 	stop := svcB.open(t, http.MethodPost, "/api/chat/"+m2.ChatID+"/stop", "team")
 	stop.Body.Close()
 	require.Equal(t, http.StatusOK, stop.StatusCode)
